@@ -1,0 +1,1 @@
+"""The games that ship with arena, each registered through the ``register_games`` hook."""

@@ -1,0 +1,116 @@
+"""Pure Tron rules on a padded flat grid: no bots, no I/O, nothing allocated per move.
+
+The grid has a one-cell border of ``OUT`` cells around the map, so moving off the board is just
+another crash and no move needs a bounds check. A player's head cell is already marked with its
+trail, because in every rule set the cell a player stands on is never free again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+EMPTY = 0
+WALL = 1
+OUT = 2
+TRAIL = 3  # seat k's trail is TRAIL + k
+
+DIRECTIONS = ("N", "E", "S", "W")
+DEAD = -1
+
+
+class TronBoard:
+    """The state of one Tron game: cells, heads, who is alive and the crashes so far."""
+
+    __slots__ = ("width", "height", "stride", "cells", "heads", "alive", "out_turn", "turn", "deltas",
+                 "last_crashes", "living")
+
+    def __init__(self, rows: Sequence[str], starts: Sequence[tuple[int, int]]):
+        self.width = len(rows[0])
+        self.height = len(rows)
+        self.stride = self.width + 2
+        cells = bytearray([OUT]) * (self.stride * (self.height + 2))
+        for y, row in enumerate(rows):
+            base = (y + 1) * self.stride + 1
+            for x, char in enumerate(row):
+                cells[base + x] = WALL if char == "#" else EMPTY
+        self.cells = cells
+        self.heads = [self.index(x, y) for x, y in starts]
+        for seat, head in enumerate(self.heads):
+            cells[head] = TRAIL + seat
+        self.alive = [True] * len(starts)
+        self.living = len(starts)
+        self.out_turn: list[int | None] = [None] * len(starts)
+        self.turn = 0
+        self.deltas = {"N": -self.stride, "E": 1, "S": self.stride, "W": -1}
+        self.last_crashes: list[tuple[int, str]] = []
+
+    def index(self, x: int, y: int) -> int:
+        """The flat index of map cell ``(x, y)``."""
+        return (y + 1) * self.stride + x + 1
+
+    def xy(self, index: int) -> tuple[int, int]:
+        """The map coordinates of a flat index."""
+        y, x = divmod(index, self.stride)
+        return x - 1, y - 1
+
+    def describe(self, seat: int, cell: int, heads_before: Sequence[int]) -> str:
+        """Why ``seat`` crashed on entering ``cell`` (which is not empty)."""
+        value = self.cells[cell]
+        if value == WALL:
+            return "moved into a wall"
+        if value == OUT:
+            return "moved off the board"
+        owner = value - TRAIL
+        if owner == seat:
+            return "moved into its own trail"
+        if heads_before[owner] == cell:
+            return f"moved into seat {owner}'s head"
+        return f"moved into seat {owner}'s trail"
+
+    def move_simultaneous(self, actions: Mapping[int, str]) -> None:
+        """Every living seat moves at once; collisions and swaps crash everyone involved."""
+        cells, heads, deltas = self.cells, self.heads, self.deltas
+        crashes: list[tuple[int, str]] = []
+        targets: dict[int, int] = {}
+        for seat, action in actions.items():
+            targets[seat] = heads[seat] + deltas[action]
+        survivors = []
+        for seat, target in targets.items():
+            if cells[target] != EMPTY:
+                crashes.append((seat, self.describe(seat, target, heads)))
+                continue
+            others = [o for o, t in targets.items() if t == target and o != seat]
+            if others:
+                names = " and ".join(f"seat {o}" for o in others)
+                crashes.append((seat, f"moved into the same cell as {names}"))
+                continue
+            survivors.append(seat)
+        for seat in survivors:
+            heads[seat] = targets[seat]
+            cells[targets[seat]] = TRAIL + seat
+        self._eliminate(crashes)
+
+    def move_alternating(self, seat: int, action: str) -> None:
+        """One seat moves; entering anything but an empty cell crashes it."""
+        target = self.heads[seat] + self.deltas[action]
+        if self.cells[target] != EMPTY:
+            self._eliminate([(seat, self.describe(seat, target, self.heads))])
+        else:
+            self.heads[seat] = target
+            self.cells[target] = TRAIL + seat
+            self._eliminate([])
+
+    def _eliminate(self, crashes: list[tuple[int, str]]) -> None:
+        for seat, _ in crashes:
+            self.alive[seat] = False
+            self.out_turn[seat] = self.turn
+            self.heads[seat] = DEAD
+        self.living -= len(crashes)
+        self.last_crashes = crashes
+        self.turn += 1
+
+    def ranks(self) -> tuple[int, ...]:
+        """Rank per seat by elimination order: later out is better; same-turn crashes share a place."""
+        never = self.turn + 1
+        out = [never if turn is None else turn for turn in self.out_turn]
+        return tuple(1 + sum(1 for other in out if other > mine) for mine in out)

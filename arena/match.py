@@ -1,0 +1,204 @@
+"""The referee: plays one game between bots, times every move, and turns any failure into a result.
+
+The referee never trusts a bot. A bot that raises (or calls ``sys.exit``), answers with something that
+is not a legal action, or thinks longer than the time limit loses the game at once, and the result's
+reason says which seat failed and how.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from arena.bot import Bot, BotSpec
+from arena.errors import ArenaError
+from arena.game import Game, MatchInfo, Result
+from arena.maps import GameMap
+from arena.plugins import Registry, load_registry
+from arena.records import build_record
+
+FAILURE_KINDS = ("timeout", "crash", "illegal")
+DEFAULT_TIME_LIMIT = 1.0
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """Everything needed to play one game, in any process: picklable and self-contained."""
+
+    game: str
+    bots: tuple[BotSpec, ...]
+    game_map: GameMap | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+    time_limit: float = DEFAULT_TIME_LIMIT
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """The result of one game: ranks, reason, failures by seat, thinking time, and the full record."""
+
+    index: int
+    ranks: tuple[int, ...]
+    reason: str
+    failures: dict[int, str]
+    think_time: tuple[float, ...]
+    turns: int
+    duration: float
+    record: dict[str, Any]
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The random source a bot in ``seat`` gets for a game with ``seed``: the same in every process."""
+    return random.Random(f"{seed}:{seat}")
+
+
+def referee(
+    game: Game,
+    bots: Sequence[Bot],
+    infos: Sequence[MatchInfo],
+    time_limit: float,
+    labels: Sequence[str],
+    on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
+) -> tuple[Result, list[dict[int, Any]], dict[int, tuple[str, str]], list[float]]:
+    """Drive ``game`` to its end with ``bots``; return result, turns, failures and thinking times."""
+    failures: dict[int, tuple[str, str]] = {}
+    think = [0.0] * game.num_seats
+    for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
+        player.rng = info.rng
+        try:
+            player.start(info)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
+            failures[seat] = ("crash", f"raised {type(exc).__name__} in start(): {exc}")
+
+    turns: list[dict[int, Any]] = []
+    clock = time.perf_counter
+    while not failures and game.result is None:
+        actions: dict[int, Any] = {}
+        for seat in game.to_act():
+            obs = game.observe(seat)
+            started = clock()
+            try:
+                action = bots[seat].act(obs)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: B036
+                think[seat] += clock() - started
+                failures[seat] = ("crash", f"raised {type(exc).__name__}: {exc}")
+                continue
+            spent = clock() - started
+            think[seat] += spent
+            if spent > time_limit:
+                failures[seat] = ("timeout", f"took {spent:.3f} s for a move, over the {time_limit:g} s limit")
+            elif not game.is_legal(seat, action):
+                failures[seat] = ("illegal", f"returned {_short(action)}, which is not a legal action")
+            else:
+                actions[seat] = action
+        if failures:
+            break
+        game.apply(actions)
+        turns.append(actions)
+        if on_turn is not None:
+            on_turn(game, actions)
+
+    if failures:
+        reason = "; ".join(f"seat {seat} ({labels[seat]}) {detail}" for seat, (_, detail) in sorted(failures.items()))
+        result = game.forfeit(sorted(failures), reason)
+    else:
+        result = game.result
+        assert result is not None
+    for player in bots:
+        try:
+            player.finish(result)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: B036 - a bot failing after the game cannot change its result
+            pass
+    return result, turns, failures, think
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None
+         ) -> MatchOutcome:
+    """Play the game described by ``setup`` with bots from ``registry``."""
+    started = time.perf_counter()
+    game_cls = registry.game(setup.game)
+    game = game_cls(setup.game_map, game_cls.resolve_options(setup.options), np.random.default_rng(setup.seed))
+    if len(setup.bots) != game.num_seats:
+        raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
+    entries = [registry.bot(spec.name) for spec in setup.bots]
+    bots = [entry.cls(**spec.params) for entry, spec in zip(entries, setup.bots, strict=True)]
+    labels = [spec.label for spec in setup.bots]
+    infos = [
+        MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
+                  setup.game_map.name if setup.game_map else None, setup.seed, setup.time_limit,
+                  bot_rng(setup.seed, seat))
+        for seat in range(game.num_seats)
+    ]
+    result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn)
+    record = build_record(
+        game=setup.game,
+        options=game_cls.resolve_options(setup.options),
+        game_map=setup.game_map,
+        seed=setup.seed,
+        players=[{"seat": seat, "bot": labels[seat], "version": entries[seat].version}
+                 for seat in range(game.num_seats)],
+        turns=turns,
+        result=result,
+        failures=[{"seat": seat, "kind": kind, "detail": detail} for seat, (kind, detail) in sorted(failures.items())],
+        think_time=think,
+    )
+    if registry.manager is not None:
+        hook_errors = []
+        for impl in registry.manager.hook.match_finished.get_hookimpls():
+            try:
+                impl.function(record=record)
+            except Exception as exc:
+                hook_errors.append(f"{impl.plugin_name}: {type(exc).__name__}: {exc}")
+        if hook_errors:
+            record["hook_errors"] = hook_errors
+    return MatchOutcome(
+        index=setup.index,
+        ranks=result.ranks,
+        reason=result.reason,
+        failures={seat: kind for seat, (kind, _) in failures.items()},
+        think_time=tuple(think),
+        turns=len(turns),
+        duration=time.perf_counter() - started,
+        record=record,
+    )
+
+
+def run_match(
+    game: str,
+    bots: Sequence[str | BotSpec],
+    *,
+    game_map: GameMap | str | None = None,
+    options: Mapping[str, str] | None = None,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    registry: Registry | None = None,
+) -> MatchOutcome:
+    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``."""
+    from arena.maps import resolve_map
+
+    registry = registry or load_registry()
+    if isinstance(game_map, str):
+        game_map = resolve_map(game_map)
+    specs = tuple(spec if isinstance(spec, BotSpec) else registry.spec(spec) for spec in bots)
+    merged = dict(game_map.header) if game_map else {}
+    merged.update(options or {})
+    if game_map is not None:
+        registry.game(game).check_map(game_map)
+    return play(MatchSetup(game, specs, game_map, merged, seed, time_limit), registry)

@@ -1,0 +1,143 @@
+"""Standings and head-to-head tables: rich on a terminal, markdown / csv / json for scripts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from tabulate import tabulate
+
+from arena.match import FAILURE_KINDS
+from arena.standings import Standings
+
+FORMATS = ("table", "md", "csv", "json")
+
+
+def standings_records(standings: Standings) -> list[dict[str, Any]]:
+    """One dict per standings line with full-precision values."""
+    records = []
+    for rank, row in enumerate(standings.rows, start=1):
+        record: dict[str, Any] = {"rank": rank, "bot": row.label}
+        if row.role is not None:
+            record["role"] = row.role
+        record.update({
+            "conservative": row.rating.conservative,
+            "mu": row.rating.mu,
+            "sigma": row.rating.sigma,
+            "games": row.games,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "score": row.score,
+        })
+        record.update({kind: row.failures.get(kind, 0) for kind in FAILURE_KINDS})
+        records.append(record)
+    return records
+
+
+def head_to_head_records(standings: Standings) -> list[dict[str, Any]]:
+    """One dict per ordered pair of bots that met: the row bot's points and games against the column bot."""
+    return [
+        {"bot": a, "opponent": b, "points": points, "games": games, "score": points / games}
+        for (a, b), (points, games) in sorted(standings.head_to_head.items())
+    ]
+
+
+def _bot_order(standings: Standings) -> list[str]:
+    seen: list[str] = []
+    for row in standings.rows:
+        if row.label not in seen:
+            seen.append(row.label)
+    return seen
+
+
+def _display_rows(standings: Standings) -> tuple[list[str], list[list[str]]]:
+    has_roles = any(row.role is not None for row in standings.rows)
+    headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score",
+               "timeouts", "crashes", "illegal"]
+    rows = []
+    for rank, row in enumerate(standings.rows, start=1):
+        rows.append([
+            str(rank), row.label, *([row.role or ""] if has_roles else []),
+            f"{row.rating.conservative:.2f}", f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", str(row.games),
+            f"{row.wins}-{row.draws}-{row.losses}", f"{100 * row.score:.1f}%",
+            *(str(row.failures.get(kind, 0)) for kind in FAILURE_KINDS),
+        ])
+    return headers, rows
+
+
+def _matrix(standings: Standings) -> tuple[list[str], list[list[str]]]:
+    bots = _bot_order(standings)
+    rows = []
+    for a in bots:
+        cells = [a]
+        for b in bots:
+            if a == b or (a, b) not in standings.head_to_head:
+                cells.append("-" if a == b else "")
+            else:
+                points, games = standings.head_to_head[(a, b)]
+                cells.append(f"{100 * points / games:.0f}% ({games})")
+        rows.append(cells)
+    return ["vs", *bots], rows
+
+
+def _title(standings: Standings) -> str:
+    status = "" if standings.complete else f", stopped early: {standings.played} of {standings.scheduled} games"
+    return f"{standings.game}: {standings.played} games{status}"
+
+
+def render_console(standings: Standings, console: Console) -> None:
+    """Print the standings and head-to-head tables with rich."""
+    headers, rows = _display_rows(standings)
+    table = Table(title=f"Standings — {_title(standings)}", title_justify="left")
+    for header in headers:
+        table.add_column(header, justify="left" if header in ("bot", "role") else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    headers, rows = _matrix(standings)
+    matrix = Table(title="Head to head: row bot's score against column bot (games)", title_justify="left")
+    for header in headers:
+        matrix.add_column(header, justify="left" if header == "vs" else "right")
+    for row in rows:
+        matrix.add_row(*row)
+    console.print(matrix)
+    console.print(
+        f"TrueSkill (tau 0, draw probability {standings.draw_probability:.3f} from the observed draws); "
+        "ranked by the conservative rating mu - 3 sigma.",
+        style="dim",
+    )
+
+
+def export(standings: Standings, fmt: str) -> str:
+    """The standings and head-to-head tables as ``md``, ``csv`` or ``json`` text."""
+    if fmt == "json":
+        return json.dumps({
+            "game": standings.game,
+            "games_played": standings.played,
+            "games_scheduled": standings.scheduled,
+            "draw_probability": standings.draw_probability,
+            "standings": standings_records(standings),
+            "head_to_head": head_to_head_records(standings),
+        }, indent=2)
+    if fmt == "csv":
+        out = io.StringIO()
+        for records in (standings_records(standings), head_to_head_records(standings)):
+            if records:
+                writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(records)
+            out.write("\n")
+        return out.getvalue().rstrip("\n") + "\n"
+    if fmt == "md":
+        headers, rows = _display_rows(standings)
+        matrix_headers, matrix_rows = _matrix(standings)
+        return (
+            f"## Standings ({_title(standings)})\n\n{tabulate(rows, headers, tablefmt='github')}\n\n"
+            f"## Head to head\n\n{tabulate(matrix_rows, matrix_headers, tablefmt='github')}\n"
+        )
+    raise ValueError(f"unknown format {fmt!r}")

@@ -1,0 +1,13 @@
+"""wallhugger: keeps to the walls, leaving the open middle for later."""
+
+from arena import bot
+
+
+@bot(name="wallhugger", game="tron")
+def wallhugger(obs, rng):
+    """Among the safe moves, take the one whose cell touches the most walls and trails."""
+    moves = obs.safe_moves()
+    if not moves:
+        return "N"
+    most = max(obs.walls_around(move) for move in moves)
+    return rng.choice([move for move in moves if obs.walls_around(move) == most])
