@@ -20,7 +20,7 @@ from arena import __version__
 from arena.bot import split_bot_list
 from arena.errors import ArenaError
 from arena.executors import default_workers
-from arena.match import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play
+from arena.match import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
 from arena.plugins import PluginConfig, Registry, load_registry
 from arena.report import FORMATS, export, render_console
 from arena.runner import load_maps, plan_round_robin, play_schedule, select_bots
@@ -64,6 +64,13 @@ def _registry(config: PluginConfig) -> Registry:
     return registry
 
 
+def _short_path(source: str) -> str:
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return source
+
+
 def _check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise ArenaError(f"--format {fmt!r} is not one of: {', '.join(FORMATS)}")
@@ -74,8 +81,8 @@ def _emit(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> No
 
     if fmt == "table":
         table = Table(title=title, title_justify="left")
-        for header in headers:
-            table.add_column(header)
+        for index, header in enumerate(headers):
+            table.add_column(header, no_wrap=index == 0, overflow="fold")
         for row in rows:
             table.add_row(*(escape(cell) for cell in row))
         out.print(table)
@@ -122,7 +129,7 @@ def bots_command(
     if game is not None:
         registry.game(game)
     rows = [
-        [entry.name, ", ".join(entry.games), entry.version, entry.source, entry.description]
+        [entry.name, ", ".join(entry.games), entry.version, _short_path(entry.source), entry.description]
         for name, entry in sorted(registry.bots.items())
         if game is None or entry.cls.plays(game)
     ]
@@ -190,10 +197,7 @@ def play_command(
 
         outcome = play(setup, registry, on_turn)
         if quiet:
-            final = game(game_map, game.resolve_options(setup.options), __import__("numpy").random.default_rng(seed))
-            for turn in outcome.record["turns"]:
-                final.apply({int(seat): action for seat, action in turn.items()})
-            out.print(Text.from_markup(final.render(color=True)))
+            out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=True)))
     _print_result(outcome, specs)
 
 

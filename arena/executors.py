@@ -15,6 +15,15 @@ from arena.match import MatchOutcome, MatchSetup, play
 from arena.plugins import PluginConfig, Registry, load_registry
 
 _worker_registry: Registry | None = None
+CHUNK_SECONDS = 0.02
+MAX_CHUNK = 64
+
+
+def chunk_size(seconds_per_game: float, games: int, workers: int) -> int:
+    """Games per task: about ``CHUNK_SECONDS`` of play, and at least four tasks per worker."""
+    by_time = int(CHUNK_SECONDS / max(seconds_per_game, 1e-6))
+    by_balance = games // (workers * 4)
+    return max(1, min(by_time, by_balance, MAX_CHUNK))
 
 
 def default_workers() -> int:
@@ -50,9 +59,21 @@ class WorkerPool:
         self._pool = multiprocessing.get_context("spawn").Pool(workers, _init_worker, (config,))
 
     def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
-        """Play ``setups``; outcomes come back in the order they finish, not the schedule's."""
-        chunk = max(1, min(32, len(setups) // (self.workers * 8)))
-        yield from self._pool.imap_unordered(_play_in_worker, setups, chunksize=chunk)
+        """Play ``setups``; outcomes come back in the order they finish, not the schedule's.
+
+        The first games go out one at a time to measure how long a game takes; the rest go in
+        chunks of about ``CHUNK_SECONDS`` of play, so tiny games don't drown in messaging while
+        long games still come back (and show progress) one by one.
+        """
+        probe = list(setups[: self.workers * 2])
+        durations = []
+        for outcome in self._pool.imap_unordered(_play_in_worker, probe, chunksize=1):
+            durations.append(outcome.duration)
+            yield outcome
+        rest = setups[len(probe):]
+        if rest:
+            chunk = chunk_size(sum(durations) / len(durations), len(rest), self.workers)
+            yield from self._pool.imap_unordered(_play_in_worker, rest, chunksize=chunk)
 
     def close(self, terminate: bool = False) -> None:
         """Stop the workers: at once with ``terminate``, else after they finish."""

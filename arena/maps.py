@@ -77,6 +77,8 @@ def parse_map(text: str, name: str = "map", path: str | None = None) -> GameMap:
         line, column = _locate(text, text.index("\x00"))
         raise MapError(f"{label}:{line}:{column}: binary data (NUL byte), not a text map")
     lines = [line.rstrip("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
     if not any(line.strip() for line in lines):
         raise MapError(f"{label}:1:1: the map is empty")
 
@@ -94,12 +96,19 @@ def parse_map(text: str, name: str = "map", path: str | None = None) -> GameMap:
         index += 1
 
     body = lines[index:]
-    while body and not body[-1].strip():
-        body.pop()
+    size = _AIC_SIZE.match(body[0]) if body else None
+    if size:
+        # Rows of spaces are real rows here (open edges), so trailing blank lines are only cut
+        # beyond the declared height.
+        height = int(size.group(2))
+        while len(body) > height + 1 and not body[-1].strip():
+            body.pop()
+    else:
+        while body and not body[-1].strip():
+            body.pop()
     if not body:
         raise MapError(f"{label}:{index + 1}:1: the map has a header but no rows")
 
-    size = _AIC_SIZE.match(body[0])
     if size:
         rows, first = _aic_rows(body, index, label, int(size.group(1)), int(size.group(2)))
         fmt = "aichallenge"
@@ -162,7 +171,8 @@ def load_map(path: str | Path) -> GameMap:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = _locate(data[: exc.start].decode("utf-8", "replace"), exc.start)
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise MapError(f"{path}:{line}:{column}: binary data (byte 0x{data[exc.start]:02x}), not a text map") from None
     return parse_map(text, name=path.stem, path=str(path))
 

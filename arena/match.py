@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -41,16 +41,54 @@ class MatchSetup:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """The result of one game: ranks, reason, failures by seat, thinking time, and the full record."""
+    """The result of one game: ranks, reason, every action, failures by seat and thinking time.
+
+    It stays small so worker processes can send it back cheaply; :meth:`record` expands it, with
+    the setup it came from, into the full game record.
+    """
 
     index: int
     ranks: tuple[int, ...]
     reason: str
-    failures: dict[int, str]
-    think_time: tuple[float, ...]
-    turns: int
-    duration: float
-    record: dict[str, Any]
+    actions: tuple[dict[int, Any], ...]
+    versions: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    failures: dict[int, str] = field(default_factory=dict)
+    failure_details: dict[int, str] = field(default_factory=dict)
+    think_time: tuple[float, ...] = ()
+    duration: float = 0.0
+    hook_errors: tuple[str, ...] = ()
+    setup: MatchSetup | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def turns(self) -> int:
+        """How many turns were played."""
+        return len(self.actions)
+
+    def record(self, setup: MatchSetup | None = None) -> dict[str, Any]:
+        """The JSON-ready game record (``arena-record/1``) of the game ``setup`` described.
+
+        Outcomes from :func:`run_match` carry their setup; tournament outcomes travel without it.
+        """
+        setup = setup or self.setup
+        if setup is None:
+            raise ValueError("this outcome carries no setup; pass the MatchSetup it came from")
+        record = build_record(
+            game=setup.game,
+            options=self.options,
+            game_map=setup.game_map,
+            seed=setup.seed,
+            players=[{"seat": seat, "bot": spec.label, "version": self.versions[seat]}
+                     for seat, spec in enumerate(setup.bots)],
+            turns=self.actions,
+            result=Result(self.ranks, self.reason),
+            failures=[{"seat": seat, "kind": kind, "detail": self.failure_details[seat]}
+                      for seat, kind in sorted(self.failures.items())],
+            think_time=self.think_time,
+        )
+        if self.hook_errors:
+            record["hook_errors"] = list(self.hook_errors)
+        return record
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -124,6 +162,25 @@ def referee(
     return result, turns, failures, think
 
 
+class _Unconstructable(Bot):
+    """Stands in for a bot whose constructor raised, so the failure is scored like any other crash."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+    def start(self, info: MatchInfo) -> None:
+        raise self.error
+
+
+def _construct(cls: type[Bot], spec: BotSpec) -> Bot:
+    try:
+        return cls(**spec.params)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
+        return _Unconstructable(exc)
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -134,11 +191,12 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     """Play the game described by ``setup`` with bots from ``registry``."""
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
-    game = game_cls(setup.game_map, game_cls.resolve_options(setup.options), np.random.default_rng(setup.seed))
+    options = game_cls.resolve_options(setup.options)
+    game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
-    bots = [entry.cls(**spec.params) for entry, spec in zip(entries, setup.bots, strict=True)]
+    bots = [_construct(entry.cls, spec) for entry, spec in zip(entries, setup.bots, strict=True)]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
@@ -147,37 +205,31 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         for seat in range(game.num_seats)
     ]
     result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn)
-    record = build_record(
-        game=setup.game,
-        options=game_cls.resolve_options(setup.options),
-        game_map=setup.game_map,
-        seed=setup.seed,
-        players=[{"seat": seat, "bot": labels[seat], "version": entries[seat].version}
-                 for seat in range(game.num_seats)],
-        turns=turns,
-        result=result,
-        failures=[{"seat": seat, "kind": kind, "detail": detail} for seat, (kind, detail) in sorted(failures.items())],
-        think_time=think,
-    )
-    if registry.manager is not None:
-        hook_errors = []
-        for impl in registry.manager.hook.match_finished.get_hookimpls():
-            try:
-                impl.function(record=record)
-            except Exception as exc:
-                hook_errors.append(f"{impl.plugin_name}: {type(exc).__name__}: {exc}")
-        if hook_errors:
-            record["hook_errors"] = hook_errors
-    return MatchOutcome(
+    outcome = MatchOutcome(
         index=setup.index,
         ranks=result.ranks,
         reason=result.reason,
+        actions=tuple(turns),
+        versions=tuple(entry.version for entry in entries),
+        options=options,
         failures={seat: kind for seat, (kind, _) in failures.items()},
+        failure_details={seat: detail for seat, (_, detail) in failures.items()},
         think_time=tuple(think),
-        turns=len(turns),
         duration=time.perf_counter() - started,
-        record=record,
     )
+    if registry.manager is not None:
+        implementations = registry.manager.hook.match_finished.get_hookimpls()
+        if implementations:
+            record = outcome.record(setup)
+            hook_errors = []
+            for impl in implementations:
+                try:
+                    impl.function(record=record)
+                except Exception as exc:
+                    hook_errors.append(f"{impl.plugin_name}: {type(exc).__name__}: {exc}")
+            if hook_errors:
+                outcome = replace(outcome, hook_errors=tuple(hook_errors))
+    return outcome
 
 
 def run_match(
@@ -201,4 +253,14 @@ def run_match(
     merged.update(options or {})
     if game_map is not None:
         registry.game(game).check_map(game_map)
-    return play(MatchSetup(game, specs, game_map, merged, seed, time_limit), registry)
+    setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
+    return replace(play(setup, registry), setup=setup)
+
+
+def replay_position(setup: MatchSetup, outcome: MatchOutcome, registry: Registry) -> Game:
+    """The game of ``setup`` after replaying every action of ``outcome`` (for showing the final position)."""
+    game_cls = registry.game(setup.game)
+    game = game_cls(setup.game_map, game_cls.resolve_options(setup.options), np.random.default_rng(setup.seed))
+    for actions in outcome.actions:
+        game.apply(actions)
+    return game

@@ -12,7 +12,7 @@ from rich.table import Table
 from tabulate import tabulate
 
 from arena.match import FAILURE_KINDS
-from arena.standings import Standings
+from arena.standings import Standings, failure_summary
 
 FORMATS = ("table", "md", "csv", "json")
 
@@ -58,14 +58,13 @@ def _bot_order(standings: Standings) -> list[str]:
 def _display_rows(standings: Standings) -> tuple[list[str], list[list[str]]]:
     has_roles = any(row.role is not None for row in standings.rows)
     headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score",
-               "timeouts", "crashes", "illegal"]
+               "fails T/C/I"]
     rows = []
     for rank, row in enumerate(standings.rows, start=1):
         rows.append([
             str(rank), row.label, *([row.role or ""] if has_roles else []),
             f"{row.rating.conservative:.2f}", f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", str(row.games),
-            f"{row.wins}-{row.draws}-{row.losses}", f"{100 * row.score:.1f}%",
-            *(str(row.failures.get(kind, 0)) for kind in FAILURE_KINDS),
+            f"{row.wins}-{row.draws}-{row.losses}", f"{100 * row.score:.1f}%", failure_summary(row),
         ])
     return headers, rows
 
@@ -95,18 +94,19 @@ def render_console(standings: Standings, console: Console) -> None:
     headers, rows = _display_rows(standings)
     table = Table(title=f"Standings — {_title(standings)}", title_justify="left")
     for header in headers:
-        table.add_column(header, justify="left" if header in ("bot", "role") else "right")
+        table.add_column(header, justify="left" if header in ("bot", "role") else "right", no_wrap=True)
     for row in rows:
         table.add_row(*row)
     console.print(table)
     headers, rows = _matrix(standings)
     matrix = Table(title="Head to head: row bot's score against column bot (games)", title_justify="left")
     for header in headers:
-        matrix.add_column(header, justify="left" if header == "vs" else "right")
+        matrix.add_column(header, justify="left" if header == "vs" else "right", no_wrap=header == "vs")
     for row in rows:
         matrix.add_row(*row)
     console.print(matrix)
     console.print(
+        "fails T/C/I: timeouts / crashes / illegal moves. "
         f"TrueSkill (tau 0, draw probability {standings.draw_probability:.3f} from the observed draws); "
         "ranked by the conservative rating mu - 3 sigma.",
         style="dim",

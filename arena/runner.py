@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from arena.bot import BotSpec
 from arena.errors import ArenaError
 from arena.executors import WorkerPool, run_in_process
-from arena.game import Game
+from arena.game import METADATA_KEYS, Game
 from arena.maps import GameMap, resolve_map
 from arena.match import MatchOutcome, MatchSetup
 from arena.plugins import PluginConfig, Registry
@@ -51,7 +51,8 @@ def load_maps(specs: Sequence[str], registry: Registry) -> tuple[type[Game], lis
         try:
             game.resolve_options(game_map.header)
         except ArenaError as exc:
-            key = next((k for k in game_map.header if k not in game.options), next(iter(game_map.header)))
+            key = next(k for k in game_map.header if k not in METADATA_KEYS
+                       and (k not in game.options or game_map.header[k] not in game.options[k].choices))
             raise game_map.header_error(key, str(exc)) from None
     return game, maps
 

@@ -8,6 +8,7 @@ trail, because in every rule set the cell a player stands on is never free again
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 EMPTY = 0
 WALL = 1
@@ -16,13 +17,14 @@ TRAIL = 3  # seat k's trail is TRAIL + k
 
 DIRECTIONS = ("N", "E", "S", "W")
 DEAD = -1
+SAME_CELL = "moved into the same cell as another player"
 
 
 class TronBoard:
     """The state of one Tron game: cells, heads, who is alive and the crashes so far."""
 
     __slots__ = ("width", "height", "stride", "cells", "heads", "alive", "out_turn", "turn", "deltas",
-                 "last_crashes", "living")
+                 "last_crashes", "last_collisions", "living")
 
     def __init__(self, rows: Sequence[str], starts: Sequence[tuple[int, int]]):
         self.width = len(rows[0])
@@ -41,8 +43,10 @@ class TronBoard:
         self.living = len(starts)
         self.out_turn: list[int | None] = [None] * len(starts)
         self.turn = 0
-        self.deltas = {"N": -self.stride, "E": 1, "S": self.stride, "W": -1}
+        # Read-only, because observations hand it to bots.
+        self.deltas = MappingProxyType({"N": -self.stride, "E": 1, "S": self.stride, "W": -1})
         self.last_crashes: list[tuple[int, str]] = []
+        self.last_collisions: list[list[int]] = []
 
     def index(self, x: int, y: int) -> int:
         """The flat index of map cell ``(x, y)``."""
@@ -75,16 +79,17 @@ class TronBoard:
         for seat, action in actions.items():
             targets[seat] = heads[seat] + deltas[action]
         survivors = []
-        for seat, target in targets.items():
+        collisions: dict[int, list[int]] = {}
+        for seat, target in sorted(targets.items()):
             if cells[target] != EMPTY:
                 crashes.append((seat, self.describe(seat, target, heads)))
                 continue
-            others = [o for o, t in targets.items() if t == target and o != seat]
-            if others:
-                names = " and ".join(f"seat {o}" for o in others)
-                crashes.append((seat, f"moved into the same cell as {names}"))
+            if sum(1 for other in targets.values() if other == target) > 1:
+                crashes.append((seat, SAME_CELL))
+                collisions.setdefault(target, []).append(seat)
                 continue
             survivors.append(seat)
+        self.last_collisions = list(collisions.values())
         for seat in survivors:
             heads[seat] = targets[seat]
             cells[targets[seat]] = TRAIL + seat
@@ -99,6 +104,7 @@ class TronBoard:
             self.heads[seat] = target
             self.cells[target] = TRAIL + seat
             self._eliminate([])
+        self.last_collisions = []
 
     def _eliminate(self, crashes: list[tuple[int, str]]) -> None:
         for seat, _ in crashes:

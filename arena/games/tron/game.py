@@ -25,11 +25,12 @@ Versions: 1 - simultaneous and alternating moves, 2-4 players.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 
 from arena.game import Game, Option, Result
-from arena.games.tron.board import DEAD, DIRECTIONS, EMPTY, OUT, TRAIL, WALL, TronBoard
+from arena.games.tron.board import DEAD, DIRECTIONS, EMPTY, OUT, SAME_CELL, TRAIL, WALL, TronBoard
 from arena.maps import GameMap
 
 _CELL_CHARS = frozenset("#. 1234")
@@ -57,6 +58,16 @@ class TronObservation:
         self.moves = moves
         self.turn = board.turn
         self.delta = board.deltas
+
+    def __getstate__(self) -> dict[str, object]:
+        state: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
+        state["delta"] = dict(self.delta)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.delta = MappingProxyType(dict(self.delta))
 
     def index(self, x: int, y: int) -> int:
         """The flat index of cell ``(x, y)``."""
@@ -100,6 +111,12 @@ class TronObservation:
             + (cells[target - 1] != EMPTY)
             + (cells[target + 1] != EMPTY)
         )
+
+
+def _seats(seats: Sequence[int]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
 
 
 def _starts(game_map: GameMap) -> list[tuple[int, int]]:
@@ -191,14 +208,15 @@ class TronGame(Game):
             self._result = Result(board.ranks(), self._reason())
 
     def _reason(self) -> str:
-        crashes = "; ".join(f"seat {seat} {what}" for seat, what in self.board.last_crashes)
+        parts = [f"seat {seat} {what}" for seat, what in self.board.last_crashes if what != SAME_CELL]
+        parts += [f"{_seats(group)} moved into the same cell" for group in self.board.last_collisions]
+        crashes = "; ".join(parts)
         alive = [seat for seat in self._all if self.board.alive[seat]]
         if alive:
             return f"{crashes}; seat {alive[0]} wins"
         if len(self.board.last_crashes) == self.num_seats:
             return f"{crashes}; draw"
-        sharing = " and ".join(f"seat {seat}" for seat, _ in self.board.last_crashes)
-        return f"{crashes}; {sharing} share first place"
+        return f"{crashes}; {_seats(sorted(seat for seat, _ in self.board.last_crashes))} share first place"
 
     @property
     def result(self) -> Result | None:

@@ -1,0 +1,157 @@
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+from .conftest import REPO, write_module
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_games_bots_and_plugins_list_what_was_found():
+    games = invoke("games", "--format", "csv")
+    assert games.exit_code == 0
+    rows = list(csv.reader(io.StringIO(games.output)))
+    assert rows[0] == ["game", "players", "roles", "options", "description"]
+    assert rows[1][:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating)"]
+
+    bots = json.loads(invoke("bots", "--format", "json").output)
+    assert [b["bot"] for b in bots] == ["chaser", "floodfill", "random", "wallhugger"]
+    assert all(b["games"] == "tron" and len(b["version"]) == 8 and b["found in"].endswith(".py") for b in bots)
+
+    plugins = invoke("plugins", "--format", "md")
+    assert plugins.exit_code == 0
+    assert "| arena.games.tron" in plugins.output and "register_bots" in plugins.output
+
+
+def test_tournament_json_has_standings_and_head_to_head():
+    result = invoke("tournament", "center_block", "--games", "2", "--workers", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games_played"] == data["games_scheduled"] == 12
+    assert sorted(row["bot"] for row in data["standings"]) == ["chaser", "floodfill", "random", "wallhugger"]
+    assert [row["rank"] for row in data["standings"]] == [1, 2, 3, 4]
+    conservative = [row["conservative"] for row in data["standings"]]
+    assert conservative == sorted(conservative, reverse=True)
+    assert all(row["wins"] + row["draws"] + row["losses"] == row["games"] == 6 for row in data["standings"])
+    assert len(data["head_to_head"]) == 12
+    assert all(pair["games"] == 2 for pair in data["head_to_head"])
+    first = data["head_to_head"][0]
+    mirror = next(p for p in data["head_to_head"] if (p["bot"], p["opponent"]) == (first["opponent"], first["bot"]))
+    assert first["points"] + mirror["points"] == 2
+
+
+def test_tournament_markdown_csv_and_table_output():
+    md = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "md")
+    assert md.exit_code == 0
+    assert md.output.startswith("## Standings (tron: 2 games)")
+    assert "|   # | bot" in md.output and "## Head to head" in md.output
+    table = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill")
+    assert "Standings" in table.output and "mu-3σ" in table.output and "floodfill" in table.output
+    rows = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "csv").output
+    header = rows.splitlines()[0]
+    assert header == "rank,bot,conservative,mu,sigma,games,wins,draws,losses,score,timeout,crash,illegal"
+
+
+def test_same_seed_same_standings_across_worker_counts():
+    args = ["tournament", "diagonal_blocks", "-n", "2", "--seed", "3", "-f", "json"]
+    one, two = invoke(*args, "-w", "1"), invoke(*args, "-w", "2")
+    assert one.exit_code == two.exit_code == 0
+    assert json.loads(one.output) == json.loads(two.output)
+
+
+def test_user_errors_are_one_line_and_exit_1(tmp_path):
+    bad_map = tmp_path / "bad.txt"
+    bad_map.write_text("#####\n#1.2#\n#.?.#\n#####\n")
+    cases = {
+        ("tournament", str(bad_map)): f"error: {bad_map}:3:3: unknown character '?'",
+        ("tournament", "empty_rom"): "error: empty_rom: no such map file; did you mean: empty_room?",
+        ("tournament", "empty_room", "-b", "random,flodfill"):
+            "error: unknown bot 'flodfill'; did you mean: floodfill?",
+        ("tournament", "empty_room", "-f", "xml"): "error: --format 'xml' is not one of: table, md, csv, json",
+        ("tournament", "empty_room", "--workers", "0"): "error: --workers must be at least 1",
+        ("tournament", "empty_room", "--bots-dir", str(tmp_path / "none")): "error: --bots-dir",
+        ("play", "random"): "error: maps/empty_room.txt has 2 seats: give 2 bots, not 1",
+        ("play", "random", "chaser:speed=2"): "error: bot spec 'chaser:speed=2': bot 'chaser' has no parameter",
+        ("bots", "--game", "chess"): "error: unknown game 'chess'",
+    }
+    for args, expected in cases.items():
+        result = invoke(*args)
+        assert result.exit_code == 1, (args, result.output)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1, (args, result.output)
+        assert lines[0].replace(str(REPO) + "/", "").startswith(expected), (args, lines[0])
+        assert "Traceback" not in result.output
+
+
+def test_map_header_with_unknown_option_names_the_line(tmp_path):
+    game_map = tmp_path / "odd.txt"
+    game_map.write_text("; title = odd\n; speed = fast\n#####\n#1.2#\n#####\n")
+    result = invoke("tournament", str(game_map))
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: {game_map}:2:1: game 'tron' has no option 'speed' (known options: moves)")
+
+
+def test_broken_bot_module_is_a_warning_and_the_rest_play(tmp_path):
+    bots = tmp_path / "extra"
+    write_module(bots, "broken.py", "def (:\n")
+    write_module(bots, "north.py", "from arena import bot\n\n@bot(name='north', game='tron')\n"
+                                   "def north(obs, rng):\n    return 'N'\n")
+    result = invoke("tournament", "empty_room", "--bots-dir", str(bots), "-b", "north,random", "-n", "2", "-w", "1",
+                    "-f", "json")
+    assert result.exit_code == 0
+    warning, _, body = result.output.partition("\n")
+    assert warning == f"warning: {bots / 'broken.py'}:1: syntax error: invalid syntax; skipped"
+    assert {row["bot"] for row in json.loads(body)["standings"]} == {"north", "random"}
+
+
+def test_play_shows_every_turn_then_result_and_reason():
+    result = invoke("play", "floodfill", "wallhugger", "--map", "empty_room", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "tron on empty_room, seed 2: 1=floodfill  2=wallhugger"
+    assert lines[1] == "start" or lines[1].startswith("turn 1  1:")
+    turns = [line for line in lines if line.startswith("turn ")]
+    assert len(turns) == 52
+    result_line = next(line for line in lines if line.startswith("Result after"))
+    assert result_line == "Result after 52 turns: floodfill: 1, wallhugger: 1 (rank 1 is best)"
+    assert "Reason: seats 0 and 1 moved into the same cell; draw" in lines
+    quiet = invoke("play", "floodfill", "wallhugger", "--map", "empty_room", "--seed", "2", "--quiet")
+    assert [line for line in quiet.output.splitlines() if line.startswith("Result")] == [result_line]
+    assert not any(line.startswith("turn ") for line in quiet.output.splitlines())
+
+
+def test_version_option():
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.output.startswith("arena ")
+
+
+def test_ctrl_c_stops_cleanly_with_standings_so_far(tmp_path):
+    write_module(tmp_path / "bots", "slow.py", "import time\nfrom arena import bot\n\n"
+                 "@bot(name='slow', game='tron')\ndef slow(obs, rng):\n    time.sleep(0.01)\n"
+                 "    moves = obs.safe_moves()\n    return moves[0] if moves else 'N'\n")
+    env = {k: v for k, v in os.environ.items() if k != "ARENA_BOTS_PATH"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", "open_30", "-b", "slow,random", "-n", "400", "-w", "2",
+         "-f", "json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    data = json.loads(stdout)
+    assert 0 < data["games_played"] < data["games_scheduled"] == 400
+    assert stderr.strip().splitlines()[-1] == f"interrupted: {data['games_played']} of 400 games played"
+    assert "Traceback" not in stderr

@@ -1,0 +1,229 @@
+import hashlib
+import sys
+from textwrap import dedent
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from arena.bot import BotSpec, parse_bot_spec, split_bot_list
+from arena.errors import ArenaError, BotSpecError, UnknownGameError
+from arena.match import run_match
+from arena.paths import shipped_bots_dir
+from arena.plugins import PluginConfig, load_registry
+
+from .conftest import REPO, write_module
+
+
+def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
+    assert list(shipped_registry.games) == ["tron"]
+    assert sorted(shipped_registry.bots) == ["chaser", "floodfill", "random", "wallhugger"]
+    assert shipped_registry.problems == []
+    kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
+    assert kinds["arena.games.tron"] == ("built-in", ("register_games",))
+    assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))
+
+
+def test_bot_version_is_the_hash_of_its_module_source(shipped_registry):
+    entry = shipped_registry.bot("floodfill")
+    expected = hashlib.sha256((REPO / "bots" / "floodfill.py").read_bytes()).hexdigest()[:8]
+    assert entry.version == expected
+    assert entry.source == str(shipped_bots_dir() / "floodfill.py")
+
+
+def test_broken_modules_are_reported_in_one_line_each_and_skipped(tmp_path):
+    bots = tmp_path / "bots"
+    write_module(bots, "good.py", """
+        from arena import bot
+
+        @bot(name="good", game="tron")
+        def good(obs, rng):
+            return "N"
+        """)
+    write_module(bots, "syntax.py", "def broken(:\n    pass\n")
+    write_module(bots, "imports.py", "import no_such_module_for_arena_tests\n")
+    write_module(bots, "raises.py", "raise RuntimeError('module-level failure')\n")
+    write_module(bots, "taken.py", """
+        from arena import bot
+
+        @bot(name="random", game="tron")
+        def impostor(obs, rng):
+            return "S"
+        """)
+    write_module(bots, "nogames.py", """
+        from arena import Bot
+
+        class Homeless(Bot):
+            name = "homeless"
+        """)
+    write_module(bots, "_helper.py", "raise RuntimeError('private modules are not scanned')\n")
+    registry = load_registry(PluginConfig(bot_dirs=(str(bots),), use_cwd_bots=False, use_env_path=False))
+
+    assert "good" in registry.bots
+    assert registry.bot("random").source == str(shipped_bots_dir() / "random_bot.py")
+    problems = sorted(registry.problems)
+    assert problems == sorted([
+        f"{bots / 'syntax.py'}:1: syntax error: invalid syntax; skipped",
+        f"{bots / 'imports.py'}: ModuleNotFoundError: No module named 'no_such_module_for_arena_tests'; skipped",
+        f"{bots / 'raises.py'}: RuntimeError: module-level failure; skipped",
+        f"{bots / 'taken.py'}: bot name 'random' is already taken by {shipped_bots_dir() / 'random_bot.py'}; skipped",
+        f"{bots / 'nogames.py'}: bot 'homeless' declares no games; skipped",
+    ])
+    assert all("\n" not in problem for problem in problems)
+
+
+def test_bots_are_found_in_cwd_bots_env_path_and_bots_dir(tmp_path, monkeypatch):
+    source = "from arena import bot\n\n@bot(name={name!r}, game='tron')\ndef f(obs, rng):\n    return 'N'\n"
+    write_module(tmp_path / "cwd" / "bots", "a.py", source.format(name="from_cwd"))
+    write_module(tmp_path / "env1", "b.py", source.format(name="from_env"))
+    write_module(tmp_path / "flag", "c.py", source.format(name="from_flag"))
+    monkeypatch.chdir(tmp_path / "cwd")
+    monkeypatch.setenv("ARENA_BOTS_PATH", f"{tmp_path / 'env1'}:{tmp_path / 'missing'}")
+    registry = load_registry(PluginConfig(bot_dirs=(str(tmp_path / "flag"),)))
+    sources = {name: registry.bot(name).plugin for name in ("from_cwd", "from_env", "from_flag")}
+    assert sources == {
+        "from_cwd": f"bots:{tmp_path / 'cwd' / 'bots'}",
+        "from_env": f"bots:{tmp_path / 'env1'}",
+        "from_flag": f"bots:{tmp_path / 'flag'}",
+    }
+    assert registry.problems == [f"ARENA_BOTS_PATH: {tmp_path / 'missing'}: no such directory; skipped"]
+
+
+def test_running_from_the_repository_does_not_load_the_shipped_bots_twice(monkeypatch):
+    monkeypatch.chdir(REPO)
+    registry = load_registry(PluginConfig(use_env_path=False))
+    assert registry.problems == []
+    assert sorted(registry.bots) == ["chaser", "floodfill", "random", "wallhugger"]
+
+
+def test_missing_bots_dir_is_an_error(tmp_path):
+    with pytest.raises(ArenaError, match=r"^--bots-dir .*nowhere: no such directory$"):
+        load_registry(PluginConfig(bot_dirs=(str(tmp_path / "nowhere"),)))
+
+
+@pytest.fixture
+def entry_point_package(tmp_path, monkeypatch):
+    """A third-party package installed on sys.path with an [project.entry-points.arena] plugin."""
+    site = tmp_path / "site"
+    write_module(site, "arena_fixture_plugin.py", """
+        import typer
+
+        from arena import Bot, Game, Option, Result, hookimpl
+        from arena.games.tron.game import TronGame
+
+        FINISHED = []
+
+
+        class SlowTron(TronGame):
+            \"\"\"Tron under another name, to prove third-party games register.\"\"\"
+
+            name = "slowtron"
+
+
+        class Northbound(Bot):
+            name = "northbound"
+            games = ("tron", "slowtron")
+
+            def act(self, obs):
+                return "N"
+
+
+        @hookimpl
+        def register_games(register):
+            register(SlowTron)
+
+
+        @hookimpl
+        def register_bots(register):
+            register(Northbound)
+
+
+        @hookimpl
+        def register_commands(app):
+            @app.command("hello")
+            def hello():
+                typer.echo("hello from a plugin")
+
+
+        @hookimpl
+        def match_finished(record):
+            FINISHED.append(record)
+        """)
+    write_module(site, "arena_misspelled_plugin.py", """
+        from arena import hookimpl
+
+        @hookimpl
+        def register_bot(register):
+            pass
+        """)
+    dist = site / "arena_fixture_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: arena-fixture-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(dedent("""
+        [arena]
+        fixture = arena_fixture_plugin
+        misspelled = arena_misspelled_plugin
+        missing = arena_no_such_plugin_module
+        """))
+    monkeypatch.syspath_prepend(str(site))
+    yield site
+    for name in ("arena_fixture_plugin", "arena_misspelled_plugin"):
+        sys.modules.pop(name, None)
+
+
+def test_entry_point_plugins_register_games_bots_commands_and_see_matches(entry_point_package):
+    registry = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
+    assert "slowtron" in registry.games
+    assert registry.bot("northbound").plugin == "fixture"
+    plugins = {p.name: (p.kind, p.hooks) for p in registry.plugins}
+    assert plugins["fixture"] == ("entry point",
+                                  ("match_finished", "register_bots", "register_commands", "register_games"))
+    assert "misspelled" not in plugins
+    assert any(p.startswith("plugin misspelled (arena_misspelled_plugin): ") and "register_bot" in p
+               for p in registry.problems)
+    assert any(p.startswith("plugin missing (arena_no_such_plugin_module): ModuleNotFoundError")
+               for p in registry.problems)
+
+    outcome = run_match("slowtron", ["northbound", "northbound:"], game_map="empty_room", registry=registry)
+    import arena_fixture_plugin
+
+    assert arena_fixture_plugin.FINISHED == [outcome.record()]
+    assert outcome.record()["game"] == "slowtron"
+
+    app = typer.Typer()
+
+    @app.callback()
+    def root():
+        pass
+
+    registry.manager.hook.register_commands(app=app)
+    result = CliRunner().invoke(app, ["hello"])
+    assert result.exit_code == 0 and result.output == "hello from a plugin\n"
+
+
+def test_unknown_names_suggest_the_closest(shipped_registry):
+    with pytest.raises(BotSpecError, match=r"unknown bot 'floodfil'; did you mean: floodfill\?"):
+        shipped_registry.bot("floodfil")
+    with pytest.raises(UnknownGameError, match=r"unknown game 'torn'; did you mean: tron\?"):
+        shipped_registry.game("torn")
+
+
+def test_bot_specs_parse_and_check_parameters(bot_dir):
+    registry = load_registry(PluginConfig(bot_dirs=(str(bot_dir),), use_cwd_bots=False, use_env_path=False))
+    assert registry.spec("steady:first=E,patience=4") == BotSpec("steady", {"first": "E", "patience": 4})
+    assert str(registry.spec("steady:patience=4,first=E")) == "steady:patience=4,first=E"
+    with pytest.raises(BotSpecError, match=r"bot 'steady' has no parameter 'speed' \(parameters: first, patience\)"):
+        registry.spec("steady:speed=3")
+    with pytest.raises(BotSpecError, match=r"parameter patience: invalid literal for int"):
+        registry.spec("steady:patience=lots")
+    with pytest.raises(BotSpecError, match=r"'patience' is not key=value"):
+        registry.spec("steady:patience")
+    with pytest.raises(BotSpecError, match=r"bot 'random' has no parameter 'x' \(parameters: none\)"):
+        registry.spec("random:x=1")
+    with pytest.raises(BotSpecError, match="doesn't parse"):
+        parse_bot_spec("9lives")
+
+
+def test_bot_lists_keep_parameter_commas_with_their_spec():
+    assert split_bot_list(["random,cla:features=PR,t=3,c=0.5", "floodfill"]) == [
+        "random", "cla:features=PR,t=3,c=0.5", "floodfill"]
