@@ -72,7 +72,8 @@ class WorkerPool:
             yield outcome
         rest = setups[len(probe):]
         if rest:
-            chunk = chunk_size(sum(durations) / len(durations), len(rest), self.workers)
+            # The fastest probe, because a fresh worker's first games run several times slower.
+            chunk = chunk_size(min(durations), len(rest), self.workers)
             yield from self._pool.imap_unordered(_play_in_worker, rest, chunksize=chunk)
 
     def close(self, terminate: bool = False) -> None:
