@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.live import Live
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from arena import __version__
-from arena.bot import split_bot_list
+from arena.cli_common import (
+    BotsDir,
+    Format,
+    _check_format,
+    _config,
+    _emit,
+    _registry,
+    _short_path,
+    err,
+    out,
+    user_errors,
+)
 from arena.errors import ArenaError
 from arena.executors import default_workers
 from arena.match import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
-from arena.plugins import PluginConfig, Registry, load_registry
-from arena.report import FORMATS, export, render_console
-from arena.runner import load_maps, plan_round_robin, play_schedule, select_bots
+from arena.plugins import PluginConfig, load_registry
+from arena.runner import load_maps, select_bots
 
 app = typer.Typer(
     help="Run tournaments between game-playing bots, rate them with TrueSkill, and show the standings.",
@@ -31,74 +35,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-
-BotsDir = Annotated[list[Path] | None, typer.Option(
-    "--bots-dir", help="Another directory of bot modules (repeatable).", show_default=False)]
-Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
-
-
-def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an :class:`ArenaError` into one line on stderr and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except ArenaError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
-
-    return wrapper
-
-
-def _config(bots_dir: list[Path] | None) -> PluginConfig:
-    return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
-
-
-def _registry(config: PluginConfig) -> Registry:
-    registry = load_registry(config)
-    for problem in registry.problems:
-        err.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
-    return registry
-
-
-def _short_path(source: str) -> str:
-    try:
-        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return source
-
-
-def _check_format(fmt: str) -> None:
-    if fmt not in FORMATS:
-        raise ArenaError(f"--format {fmt!r} is not one of: {', '.join(FORMATS)}")
-
-
-def _emit(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
-    from tabulate import tabulate
-
-    if fmt == "table":
-        table = Table(title=title, title_justify="left")
-        for index, header in enumerate(headers):
-            table.add_column(header, no_wrap=index == 0, overflow="fold")
-        for row in rows:
-            table.add_row(*(escape(cell) for cell in row))
-        out.print(table)
-    elif fmt == "json":
-        import json
-
-        out.print_json(json.dumps([dict(zip(headers, row, strict=True)) for row in rows]))
-    elif fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows([headers, *rows])
-        typer.echo(buffer.getvalue(), nl=False)
-    else:
-        typer.echo(tabulate(rows, headers, tablefmt="github"))
 
 
 @app.command("games")
@@ -209,50 +145,71 @@ def _print_result(outcome: MatchOutcome, specs: Any) -> None:
     out.print(f"Thinking time: {escape(think)}", style="dim")
 
 
-class _RateColumn(ProgressColumn):
-    def render(self, task: Any) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "- games/s", style="progress.data.speed")
-
-
-@app.command("tournament")
+@app.command("compare")
 @user_errors
-def tournament_command(
-    maps: Annotated[list[str], typer.Argument(help="Map files or names; every pairing plays on every map.")],
-    bots: Annotated[list[str] | None, typer.Option(
-        "--bots", "-b", help="Bot specs, comma separated (default: every bot that plays the game).",
-        show_default=False)] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per pairing per map (rounded up so every "
-                                       "seating plays equally often).")] = 10,
+def compare_command(
+    new: Annotated[str, typer.Argument(help="The new bot spec, e.g. floodfill:depth=3.")],
+    old: Annotated[str, typer.Argument(help="The bot spec it must beat.")],
+    sprt: Annotated[str, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
+                                      show_default=False)],
+    map_spec: Annotated[str, typer.Option("--map", "-m", help="Map file or name (2 seats).")] = "empty_room",
+    alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
+    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).",
                                                 show_default=False)] = None,
-    seed: Annotated[int, typer.Option(help="Tournament seed; each game's seed derives from it.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
-    fmt: Format = "table",
+    seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
+    max_pairs: Annotated[int | None, typer.Option(help="Stop undecided after this many pairs (default: no limit).",
+                                                  show_default=False)] = None,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Run a round robin on the maps and print TrueSkill standings and head-to-head scores."""
-    _check_format(fmt)
+    """Play seat-swapped game pairs until a sequential test (GSPRT) decides whether NEW beats OLD."""
+    from arena.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
+    from arena.stats import PENTANOMIAL_LABELS
+
+    settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
     config = _config(bots_dir)
     registry = _registry(config)
-    run = plan_round_robin(maps, split_bot_list(bots or []), registry, games=games, seed=seed, time_limit=time_limit)
+    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed)
     workers = default_workers() if workers is None else workers
+    lower, upper = settings.bounds
+    printed = [-1]
 
-    progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
-        TextColumn("ETA"), TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True,
-    )
-    with progress:
-        task = progress.add_task("games", total=len(run.setups))
-        play_schedule(run, registry, config, workers, lambda _: progress.advance(task))
+    def line(state: SprtState) -> str:
+        elo = state.elo()
+        return (f"pair {state.pairs} ({2 * state.pairs} games)  W-D-L {state.wins}-{state.draws}-{state.losses}  "
+                f"LLR {state.llr:.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo.elo:+.1f} ± {elo.error:.1f}")
 
-    standings = run.standings()
-    if fmt == "table":
-        render_console(standings, out)
+    def show(text: str) -> None:
+        out.print(text, highlight=False, soft_wrap=True)
+
+    def report(state: SprtState) -> None:  # pairs 1-10, then every 10 to 100, every 100 to 1000, ...
+        if state.pairs % 10 ** (len(str(state.pairs)) - 1) == 0:
+            show(escape(line(state)))
+            printed.append(state.pairs)
+
+    show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(plan.game_map.name)}: "
+         f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
+    if out.is_terminal:
+        with Live(console=out, auto_refresh=False, transient=True) as live:
+            result = run_compare(plan, settings, registry, config, workers=workers, max_pairs=max_pairs,
+                                 on_pair=lambda state: live.update(Text(line(state)), refresh=True))
     else:
-        typer.echo(export(standings, fmt), nl=False)
-    if run.interrupted:
-        err.print(f"interrupted: {len(run.outcomes)} of {len(run.setups)} games played", highlight=False)
+        result = run_compare(plan, settings, registry, config, workers=workers, max_pairs=max_pairs, on_pair=report)
+
+    state = result.state
+    if printed[-1] != state.pairs:
+        show(escape(line(state)))
+    if result.decision is not None:
+        bound = upper if result.decision == "H1" else lower
+        show(f"[bold]{result.decision} accepted[/]: LLR {state.llr:.2f} reached the bound {bound:.2f} after "
+             f"{state.pairs} pairs ({2 * state.pairs} games)")
+    else:
+        show(f"[bold]no decision after {state.pairs} pairs[/]" + (" (stopped)" if result.interrupted else ""))
+    elo = state.elo()
+    counts = ", ".join(f"{label} {count}" for label, count in zip(PENTANOMIAL_LABELS, state.counts, strict=True))
+    show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  [dim]pairs: {counts}[/]")
+    if result.interrupted:
         raise typer.Exit(130)
 
 
@@ -270,9 +227,17 @@ def _load_plugin_commands() -> None:
         registry = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
     except ArenaError:
         return
-    if registry.manager is not None:
-        registry.manager.hook.register_commands(app=app)
+    if registry.manager is None:
+        return
+    for impl in registry.manager.hook.register_commands.get_hookimpls():
+        try:
+            impl.function(app=app)
+        except Exception as exc:  # one broken plugin must not take the command line down
+            err.print(f"[yellow]warning:[/] plugin {escape(impl.plugin_name)}: register_commands failed: "
+                      f"{escape(f'{type(exc).__name__}: {exc}')}", highlight=False, soft_wrap=True)
 
+
+from arena import cli_results  # noqa: E402,F401 - registers the tournament and results commands
 
 _load_plugin_commands()
 
@@ -282,4 +247,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "main", "select_bots"]
+__all__ = ["app", "err", "main", "out", "select_bots"]

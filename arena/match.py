@@ -18,11 +18,12 @@ import numpy as np
 from arena.bot import Bot, BotSpec
 from arena.errors import ArenaError
 from arena.game import Game, MatchInfo, Result
+from arena.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
 from arena.maps import GameMap
 from arena.plugins import Registry, load_registry
 from arena.records import build_record
 
-FAILURE_KINDS = ("timeout", "crash", "illegal")
+FAILURE_KINDS = ("timeout", "crash", "illegal", "memory")
 DEFAULT_TIME_LIMIT = 1.0
 
 
@@ -96,6 +97,26 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{seat}")
 
 
+class _NoGuard:
+    """The guard used when none is given: it only keeps the interface."""
+
+    def begin(self, seat: int, time_limit: float) -> None:
+        """Nothing to arm."""
+
+    def end(self) -> None:
+        """Nothing to disarm."""
+
+
+def _failure(exc: BaseException, where: str = "") -> tuple[str, str]:
+    if isinstance(exc, BotFailure):
+        return exc.kind, exc.detail + where
+    if isinstance(exc, MoveTimeout):
+        return "timeout", f"was still thinking{where} after the time limit and its grace, and was stopped"
+    if isinstance(exc, MemoryError):
+        return "memory", f"ran out of memory{where} (MemoryError)"
+    return "crash", f"raised {type(exc).__name__}{where}: {exc}"
+
+
 def referee(
     game: Game,
     bots: Sequence[Bot],
@@ -103,34 +124,48 @@ def referee(
     time_limit: float,
     labels: Sequence[str],
     on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
+    guard: MoveGuard | _NoGuard | None = None,
 ) -> tuple[Result, list[dict[int, Any]], dict[int, tuple[str, str]], list[float]]:
-    """Drive ``game`` to its end with ``bots``; return result, turns, failures and thinking times."""
+    """Drive ``game`` to its end with ``bots``; return result, turns, failures and thinking times.
+
+    Every call into a bot runs under ``guard`` (see :mod:`arena.limits`), so a bot that overruns is
+    interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure.
+    """
+    guard = guard or _NoGuard()
     failures: dict[int, tuple[str, str]] = {}
     think = [0.0] * game.num_seats
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
+        guard.begin(seat, time_limit)
         try:
             player.start(info)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
-            failures[seat] = ("crash", f"raised {type(exc).__name__} in start(): {exc}")
+            failures[seat] = _failure(exc, " in start()")
+        finally:
+            guard.end()
 
     turns: list[dict[int, Any]] = []
     clock = time.perf_counter
+    begin, end = guard.begin, guard.end
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in game.to_act():
             obs = game.observe(seat)
+            begin(seat, time_limit)
             started = clock()
             try:
                 action = bots[seat].act(obs)
             except KeyboardInterrupt:
+                end()
                 raise
             except BaseException as exc:  # noqa: B036
+                end()
                 think[seat] += clock() - started
-                failures[seat] = ("crash", f"raised {type(exc).__name__}: {exc}")
+                failures[seat] = _failure(exc)
                 continue
+            end()
             spent = clock() - started
             think[seat] += spent
             if spent > time_limit:
@@ -152,13 +187,18 @@ def referee(
     else:
         result = game.result
         assert result is not None
-    for player in bots:
+    for seat, player in enumerate(bots):
+        if failures.get(seat, ("",))[0] in ("memory", "timeout"):
+            continue  # a bot that hogged memory or time gets no further call
+        guard.begin(seat, time_limit)
         try:
             player.finish(result)
         except KeyboardInterrupt:
             raise
-        except BaseException:  # noqa: B036 - a bot failing after the game cannot change its result
+        except BaseException:  # noqa: B036,S110 - a bot failing after the game cannot change its result
             pass
+        finally:
+            guard.end()
     return result, turns, failures, think
 
 
@@ -172,13 +212,17 @@ class _Unconstructable(Bot):
         raise self.error
 
 
-def _construct(cls: type[Bot], spec: BotSpec) -> Bot:
+def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None) -> Bot:
+    guard = guard or _NoGuard()
+    guard.begin(seat, time_limit)
     try:
         return cls(**spec.params)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
         return _Unconstructable(exc)
+    finally:
+        guard.end()
 
 
 def _short(value: Any) -> str:
@@ -186,9 +230,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None
-         ) -> MatchOutcome:
-    """Play the game described by ``setup`` with bots from ``registry``."""
+def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
+         guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
+    """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
+
+    ``make_bot(spec, seat)``, if given, builds the bots (``--isolate`` gives stand-ins for bot processes).
+    """
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
     options = game_cls.resolve_options(setup.options)
@@ -196,7 +243,11 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
-    bots = [_construct(entry.cls, spec) for entry, spec in zip(entries, setup.bots, strict=True)]
+    if make_bot is not None:
+        bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
+    else:
+        bots = [_construct(entry.cls, spec, seat, setup.time_limit, guard)
+                for seat, (entry, spec) in enumerate(zip(entries, setup.bots, strict=True))]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
@@ -204,7 +255,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
                   bot_rng(setup.seed, seat))
         for seat in range(game.num_seats)
     ]
-    result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn)
+    result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn, guard)
     outcome = MatchOutcome(
         index=setup.index,
         ranks=result.ranks,
@@ -254,7 +305,10 @@ def run_match(
     if game_map is not None:
         registry.game(game).check_map(game_map)
     setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
-    return replace(play(setup, registry), setup=setup)
+    guard = MoveGuard()
+    with guard.installed(alarm_tick(time_limit)):
+        outcome = play(setup, registry, guard=guard)
+    return replace(outcome, setup=setup)
 
 
 def replay_position(setup: MatchSetup, outcome: MatchOutcome, registry: Registry) -> Game:

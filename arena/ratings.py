@@ -41,18 +41,24 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def rate(games: Sequence[tuple[Sequence[Hashable], Sequence[int]]]) -> tuple[dict[Hashable, Rating], float]:
+def rate(
+    games: Sequence[tuple[Sequence[Hashable], Sequence[int]]],
+    history: list[tuple[int, Hashable, Rating]] | None = None,
+) -> tuple[dict[Hashable, Rating], float]:
     """Rate players from games ``(players by seat, ranks by seat)`` taken in order.
 
     The draw probability is the smoothed observed draw rate. ``tau`` is 0: bots are fixed programs,
-    so their skill does not drift between games and every game should count fully.
+    so their skill does not drift between games and every game should count fully. With ``history``,
+    each player's rating after each game is appended as ``(game position, player, rating)``.
     """
     probability = draw_probability([ranks for _, ranks in games])
     env = trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
     current: dict[Hashable, trueskill.Rating] = {}
-    for players, ranks in games:
+    for position, (players, ranks) in enumerate(games):
         groups = [(current.setdefault(player, env.create_rating()),) for player in players]
         updated = env.rate(groups, ranks=list(ranks))
         for player, (rating,) in zip(players, updated, strict=True):
             current[player] = rating
+            if history is not None:
+                history.append((position, player, Rating(rating.mu, rating.sigma)))
     return {player: Rating(r.mu, r.sigma) for player, r in current.items()}, probability

@@ -58,7 +58,7 @@ def _bot_order(standings: Standings) -> list[str]:
 def _display_rows(standings: Standings) -> tuple[list[str], list[list[str]]]:
     has_roles = any(row.role is not None for row in standings.rows)
     headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score",
-               "T/C/I"]
+               "T/C/I/M"]
     rows = []
     for rank, row in enumerate(standings.rows, start=1):
         rows.append([
@@ -106,7 +106,7 @@ def render_console(standings: Standings, console: Console) -> None:
         matrix.add_row(*row)
     console.print(matrix)
     console.print(
-        "T/C/I: timeouts / crashes / illegal moves. "
+        "T/C/I/M: timeouts / crashes / illegal moves / out of memory. "
         f"TrueSkill (tau 0, draw probability {standings.draw_probability:.3f} from the observed draws); "
         "ranked by the conservative rating mu - 3 sigma.",
         style="dim",

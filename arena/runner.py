@@ -1,35 +1,31 @@
-"""Running a tournament: resolve maps and bots, build the schedule, play it, collect outcomes."""
+"""Running a tournament: resolve maps and bots, plan the games, play them, store each as it finishes.
+
+A tournament is planned in stages: one stage for a round robin or a gauntlet, one per round for swiss
+(each round's pairings depend on the results before it). Every stage is a list of games with fixed seeds,
+so whichever process plays a game, and whether or not the run was interrupted and resumed, the results
+are the same.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from arena.bot import BotSpec
+from arena.definitions import TournamentDefinition, fingerprint
 from arena.errors import ArenaError
-from arena.executors import WorkerPool, run_in_process
+from arena.executors import WorkerPool, default_workers, run_in_process
 from arena.game import METADATA_KEYS, Game
+from arena.limits import Limits
 from arena.maps import GameMap, resolve_map
 from arena.match import MatchOutcome, MatchSetup
 from arena.plugins import PluginConfig, Registry
-from arena.standings import Standings, compute_standings
-from arena.tournaments import round_robin
+from arena.standings import PlayedGame, Standings, played_game, standings_from_games
+from arena.store import Store
+from arena.tournaments import max_swiss_rounds, round_robin, swiss_pairings, swiss_round
 
 DEFAULT_GAME = "tron"
-
-
-@dataclass
-class TournamentRun:
-    """A schedule and the outcomes played so far (all of them unless it was interrupted)."""
-
-    game: type[Game]
-    setups: list[MatchSetup]
-    outcomes: dict[int, MatchOutcome] = field(default_factory=dict)
-    interrupted: bool = False
-
-    def standings(self) -> Standings:
-        """Standings over the finished games, rated in schedule order."""
-        return compute_standings(self.game, self.setups, self.outcomes)
 
 
 def map_game(game_map: GameMap) -> str:
@@ -37,7 +33,8 @@ def map_game(game_map: GameMap) -> str:
     return game_map.header.get("game", DEFAULT_GAME)
 
 
-def load_maps(specs: Sequence[str], registry: Registry) -> tuple[type[Game], list[GameMap]]:
+def load_maps(specs: Sequence[str], registry: Registry, game_name: str | None = None,
+              options: dict[str, str] | None = None) -> tuple[type[Game], list[GameMap]]:
     """Load maps (paths or names), check they are all for one game, and validate each for it."""
     if not specs:
         raise ArenaError("give at least one map")
@@ -45,7 +42,10 @@ def load_maps(specs: Sequence[str], registry: Registry) -> tuple[type[Game], lis
     games = {map_game(m) for m in maps}
     if len(games) > 1:
         raise ArenaError(f"all maps of a tournament must be for one game; these are for: {', '.join(sorted(games))}")
-    game = registry.game(games.pop())
+    found = games.pop()
+    if game_name is not None and game_name != found:
+        raise ArenaError(f"the maps are for {found}, not {game_name}")
+    game = registry.game(found)
     for game_map in maps:
         game.check_map(game_map)
         try:
@@ -54,6 +54,7 @@ def load_maps(specs: Sequence[str], registry: Registry) -> tuple[type[Game], lis
             key = next(k for k in game_map.header if k not in METADATA_KEYS
                        and (k not in game.options or game_map.header[k] not in game.options[k].choices))
             raise game_map.header_error(key, str(exc)) from None
+    game.resolve_options(options or {})
     return game, maps
 
 
@@ -71,39 +72,180 @@ def select_bots(game: type[Game], texts: Sequence[str], registry: Registry) -> l
     return specs
 
 
-def plan_round_robin(map_specs: Sequence[str], bot_texts: Sequence[str], registry: Registry, *, games: int,
-                     seed: int, time_limit: float) -> TournamentRun:
-    """Resolve everything a round robin needs and build its schedule."""
-    if time_limit <= 0:
-        raise ArenaError("--time-limit must be positive")
-    game, maps = load_maps(map_specs, registry)
-    bots = select_bots(game, bot_texts, registry)
+@dataclass(frozen=True)
+class Tournament:
+    """A checked tournament definition: the game, maps and bots it names, and its fingerprint."""
+
+    definition: TournamentDefinition
+    game: type[Game]
+    maps: tuple[GameMap, ...]
+    bots: tuple[BotSpec, ...]
+    gauntlet: BotSpec | None
+    fingerprint: str
+    versions: dict[str, str]
+    can_play: dict[str, set[str | None]]
+
+    def total_games(self) -> int:
+        """How many games the whole tournament plays."""
+        if self.definition.format != "swiss":
+            return len(self.first_stage())
+        pairs = len(self.bots) // 2
+        return (self.definition.rounds or 0) * pairs * len(self.maps) * 2 * -(-self.definition.games // 2)
+
+    def first_stage(self) -> list[MatchSetup]:
+        """The round robin or gauntlet schedule."""
+        d = self.definition
+        return round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit, self.can_play,
+                           self.gauntlet, d.options)
+
+
+def prepare(definition: TournamentDefinition, registry: Registry) -> Tournament:
+    """Check a definition against the registry: maps, game, bots, format; compute its fingerprint."""
+    definition.check()
+    game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
+    bots = select_bots(game, definition.bots, registry)
+    gauntlet = None
+    if definition.format == "gauntlet":
+        gauntlet = registry.spec(definition.gauntlet or "")
+        if not registry.bot(gauntlet.name).cls.plays(game.name):
+            raise ArenaError(f"bot {gauntlet.name!r} does not play {game.name}")
+        if gauntlet.label not in {spec.label for spec in bots}:
+            bots = [gauntlet, *bots]
+    if definition.format == "swiss":
+        if any(game.num_players(m) != 2 for m in maps):
+            raise ArenaError("swiss pairs two bots at a time: use 2-player maps")
+        if (definition.rounds or 0) > max_swiss_rounds(len(bots)):
+            raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
+                             "without repeating a pairing")
+    versions = {spec.label: registry.bot(spec.name).version for spec in bots}
+    parts = {
+        "game": game.name, "format": definition.format, "games": definition.games,
+        "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
+        "gauntlet": gauntlet.label if gauntlet else None, "options": definition.options,
+        "maps": [[m.name, hashlib.sha256(m.text.encode()).hexdigest()] for m in maps],
+        "bots": [[spec.label, versions[spec.label]] for spec in bots],
+    }
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
-    return TournamentRun(game, round_robin(game, maps, bots, games, seed, time_limit, can_play))
+    return Tournament(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
 
 
-def play_schedule(run: TournamentRun, registry: Registry, config: PluginConfig, workers: int,
-                  on_outcome: Callable[[MatchOutcome], None] | None = None) -> TournamentRun:
-    """Play every game of ``run`` not yet played, on ``workers`` processes (1: in this process).
+@dataclass
+class TournamentRun:
+    """A tournament's games so far: the schedule planned up to now and every game played."""
 
-    Ctrl-C stops the workers at once and returns with ``run.interrupted`` set and the finished games kept.
+    tournament: Tournament
+    setups: dict[int, MatchSetup] = field(default_factory=dict)
+    played: dict[int, PlayedGame] = field(default_factory=dict)
+    run_id: int | None = None
+    interrupted: bool = False
+
+    @property
+    def game(self) -> type[Game]:
+        """The game played."""
+        return self.tournament.game
+
+    def standings(self) -> Standings:
+        """Standings over the finished games, rated in schedule order."""
+        ordered = [self.played[i] for i in sorted(self.played)]
+        return standings_from_games(self.game.name, ordered, self.tournament.total_games())
+
+    def record(self, outcome: MatchOutcome) -> PlayedGame:
+        """Note a finished game."""
+        game = played_game(self.game, self.setups[outcome.index], outcome)
+        self.played[outcome.index] = game
+        return game
+
+
+def stages(run: TournamentRun) -> Iterator[list[MatchSetup]]:
+    """The tournament's games stage by stage; a swiss round is planned once the rounds before it are played."""
+    tournament = run.tournament
+    definition = tournament.definition
+    if definition.format != "swiss":
+        yield tournament.first_stage()
+        return
+    by_label = {spec.label: spec for spec in tournament.bots}
+    order = list(by_label)
+    met: set[frozenset[str]] = set()
+    had_bye: set[str] = set()
+    scores = dict.fromkeys(order, 0.0)
+    next_index = 0
+    for round_number in range(definition.rounds or 0):
+        ranking = sorted(order, key=lambda label: (-scores[label], order.index(label)))
+        pairs, bye = swiss_pairings(ranking, met, had_bye)
+        stage = swiss_round(tournament.game, tournament.maps, [(by_label[a], by_label[b]) for a, b in pairs],
+                            round_number, definition.games, definition.seed, definition.time_limit, next_index,
+                            definition.options)
+        yield stage
+        if any(setup.index not in run.played for setup in stage):
+            return  # interrupted: later rounds depend on this one
+        next_index += len(stage)
+        met.update(frozenset(pair) for pair in pairs)
+        if bye is not None:
+            had_bye.add(bye)
+            scores[bye] += definition.games * len(tournament.maps)  # a bye counts as winning every game
+        for setup in stage:
+            game = run.played[setup.index]
+            for seat, (label, _) in enumerate(game.players):
+                others = [r for s, r in enumerate(game.ranks) if s != seat]
+                scores[label] += sum(1.0 if game.ranks[seat] < r else 0.5 if game.ranks[seat] == r else 0.0
+                                     for r in others) / len(others)
+
+
+def play_tournament(
+    run: TournamentRun,
+    registry: Registry,
+    config: PluginConfig,
+    *,
+    workers: int | None = None,
+    limits: Limits | None = None,
+    store: Store | None = None,
+    on_outcome: Callable[[MatchOutcome], None] | None = None,
+    in_process: bool = False,
+) -> TournamentRun:
+    """Play every game of ``run`` not yet played, storing each one as it finishes.
+
+    ``in_process`` plays in this process (no hard kill of stuck bots); otherwise on ``workers``
+    supervised processes. Ctrl-C stops the workers at once and returns with ``run.interrupted`` set.
     """
-    if workers < 1:
-        raise ArenaError("--workers must be at least 1")
-    pending = [setup for setup in run.setups if setup.index not in run.outcomes]
-    pool = WorkerPool(min(workers, max(1, len(pending))), config) if workers > 1 and pending else None
-    outcomes = pool.run(pending) if pool else run_in_process(pending, registry)
+    workers = workers or default_workers()
+    pool: WorkerPool | None = None
+    bot_ids: dict[str, int] = {}
     try:
-        for outcome in outcomes:
-            run.outcomes[outcome.index] = outcome
-            if on_outcome is not None:
-                on_outcome(outcome)
+        for stage in stages(run):
+            for setup in stage:
+                run.setups[setup.index] = setup
+            pending = [setup for setup in stage if setup.index not in run.played]
+            if not pending:
+                continue
+            if not in_process and pool is None:
+                pool = WorkerPool(min(workers, len(pending)), config, limits, registry)
+            outcomes = run_in_process(pending, registry) if pool is None else pool.run(pending)
+            for outcome in outcomes:
+                if store is not None and run.run_id is not None:
+                    store_game(store, run.run_id, run.game, run.setups[outcome.index], outcome, registry, bot_ids)
+                run.record(outcome)
+                if on_outcome is not None:
+                    on_outcome(outcome)
     except KeyboardInterrupt:
         run.interrupted = True
-        if pool:
+        if pool is not None:
             pool.close(terminate=True)
             pool = None
     finally:
-        if pool:
+        if pool is not None:
             pool.close()
     return run
+
+
+def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, outcome: MatchOutcome,
+               registry: Registry, bot_ids: dict[str, int]) -> None:
+    """Store one finished game of run ``run_id`` (``bot_ids`` caches the bots' database ids by label)."""
+    seats = []
+    for seat, spec in enumerate(setup.bots):
+        if spec.label not in bot_ids:
+            entry = registry.bot(spec.name)
+            bot_ids[spec.label] = store.bot_id(spec.label, spec.name, outcome.versions[seat], entry.source)
+        seats.append({"label": spec.label, "bot_id": bot_ids[spec.label],
+                      "role": game.roles[seat] if game.roles else None})
+    store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failures,
+                   outcome.think_time, outcome.duration, outcome.turns, outcome.record(setup))

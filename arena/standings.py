@@ -48,23 +48,45 @@ class Standings:
         return self.played == self.scheduled
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """What standings need of one game: who sat where (label and role), ranks, failures, thinking time."""
+
+    players: tuple[tuple[str, str | None], ...]
+    ranks: tuple[int, ...]
+    failures: dict[int, str]
+    think_time: tuple[float, ...]
+    map: str | None = None
+
+
+def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
+    """The :class:`PlayedGame` of a finished scheduled game."""
+    role = game.roles.__getitem__ if game.roles else (lambda seat: None)
+    players = tuple((spec.label, role(seat)) for seat, spec in enumerate(setup.bots))
+    return PlayedGame(players, outcome.ranks, outcome.failures, outcome.think_time,
+                      setup.game_map.name if setup.game_map else None)
+
+
 def compute_standings(game: type[Game], setups: Sequence[MatchSetup], outcomes: Mapping[int, MatchOutcome]
                       ) -> Standings:
     """Aggregate the finished games (rated in schedule order, whatever order they finished in)."""
-    played = [(setups[i], outcomes[i]) for i in sorted(outcomes)]
-    role = game.roles.__getitem__ if game.roles else (lambda seat: None)
-    rated = [(tuple((spec.label, role(seat)) for seat, spec in enumerate(setup.bots)), outcome.ranks)
-             for setup, outcome in played]
-    ratings, probability = rate(rated)
+    played = [played_game(game, setups[i], outcomes[i]) for i in sorted(outcomes)]
+    return standings_from_games(game.name, played, len(setups))
+
+
+def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled: int) -> Standings:
+    """Standings over games given in schedule order; ``scheduled`` is how many the tournament has in all."""
+    ratings, probability = rate([(game.players, game.ranks) for game in played])
 
     rows: dict[tuple[str, str | None], BotStanding] = {}
     head_to_head: dict[tuple[str, str], tuple[float, int]] = {}
-    for (_, outcome), (players, ranks) in zip(played, rated, strict=True):
+    for game in played:
+        players, ranks, outcome = game.players, game.ranks, game
         best, first_count = min(ranks), ranks.count(min(ranks))
         for seat, key in enumerate(players):
             row = rows.setdefault(key, BotStanding(key[0], key[1], ratings[key]))
             row.games += 1
-            row.think_time += outcome.think_time[seat]
+            row.think_time += outcome.think_time[seat] if outcome.think_time else 0.0
             if ranks[seat] == best and first_count == 1:
                 row.wins += 1
             elif ranks[seat] == best:
@@ -80,9 +102,9 @@ def compute_standings(game: type[Game], setups: Sequence[MatchSetup], outcomes: 
                 total, count = head_to_head.get((key[0], other_key[0]), (0.0, 0))
                 head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
     ordered = sorted(rows.values(), key=lambda r: (r.role or "", -r.rating.conservative, -r.score, r.label))
-    return Standings(game.name, ordered, head_to_head, len(played), len(setups), probability)
+    return Standings(game_name, ordered, head_to_head, len(played), scheduled, probability)
 
 
 def failure_summary(row: BotStanding) -> str:
-    """Failures as ``T/C/I`` counts (timeouts, crashes, illegal moves)."""
+    """Failures as ``T/C/I/M`` counts (timeouts, crashes, illegal moves, out of memory)."""
     return "/".join(str(row.failures.get(kind, 0)) for kind in FAILURE_KINDS)

@@ -16,12 +16,10 @@ import argparse
 import time
 
 from arena.bot import BotSpec
-from arena.executors import WorkerPool, default_workers
-from arena.games.tron import TronGame
+from arena.executors import WorkerPool, default_workers, run_in_process
 from arena.maps import resolve_map
 from arena.match import MatchSetup
 from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_schedule
 
 MAPS = ("empty_room", "open_30")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
@@ -35,14 +33,20 @@ def schedule(map_name: str, games: int) -> list[MatchSetup]:
 
 
 def games_per_second(setups: list[MatchSetup], workers: int) -> tuple[float, float]:
-    """Play the games as a tournament does (pool start-up included); return (games/s, mean turns)."""
+    """Play the games as a tournament does (worker start-up included; 0 workers: in this process).
+
+    Returns games per second and mean turns per game.
+    """
     registry = load_registry(CONFIG)
-    run = TournamentRun(TronGame, setups)
     started = time.perf_counter()
-    play_schedule(run, registry, CONFIG, workers)
+    if workers == 0:
+        outcomes = list(run_in_process(setups, registry))
+    else:
+        with WorkerPool(workers, CONFIG, registry=registry) as pool:
+            outcomes = list(pool.run(setups))
     elapsed = time.perf_counter() - started
-    turns = sum(outcome.turns for outcome in run.outcomes.values()) / len(run.outcomes)
-    return len(run.outcomes) / elapsed, turns
+    turns = sum(outcome.turns for outcome in outcomes) / len(outcomes)
+    return len(outcomes) / elapsed, turns
 
 
 def warm_pool_games_per_second(setups: list[MatchSetup], workers: int) -> float:
@@ -65,7 +69,7 @@ def main() -> None:
     print(f"{'map':<12} {'executor':<24} {'games/s':>9} {'per core':>9} {'turns/game':>10} {'ratio':>6}")
     for map_name in MAPS:
         setups = schedule(map_name, args.games if map_name == "empty_room" else max(4, args.games // 6))
-        base, turns = games_per_second(setups, 1)
+        base, turns = games_per_second(setups, 0)
         print(f"{map_name:<12} {'1 process':<24} {base:>9,.0f} {base:>9,.0f} {turns:>10.1f} {1.0:>6.2f}")
         pooled, turns = games_per_second(setups, args.workers)
         label = f"{args.workers} workers"

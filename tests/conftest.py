@@ -84,3 +84,24 @@ def bot_dir(tmp_path):
                 return self.heading
         """)
     return directory
+
+
+def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0, time_limit=1.0, in_process=None,
+                    on_outcome=None, **definition):
+    """Plan and play a tournament; returns the run and its outcomes by schedule index."""
+    from arena.definitions import TournamentDefinition
+    from arena.runner import TournamentRun, play_tournament, prepare
+
+    tournament = prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
+                                              time_limit=time_limit, **definition), registry)
+    run = TournamentRun(tournament)
+    outcomes = {}
+
+    def collect(outcome):
+        outcomes[outcome.index] = outcome
+        if on_outcome is not None:
+            on_outcome(outcome)
+
+    play_tournament(run, registry, config, workers=workers, on_outcome=collect,
+                    in_process=workers == 1 if in_process is None else in_process)
+    return run, outcomes

@@ -25,11 +25,13 @@ def test_games_bots_and_plugins_list_what_was_found():
     assert games.exit_code == 0
     rows = list(csv.reader(io.StringIO(games.output)))
     assert rows[0] == ["game", "players", "roles", "options", "description"]
-    assert rows[1][:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating)"]
+    tron = next(row for row in rows[1:] if row[0] == "tron")
+    assert tron[:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating)"]
 
-    bots = json.loads(invoke("bots", "--format", "json").output)
-    assert [b["bot"] for b in bots] == ["chaser", "floodfill", "random", "wallhugger"]
-    assert all(b["games"] == "tron" and len(b["version"]) == 8 and b["found in"].endswith(".py") for b in bots)
+    bots = json.loads(invoke("bots", "--format", "json").stdout)
+    tron_bots = [b for b in bots if "tron" in b["games"].split(", ")]
+    assert [b["bot"] for b in tron_bots] == ["chaser", "floodfill", "random", "wallhugger"]
+    assert all(len(b["version"]) == 8 and b["found in"].endswith(".py") for b in bots)
 
     plugins = invoke("plugins", "--format", "md")
     assert plugins.exit_code == 0
@@ -39,7 +41,7 @@ def test_games_bots_and_plugins_list_what_was_found():
 def test_tournament_json_has_standings_and_head_to_head():
     result = invoke("tournament", "center_block", "--games", "2", "--workers", "1", "--format", "json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["games_played"] == data["games_scheduled"] == 12
     assert sorted(row["bot"] for row in data["standings"]) == ["chaser", "floodfill", "random", "wallhugger"]
     assert [row["rank"] for row in data["standings"]] == [1, 2, 3, 4]
@@ -56,20 +58,20 @@ def test_tournament_json_has_standings_and_head_to_head():
 def test_tournament_markdown_csv_and_table_output():
     md = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "md")
     assert md.exit_code == 0
-    assert md.output.startswith("## Standings (tron: 2 games)")
-    assert "|   # | bot" in md.output and "## Head to head" in md.output
-    table = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill")
-    assert "Standings" in table.output and "mu-3σ" in table.output and "floodfill" in table.output
-    rows = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "csv").output
+    assert md.stdout.startswith("## Standings (tron: 2 games)")
+    assert "|   # | bot" in md.stdout and "## Head to head" in md.stdout
+    table = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "--new")
+    assert "Standings" in table.stdout and "mu-3σ" in table.stdout and "floodfill" in table.stdout
+    rows = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "csv").stdout
     header = rows.splitlines()[0]
-    assert header == "rank,bot,conservative,mu,sigma,games,wins,draws,losses,score,timeout,crash,illegal"
+    assert header == "rank,bot,conservative,mu,sigma,games,wins,draws,losses,score,timeout,crash,illegal,memory"
 
 
 def test_same_seed_same_standings_across_worker_counts():
-    args = ["tournament", "diagonal_blocks", "-n", "2", "--seed", "3", "-f", "json"]
+    args = ["tournament", "diagonal_blocks", "-n", "2", "--seed", "3", "-f", "json", "--new"]
     one, two = invoke(*args, "-w", "1"), invoke(*args, "-w", "2")
     assert one.exit_code == two.exit_code == 0
-    assert json.loads(one.output) == json.loads(two.output)
+    assert json.loads(one.stdout) == json.loads(two.stdout)
 
 
 def test_user_errors_are_one_line_and_exit_1(tmp_path):
@@ -80,7 +82,8 @@ def test_user_errors_are_one_line_and_exit_1(tmp_path):
         ("tournament", "empty_rom"): "error: empty_rom: no such map file; did you mean: empty_room?",
         ("tournament", "empty_room", "-b", "random,flodfill"):
             "error: unknown bot 'flodfill'; did you mean: floodfill?",
-        ("tournament", "empty_room", "-f", "xml"): "error: --format 'xml' is not one of: table, md, csv, json",
+        ("tournament", "empty_room", "-f", "xml"): "error: --format 'xml' is not a tournament format "
+                                                   "(round-robin, gauntlet, swiss) or an output format",
         ("tournament", "empty_room", "--workers", "0"): "error: --workers must be at least 1",
         ("tournament", "empty_room", "--bots-dir", str(tmp_path / "none")): "error: --bots-dir",
         ("play", "random"): "error: maps/empty_room.txt has 2 seats: give 2 bots, not 1",
@@ -113,9 +116,8 @@ def test_broken_bot_module_is_a_warning_and_the_rest_play(tmp_path):
     result = invoke("tournament", "empty_room", "--bots-dir", str(bots), "-b", "north,random", "-n", "2", "-w", "1",
                     "-f", "json")
     assert result.exit_code == 0
-    warning, _, body = result.output.partition("\n")
-    assert warning == f"warning: {bots / 'broken.py'}:1: syntax error: invalid syntax; skipped"
-    assert {row["bot"] for row in json.loads(body)["standings"]} == {"north", "random"}
+    assert result.stderr.splitlines()[0] == f"warning: {bots / 'broken.py'}:1: syntax error: invalid syntax; skipped"
+    assert {row["bot"] for row in json.loads(result.stdout)["standings"]} == {"north", "random"}
 
 
 def test_play_shows_every_turn_then_result_and_reason():
@@ -153,5 +155,6 @@ def test_ctrl_c_stops_cleanly_with_standings_so_far(tmp_path):
     assert process.returncode == 130, stderr
     data = json.loads(stdout)
     assert 0 < data["games_played"] < data["games_scheduled"] == 400
-    assert stderr.strip().splitlines()[-1] == f"interrupted: {data['games_played']} of 400 games played"
+    assert stderr.strip().splitlines()[-1] == (
+        f"interrupted: {data['games_played']} of 400 games played; continue with: arena tournament --resume 1")
     assert "Traceback" not in stderr

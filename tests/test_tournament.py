@@ -9,9 +9,12 @@ from arena.games.tron.game import TronGame
 from arena.maps import resolve_map
 from arena.plugins import PluginConfig, load_registry
 from arena.ratings import draw_probability, pairwise_draw_rate, rate
-from arena.runner import TournamentRun, plan_round_robin, play_schedule
-from arena.standings import compute_standings
+from arena.definitions import TournamentDefinition
+from arena.runner import TournamentRun, prepare
+from arena.standings import standings_from_games
 from arena.tournaments import round_robin
+
+from .conftest import round_robin_run
 
 SHIPPED = ["chaser", "floodfill", "random", "wallhugger"]
 
@@ -50,56 +53,63 @@ def test_games_per_pairing_rounds_up_to_whole_seatings():
     ]
 
 
+def plan(maps, bots, registry, **definition):
+    return prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), **definition), registry)
+
+
 def test_schedule_rejects_bad_requests(shipped_registry):
     with pytest.raises(ArenaError, match="has 4 seats but only 2 bots"):
-        plan_round_robin(["four_corners"], ["random", "chaser"], shipped_registry, games=4, seed=0, time_limit=1)
+        plan(["four_corners"], ["random", "chaser"], shipped_registry).first_stage()
     with pytest.raises(ArenaError, match="listed twice"):
-        plan_round_robin(["empty_room"], ["random", "random"], shipped_registry, games=2, seed=0, time_limit=1)
+        plan(["empty_room"], ["random", "random"], shipped_registry).first_stage()
     with pytest.raises(ArenaError, match="at least 1"):
-        plan_round_robin(["empty_room"], [], shipped_registry, games=0, seed=0, time_limit=1)
+        plan(["empty_room"], [], shipped_registry, games=0)
     with pytest.raises(ArenaError, match="must be positive"):
-        plan_round_robin(["empty_room"], [], shipped_registry, games=2, seed=0, time_limit=0)
+        plan(["empty_room"], [], shipped_registry, time_limit=0)
 
 
 def test_two_worker_processes_give_the_same_results_as_one(shipped_registry, shipped_config):
     def tournament(workers):
-        run = plan_round_robin(["empty_room", "diagonal_blocks"], [], shipped_registry, games=2, seed=11,
-                               time_limit=1.0)
-        play_schedule(run, shipped_registry, shipped_config, workers)
-        return run
+        return round_robin_run(["empty_room", "diagonal_blocks"], [], shipped_registry, shipped_config,
+                               workers=workers, in_process=False, seed=11)
 
-    alone, pooled = tournament(1), tournament(2)
-    assert len(alone.outcomes) == len(pooled.outcomes) == 24
-    assert [without_timing(alone.outcomes[i], alone.setups[i]) for i in range(24)] == \
-        [without_timing(pooled.outcomes[i], pooled.setups[i]) for i in range(24)]
+    (alone, alone_outcomes), (pooled, pooled_outcomes) = tournament(1), tournament(2)
+    assert len(alone_outcomes) == len(pooled_outcomes) == 24
+    assert [without_timing(alone_outcomes[i], alone.setups[i]) for i in range(24)] == \
+        [without_timing(pooled_outcomes[i], pooled.setups[i]) for i in range(24)]
     assert [(r.label, r.rating, r.wins, r.draws, r.losses) for r in alone.standings().rows] == \
         [(r.label, r.rating, r.wins, r.draws, r.losses) for r in pooled.standings().rows]
+
+
+def test_in_process_and_worker_processes_agree(shipped_registry, shipped_config):
+    inside, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, in_process=True, seed=4)
+    outside, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, in_process=False, seed=4)
+    assert inside.played.keys() == outside.played.keys()
+    assert all(inside.played[i].ranks == outside.played[i].ranks for i in inside.played)
 
 
 def test_a_different_seed_plays_different_games(shipped_registry, shipped_config):
     records = []
     for seed in (1, 2):
-        run = plan_round_robin(["empty_room"], ["random", "floodfill"], shipped_registry, games=2, seed=seed,
-                               time_limit=1.0)
-        play_schedule(run, shipped_registry, shipped_config, 1)
-        records.append([run.outcomes[i].record(run.setups[i])["turns"] for i in range(2)])
+        run, outcomes = round_robin_run(["empty_room"], ["random", "floodfill"], shipped_registry, shipped_config,
+                                        seed=seed)
+        records.append([outcomes[i].record(run.setups[i])["turns"] for i in range(2)])
     assert records[0] != records[1]
 
 
 def test_misbehaving_bots_lose_and_the_tournament_goes_on(bot_dir):
     config = PluginConfig(bot_dirs=(str(bot_dir),), use_cwd_bots=False, use_env_path=False)
     registry = load_registry(config)
-    run = plan_round_robin(["empty_room"], ["crasher", "illegal", "sleeper", "quitter", "steady"], registry,
-                           games=2, seed=0, time_limit=0.05)
-    play_schedule(run, registry, config, 1)
-    assert len(run.outcomes) == 20
+    run, outcomes = round_robin_run(["empty_room"], ["crasher", "illegal", "sleeper", "quitter", "steady"], registry,
+                                    config, time_limit=0.05)
+    assert len(outcomes) == 20
     rows = {row.label: row for row in run.standings().rows}
     assert rows["steady"].wins == 8 and rows["steady"].losses == 0
     assert dict(rows["illegal"].failures) == {"illegal": 8}
     assert dict(rows["sleeper"].failures) == {"timeout": 8}
     assert dict(rows["quitter"].failures) == {"crash": 8}
     assert rows["crasher"].failures["crash"] == 2  # only steady lets it live to turn 2
-    record = run.outcomes[0].record(run.setups[0])
+    record = outcomes[0].record(run.setups[0])
     assert [run.setups[0].bots[0].name, run.setups[0].bots[1].name] == ["crasher", "illegal"]
     assert record["failures"] == [{"seat": 1, "kind": "illegal",
                                    "detail": "returned 'X', which is not a legal action"}]
@@ -108,16 +118,16 @@ def test_misbehaving_bots_lose_and_the_tournament_goes_on(bot_dir):
 
 
 def test_standings_do_not_depend_on_the_order_games_finish(shipped_registry, shipped_config):
-    run = plan_round_robin(["center_block"], [], shipped_registry, games=2, seed=5, time_limit=1.0)
-    play_schedule(run, shipped_registry, shipped_config, 1)
-    shuffled_items = list(run.outcomes.items())
-    random.Random(0).shuffle(shuffled_items)
-    shuffled = TournamentRun(run.game, run.setups, dict(shuffled_items))
-    assert compute_standings(run.game, run.setups, shuffled.outcomes) == run.standings()
+    run, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, seed=5)
+    ordered = [run.played[i] for i in sorted(run.played)]
+    shuffled = dict(run.played)
+    items = list(shuffled.items())
+    random.Random(0).shuffle(items)
+    again = TournamentRun(run.tournament, played=dict(items))
+    assert again.standings() == run.standings() == standings_from_games("tron", ordered, 12)
 
 
 def test_interrupted_tournament_keeps_finished_games(shipped_registry, shipped_config):
-    run = plan_round_robin(["empty_room"], [], shipped_registry, games=2, seed=0, time_limit=1.0)
     seen = []
 
     def stop_after_three(outcome):
@@ -125,8 +135,8 @@ def test_interrupted_tournament_keeps_finished_games(shipped_registry, shipped_c
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    play_schedule(run, shipped_registry, shipped_config, 1, stop_after_three)
-    assert run.interrupted and sorted(run.outcomes) == [0, 1, 2]
+    run, _ = round_robin_run(["empty_room"], [], shipped_registry, shipped_config, on_outcome=stop_after_three)
+    assert run.interrupted and sorted(run.played) == [0, 1, 2]
     standings = run.standings()
     assert standings.played == 3 and standings.scheduled == 12 and not standings.complete
 
