@@ -14,6 +14,7 @@ from arena import __version__
 from arena.cli_common import (
     BotsDir,
     Format,
+    Options,
     _check_format,
     _config,
     _emit,
@@ -21,6 +22,7 @@ from arena.cli_common import (
     _short_path,
     err,
     out,
+    parse_options,
     user_errors,
 )
 from arena.errors import ArenaError
@@ -91,13 +93,15 @@ def play_command(
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
     delay: Annotated[float, typer.Option(help="Seconds between frames on a terminal.")] = 0.08,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
+    option: Options = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Play one game and show it move by move, then the result and its reason."""
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
     registry = _registry(_config(bots_dir))
-    game, (game_map,) = load_maps([map_spec], registry)
+    options = parse_options(option)
+    game, (game_map,) = load_maps([map_spec], registry, options=options)
     specs = tuple(registry.spec(text) for text in bots)
     for spec in specs:
         if not registry.bot(spec.name).cls.plays(game.name):
@@ -105,7 +109,7 @@ def play_command(
     seats = game.num_players(game_map)
     if len(specs) != seats:
         raise ArenaError(f"{game_map.label} has {seats} seats: give {seats} bots, not {len(specs)}")
-    setup = MatchSetup(game.name, specs, game_map, dict(game_map.header), seed, time_limit)
+    setup = MatchSetup(game.name, specs, game_map, {**game_map.header, **options}, seed, time_limit)
 
     legend = "  ".join(f"{seat + 1}={spec.label}" for seat, spec in enumerate(specs))
     animate = out.is_terminal and not quiet
@@ -170,8 +174,8 @@ def compare_command(
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
     config = _config(bots_dir)
     registry = _registry(config)
-    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed)
-    workers = default_workers() if workers is None else workers
+    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
+                        workers=default_workers() if workers is None else workers)
     lower, upper = settings.bounds
     printed = [-1]
 
@@ -192,10 +196,10 @@ def compare_command(
          f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
     if out.is_terminal:
         with Live(console=out, auto_refresh=False, transient=True) as live:
-            result = run_compare(plan, settings, registry, config, workers=workers, max_pairs=max_pairs,
-                                 on_pair=lambda state: live.update(Text(line(state)), refresh=True))
+            result = run_compare(plan, settings, registry, config,
+                                 lambda state: live.update(Text(line(state)), refresh=True))
     else:
-        result = run_compare(plan, settings, registry, config, workers=workers, max_pairs=max_pairs, on_pair=report)
+        result = run_compare(plan, settings, registry, config, report)
 
     state = result.state
     if printed[-1] != state.pairs:
@@ -237,7 +241,7 @@ def _load_plugin_commands() -> None:
                       f"{escape(f'{type(exc).__name__}: {exc}')}", highlight=False, soft_wrap=True)
 
 
-from arena import cli_results  # noqa: E402,F401 - registers the tournament and results commands
+from arena import cli_records, cli_results  # noqa: E402,F401 - register the tournament, results and records commands
 
 _load_plugin_commands()
 

@@ -28,6 +28,8 @@ err = Console(stderr=True)
 BotsDir = Annotated[list[Path] | None, typer.Option(
     "--bots-dir", help="Another directory of bot modules (repeatable).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
+Options = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database (default: $ARENA_DB, else ./arena.db).", show_default=False)]
 
@@ -44,6 +46,17 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             raise typer.Exit(1) from None
 
     return wrapper
+
+
+def parse_options(values: list[str] | None) -> dict[str, str]:
+    """``["moves=alternating", ...]`` as a dict; a value without ``=`` is an error."""
+    options: dict[str, str] = {}
+    for value in values or []:
+        key, sep, setting = value.partition("=")
+        if not sep or not key.strip():
+            raise ArenaError(f"--option {value!r} is not KEY=VALUE")
+        options[key.strip()] = setting.strip()
+    return options
 
 
 def _config(bots_dir: list[Path] | None) -> PluginConfig:

@@ -8,7 +8,19 @@ import typer
 
 from arena.bot import split_bot_list
 from arena.cli import app
-from arena.cli_common import BotsDir, Db, _config, _emit, _registry, err, games_progress, out, user_errors
+from arena.cli_common import (
+    BotsDir,
+    Db,
+    Options,
+    _config,
+    _emit,
+    _registry,
+    err,
+    games_progress,
+    out,
+    parse_options,
+    user_errors,
+)
 from arena.definitions import FORMATS as TOURNAMENT_FORMATS
 from arena.definitions import TournamentDefinition, load_definition
 from arena.errors import ArenaError
@@ -88,6 +100,7 @@ def tournament_command(
     formats: FormatOption = None,
     gauntlet: Annotated[str | None, typer.Option(help="Play this bot against the field.", show_default=False)] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
+    option: Options = None,
     grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
         help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
@@ -124,7 +137,10 @@ def tournament_command(
             overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                              seed=seed, time_limit=time_limit, format=tournament_format, gauntlet=gauntlet,
                              rounds=rounds)
-            tournament = prepare(_definition(targets, overrides), registry)
+            definition = _definition(targets, overrides)
+            if option:
+                definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
+            tournament = prepare(definition, registry)
             existing = store.latest_run_with(tournament.fingerprint)
             if existing is not None and not new and existing.status == "complete":
                 err.print(f"run {existing.id} already played this tournament; showing it (--new plays it again)",
