@@ -26,7 +26,6 @@ from arena.cli_common import (
     user_errors,
 )
 from arena.errors import ArenaError
-from arena.executors import default_workers
 from arena.match import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
 from arena.plugins import PluginConfig, load_registry
 from arena.runner import load_maps, select_bots
@@ -149,74 +148,6 @@ def _print_result(outcome: MatchOutcome, specs: Any) -> None:
     out.print(f"Thinking time: {escape(think)}", style="dim")
 
 
-@app.command("compare")
-@user_errors
-def compare_command(
-    new: Annotated[str, typer.Argument(help="The new bot spec, e.g. floodfill:depth=3.")],
-    old: Annotated[str, typer.Argument(help="The bot spec it must beat.")],
-    sprt: Annotated[str, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
-                                      show_default=False)],
-    map_spec: Annotated[str, typer.Option("--map", "-m", help="Map file or name (2 seats).")] = "empty_room",
-    alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
-    beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
-    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).",
-                                                show_default=False)] = None,
-    seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
-    max_pairs: Annotated[int | None, typer.Option(help="Stop undecided after this many pairs (default: no limit).",
-                                                  show_default=False)] = None,
-    bots_dir: BotsDir = None,
-) -> None:
-    """Play seat-swapped game pairs until a sequential test (GSPRT) decides whether NEW beats OLD."""
-    from arena.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
-    from arena.stats import PENTANOMIAL_LABELS
-
-    settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
-    config = _config(bots_dir)
-    registry = _registry(config)
-    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
-                        workers=default_workers() if workers is None else workers)
-    lower, upper = settings.bounds
-    printed = [-1]
-
-    def line(state: SprtState) -> str:
-        elo = state.elo()
-        return (f"pair {state.pairs} ({2 * state.pairs} games)  W-D-L {state.wins}-{state.draws}-{state.losses}  "
-                f"LLR {state.llr:.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo.elo:+.1f} ± {elo.error:.1f}")
-
-    def show(text: str) -> None:
-        out.print(text, highlight=False, soft_wrap=True)
-
-    def report(state: SprtState) -> None:  # pairs 1-10, then every 10 to 100, every 100 to 1000, ...
-        if state.pairs % 10 ** (len(str(state.pairs)) - 1) == 0:
-            show(escape(line(state)))
-            printed.append(state.pairs)
-
-    show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(plan.game_map.name)}: "
-         f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
-    if out.is_terminal:
-        with Live(console=out, auto_refresh=False, transient=True) as live:
-            result = run_compare(plan, settings, registry, config,
-                                 lambda state: live.update(Text(line(state)), refresh=True))
-    else:
-        result = run_compare(plan, settings, registry, config, report)
-
-    state = result.state
-    if printed[-1] != state.pairs:
-        show(escape(line(state)))
-    if result.decision is not None:
-        bound = upper if result.decision == "H1" else lower
-        show(f"[bold]{result.decision} accepted[/]: LLR {state.llr:.2f} reached the bound {bound:.2f} after "
-             f"{state.pairs} pairs ({2 * state.pairs} games)")
-    else:
-        show(f"[bold]no decision after {state.pairs} pairs[/]" + (" (stopped)" if result.interrupted else ""))
-    elo = state.elo()
-    counts = ", ".join(f"{label} {count}" for label, count in zip(PENTANOMIAL_LABELS, state.counts, strict=True))
-    show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  [dim]pairs: {counts}[/]")
-    if result.interrupted:
-        raise typer.Exit(130)
-
-
 @app.callback(invoke_without_command=True)
 def _main(
     version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
@@ -241,7 +172,7 @@ def _load_plugin_commands() -> None:
                       f"{escape(f'{type(exc).__name__}: {exc}')}", highlight=False, soft_wrap=True)
 
 
-from arena import cli_records, cli_results  # noqa: E402,F401 - register the tournament, results and records commands
+from arena import cli_analysis, cli_records, cli_results  # noqa: E402,F401 - register the other commands
 
 _load_plugin_commands()
 
