@@ -78,7 +78,12 @@ def _definition(targets: list[str], overrides: dict[str, object]) -> TournamentD
     if tomls and len(targets) > 1:
         raise ArenaError("give either one tournament file (.toml) or map files, not both")
     base = load_definition(tomls[0]) if tomls else TournamentDefinition(maps=tuple(targets))
-    return base.with_overrides(**overrides)
+    definition = base.with_overrides(**overrides)
+    try:
+        definition.check()
+    except ArenaError as exc:
+        raise ArenaError(f"{tomls[0]}: {exc}" if tomls else str(exc)) from None
+    return definition
 
 
 @app.command("tournament")
@@ -242,15 +247,16 @@ def ratings_command(
         bots = {row["id"]: row for row in store.bot_rows()}
         board = store.leaderboard_rows(game)
         if history is not None:
-            points = [(run, mu - 3 * sigma, mu, sigma, games) for run, _, bot, _, mu, sigma, games in board
+            points = [(run, bots[bot]["version"], mu - 3 * sigma, mu, sigma, games)
+                      for run, _, bot, _, mu, sigma, games in board
                       if bots[bot]["label"] == history or bots[bot]["name"] == history]
             if not points:
                 raise ArenaError(f"no stored ratings for bot {history!r}")
-            rows = [[str(run), f"{cons:.2f}", f"{mu:.2f} ± {sigma:.2f}", str(games)]
-                    for run, cons, mu, sigma, games in points]
-            _emit(["after run", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
+            rows = [[str(run), version, f"{cons:.2f}", f"{mu:.2f} ± {sigma:.2f}", str(games)]
+                    for run, version, cons, mu, sigma, games in points]
+            _emit(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
             if fmt == "table":
-                out.print(f"mu-3σ by run: {sparkline([p[1] for p in points])}", highlight=False)
+                out.print(f"mu-3σ by run: {sparkline([p[2] for p in points])}", highlight=False)
             return
         last_run: dict[str, int] = {}
         for run, g, *_ in board:

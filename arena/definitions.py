@@ -31,6 +31,8 @@ from arena.errors import ArenaError
 FORMATS = ("round-robin", "gauntlet", "swiss")
 DEFAULT_GAMES = 10
 DEFAULT_TIME_LIMIT = 1.0
+_TOML_NAMES: dict[type, str] = {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
+                                list: "a list", dict: "a table"}
 _TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,), "game": (str,), "maps": (list,), "bots": (list,), "format": (str,), "gauntlet": (str,),
     "rounds": (int,), "games": (int,), "time_limit": (int, float), "seed": (int,), "workers": (int,),
@@ -103,7 +105,11 @@ def load_definition(path: str | Path) -> TournamentDefinition:
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         where = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        location = f"{where.group(1)}:{where.group(2)}" if where else "1:1"
+        if where:
+            location = f"{where.group(1)}:{where.group(2)}"
+        else:  # "at end of document"
+            last = text.split("\n")[-1]
+            location = f"{text.count(chr(10)) + 1}:{len(last) + 1}"
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         raise ArenaError(f"{path}:{location}: not valid TOML: {message}") from None
 
@@ -114,8 +120,8 @@ def load_definition(path: str | Path) -> TournamentDefinition:
             raise ArenaError(f"{path}:{line}: unknown key {key!r} (known keys: {', '.join(sorted(known))})")
         expected = _TYPES[key]
         if not isinstance(value, expected) or isinstance(value, bool):
-            names = " or ".join("number" if t is float else t.__name__.replace("str", "string") for t in expected)
-            raise ArenaError(f"{path}:{line}: key {key!r} must be a {names}, not {type(value).__name__}")
+            wanted = "a number" if float in expected else _TOML_NAMES[expected[0]]
+            raise ArenaError(f"{path}:{line}: key {key!r} must be {wanted}, not {_TOML_NAMES.get(type(value), 'that')}")
         if key in ("maps", "bots") and not all(isinstance(item, str) for item in value):
             raise ArenaError(f"{path}:{line}: key {key!r} must be a list of strings")
     if "maps" not in data:
@@ -136,11 +142,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         workers=data.get("workers"),
         options={str(k): str(v) for k, v in data.get("options", {}).items()},
     )
-    try:
-        definition.check()
-    except ArenaError as exc:
-        raise ArenaError(f"{path}: {exc}") from None
-    return definition
+    return definition  # checked once command-line flags are applied (see TournamentDefinition.check)
 
 
 def _expand(pattern: str, base: Path) -> list[str]:

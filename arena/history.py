@@ -44,12 +44,18 @@ def leaderboard_after(store: Store, game: str, run_id: int) -> list[LeaderRow]:
 
 
 def finalize_run(store: Store, run_id: int, status: str) -> None:
-    """Store the run's rating snapshots and the leaderboard after it, and mark its status."""
+    """Store the run's rating snapshots and the leaderboard after it, and mark its status.
+
+    The leaderboards after later runs of the same game count this run's games too (a resumed older run
+    adds games before them), so they are brought up to date as well.
+    """
     run = store.run(run_id)
     rows = list(store.games(run_id=run_id))
     store.replace_snapshots(run_id, run_snapshots(rows))
-    store.replace_leaderboard(run_id, run.game, leaderboard_after(store, run.game, run_id))
     store.set_run_status(run_id, status)
+    for later in store.runs():
+        if later.game == run.game and (later.id == run_id or (later.id > run_id and later.status != "running")):
+            store.replace_leaderboard(later.id, later.game, leaderboard_after(store, later.game, later.id))
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def pair_round(entries: Sequence[LadderEntry], env: trueskill.TrueSkill) -> list
     while len(waiting) >= 2:
         first = waiting.pop(0)
         mine = env.create_rating(first.mu, first.sigma)
-        best = max(waiting, key=lambda e: (env.quality_1vs1(mine, env.create_rating(e.mu, e.sigma)),
+        best = max(waiting, key=lambda e: (env.quality([(mine,), (env.create_rating(e.mu, e.sigma),)]),
                                            -e.last_round, e.label))
         waiting.remove(best)
         pairs.append((first, best))

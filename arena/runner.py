@@ -116,7 +116,7 @@ def prepare(definition: TournamentDefinition, registry: Registry) -> Tournament:
             raise ArenaError("swiss pairs two bots at a time: use 2-player maps")
         if (definition.rounds or 0) > max_swiss_rounds(len(bots)):
             raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
-                             "without repeating a pairing")
+                             "(more could leave a round with no new pairing)")
     versions = {spec.label: registry.bot(spec.name).version for spec in bots}
     parts = {
         "game": game.name, "format": definition.format, "games": definition.games,

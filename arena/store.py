@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ APPLICATION = "arena"
 DB_VARIABLE = "ARENA_DB"
 DEFAULT_DB = "arena.db"
 _SQLITE_HEADER = b"SQLite format 3\x00"
+LOCK_WAIT_SECONDS = 60
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -162,9 +164,11 @@ def _check_existing(path: Path) -> None:
     try:
         check = conn.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
-            raise StoreError(f"{path}: the database is corrupt ({check[0] if check else 'no answer'}); "
-                             "it was left untouched")
+            detail = " ".join(str(check[0] if check else "no answer").split())
+            raise StoreError(f"{path}: the database is corrupt ({detail}); it was left untouched")
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return  # a new database another arena is creating right now: opening it waits for that
         if "meta" not in tables:
             raise StoreError(f"{path}: not an arena database (an SQLite file without arena's tables); "
                              "it was left untouched")
@@ -196,7 +200,16 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open database ({exc})") from None
         self.conn.execute("PRAGMA busy_timeout = 60000")
-        self.conn.execute("PRAGMA journal_mode = WAL")
+        # Switching to WAL needs a moment alone with the file, and SQLite doesn't wait for it by itself.
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"{self.path}: cannot open database ({exc})") from None
+                time.sleep(0.05)
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
@@ -205,6 +218,10 @@ class Store:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             has_meta = self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
+            others = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+            if not has_meta and others:
+                raise StoreError(f"{self.path}: not an arena database (an SQLite file without arena's tables); "
+                                 "it was left untouched")
             version = 0
             if has_meta:
                 row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()

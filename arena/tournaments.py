@@ -84,8 +84,16 @@ def _check_unique(bots: Sequence[BotSpec]) -> None:
 
 
 def max_swiss_rounds(bots: int) -> int:
-    """How many rounds can pair every bot without repeating a pairing (odd fields sit one out each round)."""
-    return bots - 1 if bots % 2 == 0 else bots
+    """The most rounds that can always be paired without a repeat, whatever the results.
+
+    After ``r`` rounds every bot still has at least ``n - 1 - r`` opponents it hasn't met among the ``n``
+    bots (``n`` even; with an odd field one sits out). While that is at least ``n / 2``, Dirac's theorem
+    gives the graph of unplayed pairings a Hamiltonian cycle, hence a perfect matching: so ``n // 2``
+    rounds always pair, and from 5 bots on, more rounds can dead-end after some results. Tiny fields
+    can do more: 3 bots (one sits out each round) meet all three pairings, and for 4 bots any two
+    rounds leave exactly the third.
+    """
+    return {2: 1, 3: 3, 4: 3}.get(bots, bots // 2)
 
 
 def swiss_pairings(order: Sequence[str], played: set[frozenset[str]], had_bye: set[str]

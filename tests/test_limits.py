@@ -55,7 +55,7 @@ def check_verdicts(expected, standings, reasons, games_each=2):
     steady, noisy = standings["steady"], standings["noisy"]
     assert steady["wins"] == games_each * len(expected) + noisy["losses"]
     assert steady["losses"] == noisy["wins"] and steady["draws"] == noisy["draws"]
-    for bot, (kind, wording) in expected.items():
+    for bot, (kind, _) in expected.items():
         row = standings[bot]
         assert (row["wins"], row["draws"], row["losses"]) == (0, 0, games_each), bot
         failures = {k: row[k] for k in ("timeout", "crash", "illegal", "memory") if row[k]}

@@ -4,12 +4,12 @@ from collections import Counter
 import pytest
 
 from arena.bot import BotSpec
+from arena.definitions import TournamentDefinition
 from arena.errors import ArenaError
 from arena.games.tron.game import TronGame
 from arena.maps import resolve_map
 from arena.plugins import PluginConfig, load_registry
 from arena.ratings import draw_probability, pairwise_draw_rate, rate
-from arena.definitions import TournamentDefinition
 from arena.runner import TournamentRun, prepare
 from arena.standings import standings_from_games
 from arena.tournaments import round_robin
