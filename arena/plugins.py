@@ -24,7 +24,7 @@ from arena.game import Game
 from arena.hookspecs import hookimpl
 from arena.paths import shipped_bots_dir
 
-BUILTIN_PLUGINS = ("arena.games.tron",)
+BUILTIN_PLUGINS = ("arena.games.tron", "arena.games.catmouse")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 

@@ -20,7 +20,9 @@ FORMATS = ("table", "md", "csv", "json")
 def standings_records(standings: Standings) -> list[dict[str, Any]]:
     """One dict per standings line with full-precision values."""
     records = []
-    for rank, row in enumerate(standings.rows, start=1):
+    ranks: dict[str | None, int] = {}
+    for row in standings.rows:
+        rank = ranks[row.role] = ranks.get(row.role, 0) + 1  # with roles, a ranking per role
         record: dict[str, Any] = {"rank": rank, "bot": row.label}
         if row.role is not None:
             record["role"] = row.role
@@ -40,27 +42,32 @@ def standings_records(standings: Standings) -> list[dict[str, Any]]:
 
 
 def head_to_head_records(standings: Standings) -> list[dict[str, Any]]:
-    """One dict per ordered pair of bots that met: the row bot's points and games against the column bot."""
+    """One dict per ordered pair of bots that met: the row bot's points and games against the column bot.
+
+    With roles, the bot plays the first role and its opponent the second (the cat's score against the mouse).
+    """
+    roles = {"role": standings.roles[0], "opponent_role": standings.roles[1]} if len(standings.roles) == 2 else {}
     return [
-        {"bot": a, "opponent": b, "points": points, "games": games, "score": points / games}
+        {"bot": a, "opponent": b, **roles, "points": points, "games": games, "score": points / games}
         for (a, b), (points, games) in sorted(standings.head_to_head.items())
     ]
 
 
-def _bot_order(standings: Standings) -> list[str]:
+def _bot_order(standings: Standings, role: str | None = None) -> list[str]:
     seen: list[str] = []
     for row in standings.rows:
-        if row.label not in seen:
+        if row.label not in seen and (role is None or row.role == role):
             seen.append(row.label)
     return seen
 
 
-def _display_rows(standings: Standings) -> tuple[list[str], list[list[str]]]:
-    has_roles = any(row.role is not None for row in standings.rows)
+def _display_rows(standings: Standings, role: str | None = None) -> tuple[list[str], list[list[str]]]:
+    has_roles = role is None and any(row.role is not None for row in standings.rows)
     headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score",
                "T/C/I/M"]
     rows = []
-    for rank, row in enumerate(standings.rows, start=1):
+    shown = [row for row in standings.rows if role is None or row.role == role]
+    for rank, row in enumerate(shown, start=1):
         rows.append([
             str(rank), row.label, *([row.role or ""] if has_roles else []),
             f"{row.rating.conservative:.2f}", f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", str(row.games),
@@ -70,18 +77,34 @@ def _display_rows(standings: Standings) -> tuple[list[str], list[list[str]]]:
 
 
 def _matrix(standings: Standings) -> tuple[list[str], list[list[str]]]:
-    bots = _bot_order(standings)
+    bots = columns = _bot_order(standings)
+    if len(standings.roles) == 2:  # rows play the first role, columns the second
+        bots, columns = _bot_order(standings, standings.roles[0]), _bot_order(standings, standings.roles[1])
     rows = []
     for a in bots:
         cells = [a]
-        for b in bots:
+        for b in columns:
             if a == b or (a, b) not in standings.head_to_head:
                 cells.append("-" if a == b else "")
             else:
                 points, games = standings.head_to_head[(a, b)]
                 cells.append(f"{100 * points / games:.0f}% ({games})")
         rows.append(cells)
-    return ["vs", *bots], rows
+    return ["vs", *columns], rows
+
+
+def _matrix_title(standings: Standings) -> str:
+    if len(standings.roles) == 2:
+        first, second = standings.roles
+        return f"Head to head: row {first}'s score against column {second} (games)"
+    return "Head to head: row bot's score against column bot (games)"
+
+
+def _sections(standings: Standings) -> list[tuple[str, str | None]]:
+    """The standings tables to show, each with its heading: one for all bots, or one per role."""
+    if standings.roles:
+        return [(f"Standings, {role}", role) for role in standings.roles]
+    return [("Standings", None)]
 
 
 def _title(standings: Standings) -> str:
@@ -90,16 +113,17 @@ def _title(standings: Standings) -> str:
 
 
 def render_console(standings: Standings, console: Console) -> None:
-    """Print the standings and head-to-head tables with rich."""
-    headers, rows = _display_rows(standings)
-    table = Table(title=f"Standings — {_title(standings)}", title_justify="left")
-    for header in headers:
-        table.add_column(header, justify="left" if header in ("bot", "role") else "right", no_wrap=True)
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
+    """Print the standings and head-to-head tables with rich (with roles, a standings table per role)."""
+    for heading, role in _sections(standings):
+        headers, rows = _display_rows(standings, role)
+        table = Table(title=f"{heading} — {_title(standings)}", title_justify="left")
+        for header in headers:
+            table.add_column(header, justify="left" if header in ("bot", "role") else "right", no_wrap=True)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
     headers, rows = _matrix(standings)
-    matrix = Table(title="Head to head: row bot's score against column bot (games)", title_justify="left")
+    matrix = Table(title=_matrix_title(standings), title_justify="left")
     for header in headers:
         matrix.add_column(header, justify="left" if header == "vs" else "right", no_wrap=header == "vs")
     for row in rows:
@@ -134,10 +158,13 @@ def export(standings: Standings, fmt: str) -> str:
             out.write("\n")
         return out.getvalue().rstrip("\n") + "\n"
     if fmt == "md":
-        headers, rows = _display_rows(standings)
+        parts = []
+        for heading, role in _sections(standings):
+            headers, rows = _display_rows(standings, role)
+            parts.append(f"## {heading} ({_title(standings)})\n\n{tabulate(rows, headers, tablefmt='github')}")
         matrix_headers, matrix_rows = _matrix(standings)
-        return (
-            f"## Standings ({_title(standings)})\n\n{tabulate(rows, headers, tablefmt='github')}\n\n"
-            f"## Head to head\n\n{tabulate(matrix_rows, matrix_headers, tablefmt='github')}\n"
-        )
+        heading = "Head to head" + (f" ({standings.roles[0]} rows, {standings.roles[1]} columns)"
+                                    if len(standings.roles) == 2 else "")
+        matrix = tabulate(matrix_rows, matrix_headers, tablefmt="github")
+        return "\n\n".join(parts) + f"\n\n## {heading}\n\n{matrix}\n"
     raise ValueError(f"unknown format {fmt!r}")

@@ -41,6 +41,7 @@ class Standings:
     played: int
     scheduled: int
     draw_probability: float
+    roles: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -96,13 +97,25 @@ def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled
             if seat in outcome.failures:
                 row.failures[outcome.failures[seat]] += 1
             for other, other_key in enumerate(players):
-                if other == seat:
-                    continue
+                if other == seat or (key[1] is not None and other < seat):
+                    continue  # with roles (seat i plays role i), one entry a meeting: the cat's score against the mouse
                 points = 1.0 if ranks[seat] < ranks[other] else 0.5 if ranks[seat] == ranks[other] else 0.0
                 total, count = head_to_head.get((key[0], other_key[0]), (0.0, 0))
                 head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
-    ordered = sorted(rows.values(), key=lambda r: (r.role or "", -r.rating.conservative, -r.score, r.label))
-    return Standings(game_name, ordered, head_to_head, len(played), scheduled, probability)
+    roles = role_order(played)
+    ordered = sorted(rows.values(), key=lambda r: (roles.index(r.role) if r.role in roles else 0,
+                                                   -r.rating.conservative, -r.score, r.label))
+    return Standings(game_name, ordered, head_to_head, len(played), scheduled, probability, roles)
+
+
+def role_order(played: Sequence[PlayedGame]) -> tuple[str, ...]:
+    """The roles of a game with roles, in seat order (empty for symmetric games)."""
+    seats: dict[str, int] = {}
+    for game in played:
+        for seat, (_, role) in enumerate(game.players):
+            if role is not None:
+                seats.setdefault(role, seat)
+    return tuple(sorted(seats, key=seats.__getitem__))
 
 
 def failure_summary(row: BotStanding) -> str:

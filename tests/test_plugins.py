@@ -15,12 +15,19 @@ from arena.plugins import PluginConfig, load_registry
 from .conftest import REPO, write_module
 
 
+SHIPPED_GAMES = ["catmouse", "tron"]
+TRON_BOTS = ["chaser", "floodfill", "random", "wallhugger"]
+SHIPPED_BOTS = sorted([*TRON_BOTS, "cm_random", "greedy", "hillclimb", "perfect", "wary"])
+
+
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
-    assert list(shipped_registry.games) == ["tron"]
-    assert sorted(shipped_registry.bots) == ["chaser", "floodfill", "random", "wallhugger"]
+    assert sorted(shipped_registry.games) == SHIPPED_GAMES
+    assert sorted(shipped_registry.bots) == SHIPPED_BOTS
+    assert [entry.name for entry in shipped_registry.bots_for("tron")] == TRON_BOTS
     assert shipped_registry.problems == []
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
     assert kinds["arena.games.tron"] == ("built-in", ("register_games",))
+    assert kinds["arena.games.catmouse"] == ("built-in", ("register_commands", "register_games"))
     assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))
 
 
@@ -93,7 +100,7 @@ def test_running_from_the_repository_does_not_load_the_shipped_bots_twice(monkey
     monkeypatch.chdir(REPO)
     registry = load_registry(PluginConfig(use_env_path=False))
     assert registry.problems == []
-    assert sorted(registry.bots) == ["chaser", "floodfill", "random", "wallhugger"]
+    assert sorted(registry.bots) == SHIPPED_BOTS
 
 
 def test_missing_bots_dir_is_an_error(tmp_path):

@@ -1,0 +1,1 @@
+"""Trainers and experiments that reproduce published results (one subpackage per game)."""

@@ -1,0 +1,9 @@
+"""Hill climbing for cat and mouse (Kennedy 2025): engines that play many policy games fast, and trainers.
+
+* :mod:`.rules` - the rules a training run plays by;
+* :mod:`.plain` - one game at a time in plain Python (the reference, and the baseline of the benchmark);
+* :mod:`.batch` - many games at once with numpy;
+* :mod:`.full` - version 1: full policies for both players, improved in turn against each other;
+* :mod:`.window` - version 2: a board-size-free 3x3 window policy, trained against scripted opponents;
+* :mod:`.checkpoint` - stopping and resuming a run.
+"""
