@@ -15,6 +15,7 @@ from arena.cli_common import (
     BotsDir,
     Format,
     Options,
+    Size,
     _check_format,
     _config,
     _emit,
@@ -24,6 +25,7 @@ from arena.cli_common import (
     out,
     parse_options,
     user_errors,
+    with_size,
 )
 from arena.errors import ArenaError
 from arena.match import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
@@ -87,12 +89,15 @@ def plugins_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
 @user_errors
 def play_command(
     bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. random floodfill.")],
-    map_spec: Annotated[str, typer.Option("--map", "-m", help="Map file or name.")] = "empty_room",
+    map_spec: Annotated[str | None, typer.Option(
+        "--map", "-m", help="Map file or name [default: empty_room; with --size, snafu_15x15].",
+        show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
     delay: Annotated[float, typer.Option(help="Seconds between frames on a terminal.")] = 0.08,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
     option: Options = None,
+    size: Size = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Play one game and show it move by move, then the result and its reason."""
@@ -100,7 +105,8 @@ def play_command(
         raise ArenaError("--time-limit must be positive")
     registry = _registry(_config(bots_dir))
     options = parse_options(option)
-    game, (game_map,) = load_maps([map_spec], registry, options=options)
+    (map_name,) = with_size(size, [map_spec] if map_spec else [], options) or ["empty_room"]
+    game, (game_map,) = load_maps([map_name], registry, options=options)
     specs = tuple(registry.spec(text) for text in bots)
     for spec in specs:
         if not registry.bot(spec.name).cls.plays(game.name):

@@ -30,6 +30,9 @@ BotsDir = Annotated[list[Path] | None, typer.Option(
 Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
 Options = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
+Size = Annotated[str | None, typer.Option(
+    "--size", help="Snafu on an open WIDTHxHEIGHT board, e.g. 15x15 (no map needed).", show_default=False)]
+SNAFU_MAP = "snafu_15x15"
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database (default: $ARENA_DB, else ./arena.db).", show_default=False)]
 
@@ -57,6 +60,14 @@ def parse_options(values: list[str] | None) -> dict[str, str]:
             raise ArenaError(f"--option {value!r} is not KEY=VALUE")
         options[key.strip()] = setting.strip()
     return options
+
+
+def with_size(size: str | None, maps: list[str], options: dict[str, str]) -> list[str]:
+    """Apply ``--size WxH``: Snafu's ``size`` option, on the shipped open Snafu map when no map is given."""
+    if size is None:
+        return maps
+    options["size"] = size
+    return maps or [SNAFU_MAP]
 
 
 def _config(bots_dir: list[Path] | None) -> PluginConfig:

@@ -12,6 +12,7 @@ from arena.cli_common import (
     BotsDir,
     Db,
     Options,
+    Size,
     _config,
     _emit,
     _registry,
@@ -20,6 +21,7 @@ from arena.cli_common import (
     out,
     parse_options,
     user_errors,
+    with_size,
 )
 from arena.definitions import FORMATS as TOURNAMENT_FORMATS
 from arena.definitions import TournamentDefinition, load_definition
@@ -106,6 +108,7 @@ def tournament_command(
     gauntlet: Annotated[str | None, typer.Option(help="Play this bot against the field.", show_default=False)] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
     option: Options = None,
+    size: Size = None,
     grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
         help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
@@ -136,6 +139,9 @@ def tournament_command(
                 raise ArenaError(f"run {resume} can't be continued identically: a bot or map changed since it started")
             run_id = row.id
         else:
+            size_options: dict[str, str] = {}
+            targets = with_size(size, list(targets or []), size_options)
+            option = [*(option or []), *(f"{k}={v}" for k, v in size_options.items())]
             if not targets:
                 raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
             tournament_format = fmt_tournament or ("gauntlet" if gauntlet else None)

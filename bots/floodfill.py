@@ -15,12 +15,12 @@ def reachable(cells, start, stride):
     return len(seen)
 
 
-@bot(name="floodfill", game="tron")
+@bot(name="floodfill", games=("tron", "snafu"))
 def floodfill(obs, rng):
     """Take the safe move that leaves the most reachable cells; break ties toward walls, then at random."""
     moves = obs.safe_moves()
     if not moves:
-        return "N"
+        return rng.choice(obs.legal_moves())
     scores = {move: (reachable(obs.cells, obs.head + obs.delta[move], obs.stride), obs.walls_around(move))
               for move in moves}
     best = max(scores.values())

@@ -3,8 +3,7 @@
 from arena import bot
 
 
-@bot(name="random", game="tron")
+@bot(name="random", games=("tron", "snafu"))
 def random_mover(obs, rng):
-    """Pick uniformly among the safe moves; if none is safe, any move."""
-    moves = obs.safe_moves()
-    return rng.choice(moves) if moves else "N"
+    """Pick uniformly among the safe moves; if none is safe, among all legal moves."""
+    return rng.choice(obs.safe_moves() or obs.legal_moves())

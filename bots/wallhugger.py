@@ -3,11 +3,11 @@
 from arena import bot
 
 
-@bot(name="wallhugger", game="tron")
+@bot(name="wallhugger", games=("tron", "snafu"))
 def wallhugger(obs, rng):
     """Among the safe moves, take the one whose cell touches the most walls and trails."""
     moves = obs.safe_moves()
     if not moves:
-        return "N"
+        return rng.choice(obs.legal_moves())
     most = max(obs.walls_around(move) for move in moves)
     return rng.choice([move for move in moves if obs.walls_around(move) == most])

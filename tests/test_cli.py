@@ -26,7 +26,8 @@ def test_games_bots_and_plugins_list_what_was_found():
     rows = list(csv.reader(io.StringIO(games.output)))
     assert rows[0] == ["game", "players", "roles", "options", "description"]
     tron = next(row for row in rows[1:] if row[0] == "tron")
-    assert tron[:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating)"]
+    assert tron[:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating), starts (map|mirrored), "
+                                            "powerups (off|on), rules (aichallenge|brown)"]
 
     bots = json.loads(invoke("bots", "--format", "json").stdout)
     tron_bots = [b for b in bots if "tron" in b["games"].split(", ")]
@@ -76,9 +77,9 @@ def test_same_seed_same_standings_across_worker_counts():
 
 def test_user_errors_are_one_line_and_exit_1(tmp_path):
     bad_map = tmp_path / "bad.txt"
-    bad_map.write_text("#####\n#1.2#\n#.?.#\n#####\n")
+    bad_map.write_text("#####\n#1.2#\n#.Z.#\n#####\n")
     cases = {
-        ("tournament", str(bad_map)): f"error: {bad_map}:3:3: unknown character '?'",
+        ("tournament", str(bad_map)): f"error: {bad_map}:3:3: unknown character 'Z'",
         ("tournament", "empty_rom"): "error: empty_rom: no such map file; did you mean: empty_room?",
         ("tournament", "empty_room", "-b", "random,flodfill"):
             "error: unknown bot 'flodfill'; did you mean: floodfill?",
@@ -105,7 +106,7 @@ def test_map_header_with_unknown_option_names_the_line(tmp_path):
     result = invoke("tournament", str(game_map))
     assert result.exit_code == 1
     assert result.output.strip() == (
-        f"error: {game_map}:2:1: game 'tron' has no option 'speed' (known options: moves)")
+        f"error: {game_map}:2:1: game 'tron' has no option 'speed' (known options: moves, powerups, rules, starts)")
 
 
 def test_broken_bot_module_is_a_warning_and_the_rest_play(tmp_path):
@@ -158,3 +159,16 @@ def test_ctrl_c_stops_cleanly_with_standings_so_far(tmp_path):
     assert stderr.strip().splitlines()[-1] == (
         f"interrupted: {data['games_played']} of 400 games played; continue with: arena tournament --resume 1")
     assert "Traceback" not in stderr
+
+
+def test_size_plays_snafu_on_an_open_board_without_a_map():
+    result = invoke("play", "mindless", "floodfill", "--size", "12x8", "--seed", "3", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "snafu on snafu_15x15, seed 3: 1=mindless  2=floodfill"
+    assert [len(line) for line in lines[1:9]] == [12] * 8  # the final position, 12 wide and 8 high
+    assert lines[-3] == "Result after 37 turns: mindless: 2, floodfill: 1 (rank 1 is best)"
+    wrong = invoke("play", "random", "chaser", "--size", "9x9", "--map", "empty_room")
+    assert wrong.exit_code == 1
+    assert wrong.stderr.strip() == (
+        "error: game 'tron' has no option 'size' (known options: moves, powerups, rules, starts)")

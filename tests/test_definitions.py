@@ -243,6 +243,10 @@ def test_an_unknown_map_gets_the_closest_names(tmp_path):
 # --- the shipped definitions --------------------------------------------------------------------------
 
 SHIPPED = {  # file: name, format, maps, bots, total games
+    "brown": ("brown", "round-robin", ["powerup_room", "empty_room", "center_block", "diagonal_blocks"],
+              ["floodfill", "wallhugger", "chaser", "random"], 6 * 4 * 20),
+    "snafu": ("snafu", "round-robin", ["snafu_15x15", "snafu_30x30"],
+              ["mindless", "floodfill", "wallhugger", "chaser", "random"], 10 * 2 * 20),
     "classic": ("classic", "round-robin", ["empty_room", "center_block", "diagonal_blocks"],
                 ["floodfill", "wallhugger", "chaser", "random"], 6 * 3 * 20),
     "floodfill_gauntlet": ("floodfill-gauntlet", "gauntlet", ["empty_room", "center_block", "diagonal_blocks"],

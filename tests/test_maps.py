@@ -201,14 +201,16 @@ def test_blank_line_inside_the_rows_is_a_ragged_row():
 
 def test_unknown_character_is_rejected_by_tron_check_map():
     game_map = parse_map("; title = x\n#####\n#1x2#\n#####\n", path="bad.txt")
-    expected = "bad.txt:3:3: unknown character 'x' (tron maps use '#', ' ' or '.', and starts '1'-'4')"
+    expected = ("bad.txt:3:3: unknown character 'x' (tron maps use '#', ' ' or '.', starts '1'-'4', and powerups "
+                "'*', '!', '@', '^', '?')")
     assert map_error(TronGame.check_map, game_map) == expected
     assert map_error(TronGame.num_players, game_map) == expected
 
 
 def test_start_digit_above_four_is_an_unknown_character():
     game_map = parse_map("#####\n#152#\n#####\n")
-    expected = "map:2:3: unknown character '5' (tron maps use '#', ' ' or '.', and starts '1'-'4')"
+    expected = ("map:2:3: unknown character '5' (tron maps use '#', ' ' or '.', starts '1'-'4', and powerups "
+                "'*', '!', '@', '^', '?')")
     assert map_error(TronGame.check_map, game_map) == expected
 
 

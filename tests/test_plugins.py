@@ -14,16 +14,16 @@ from arena.plugins import PluginConfig, load_registry
 
 from .conftest import REPO, write_module
 
-
-SHIPPED_GAMES = ["catmouse", "tron"]
+SHIPPED_GAMES = ["catmouse", "snafu", "tron"]
 TRON_BOTS = ["chaser", "floodfill", "random", "wallhugger"]
-SHIPPED_BOTS = sorted([*TRON_BOTS, "cm_random", "greedy", "hillclimb", "perfect", "wary"])
+SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cm_random", "greedy", "hillclimb", "perfect", "wary"])
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     assert sorted(shipped_registry.games) == SHIPPED_GAMES
     assert sorted(shipped_registry.bots) == SHIPPED_BOTS
     assert [entry.name for entry in shipped_registry.bots_for("tron")] == TRON_BOTS
+    assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless"])
     assert shipped_registry.problems == []
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
     assert kinds["arena.games.tron"] == ("built-in", ("register_games",))

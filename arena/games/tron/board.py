@@ -2,22 +2,44 @@
 
 The grid has a one-cell border of ``OUT`` cells around the map, so moving off the board is just
 another crash and no move needs a bounds check. A player's head cell is already marked with its
-trail, because in every rule set the cell a player stands on is never free again.
+trail, because in every rule set the cell a player stands on is never free again (until a bomb
+clears it: see :mod:`arena.games.tron.powerups`).
+
+Cell values: ``EMPTY`` 0, ``WALL`` 1 (``#``), ``OUT`` 2 (off the board), ``TRAIL + k`` seat k's trail
+or head, ``BARRIER`` 7 (an ``x`` a trap put down). Trails and barriers are the ``x`` barriers of the
+Brown rules: every value from ``TRAIL`` up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from types import MappingProxyType
 
 EMPTY = 0
 WALL = 1
 OUT = 2
 TRAIL = 3  # seat k's trail is TRAIL + k
+BARRIER = 7  # a barrier no seat owns (put down by a trap)
 
 DIRECTIONS = ("N", "E", "S", "W")
 DEAD = -1
 SAME_CELL = "moved into the same cell as another player"
+
+
+@lru_cache(maxsize=256)
+def padded_grid(rows: tuple[str, ...]) -> bytes:
+    """The flat grid of a map's rows with a border of ``OUT`` cells: ``#`` is ``WALL``, anything else ``EMPTY``.
+
+    Cached, since a tournament sets up thousands of games on the same few maps.
+    """
+    stride = len(rows[0]) + 2
+    cells = bytearray([OUT]) * (stride * (len(rows) + 2))
+    for y, row in enumerate(rows):
+        base = (y + 1) * stride + 1
+        for x, char in enumerate(row):
+            cells[base + x] = WALL if char == "#" else EMPTY
+    return bytes(cells)
 
 
 class TronBoard:
@@ -30,11 +52,7 @@ class TronBoard:
         self.width = len(rows[0])
         self.height = len(rows)
         self.stride = self.width + 2
-        cells = bytearray([OUT]) * (self.stride * (self.height + 2))
-        for y, row in enumerate(rows):
-            base = (y + 1) * self.stride + 1
-            for x, char in enumerate(row):
-                cells[base + x] = WALL if char == "#" else EMPTY
+        cells = bytearray(padded_grid(tuple(rows)))
         self.cells = cells
         self.heads = [self.index(x, y) for x, y in starts]
         for seat, head in enumerate(self.heads):
@@ -64,6 +82,8 @@ class TronBoard:
             return "moved into a wall"
         if value == OUT:
             return "moved off the board"
+        if value == BARRIER:
+            return "moved into a barrier"
         owner = value - TRAIL
         if owner == seat:
             return "moved into its own trail"
@@ -115,8 +135,27 @@ class TronBoard:
         self.last_crashes = crashes
         self.turn += 1
 
+    def reason(self) -> str:
+        """Why the game ended, from the last turn's crashes (call once at most one player is left)."""
+        parts = [f"seat {seat} {what}" for seat, what in self.last_crashes if what != SAME_CELL]
+        parts += [f"{seats_text(group)} moved into the same cell" for group in self.last_collisions]
+        crashes = "; ".join(parts)
+        alive = [seat for seat, living in enumerate(self.alive) if living]
+        if alive:
+            return f"{crashes}; seat {alive[0]} wins"
+        if len(self.last_crashes) == len(self.alive):
+            return f"{crashes}; draw"
+        return f"{crashes}; {seats_text(sorted(seat for seat, _ in self.last_crashes))} share first place"
+
     def ranks(self) -> tuple[int, ...]:
         """Rank per seat by elimination order: later out is better; same-turn crashes share a place."""
         never = self.turn + 1
         out = [never if turn is None else turn for turn in self.out_turn]
         return tuple(1 + sum(1 for other in out if other > mine) for mine in out)
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """``seat 2``, or ``seats 0, 1 and 3``."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"

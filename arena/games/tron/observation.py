@@ -1,0 +1,155 @@
+"""What a Tron bot sees: read-only snapshots of the board, with helpers for simple and fast bots.
+
+:class:`TronObservation` serves every rule set. With powerups on, a :class:`PowerupObservation` also
+says where the powerups are and who holds armor or a speed boost; Snafu's observation
+(:class:`arena.games.tron.snafu.SnafuObservation`) speaks in relative actions. The same helpers work in
+all of them: ``legal_moves()``, ``safe_moves()``, ``walls_around(move)``, ``delta[move]``, ``cells``,
+``head``, ``stride``, ``position``, ``opponents()``.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar
+
+from arena.games.tron.board import DEAD, DIRECTIONS, EMPTY, TronBoard
+
+if TYPE_CHECKING:
+    from arena.games.tron.powerups import PowerupBoard
+
+
+class TronObservation:
+    """What a Tron bot sees: a snapshot of the grid, every head, and whose turn it is.
+
+    Coordinates are ``(x, y)`` with ``x`` the column and ``y`` the row, ``y`` growing southward.
+    ``cells`` is the padded flat grid (``bytes``): 0 empty, 1 wall, 2 off the board, 3 + k seat k's
+    trail or head, 7 a barrier a trap put down. ``cells[index(x, y)]``; a move adds ``delta[move]`` to
+    an index. Powerups are not in ``cells`` (their cells read 0, free to enter): see :meth:`powerups`.
+    """
+
+    __slots__ = ("cells", "stride", "width", "height", "seat", "heads", "moves", "turn", "delta")
+
+    ACTIONS: ClassVar[tuple[str, ...]] = DIRECTIONS
+    """Every legal action, in the order ``legal_moves()`` and ``safe_moves()`` list them."""
+
+    def __init__(self, board: TronBoard, seat: int, moves: str):
+        self.cells = bytes(board.cells)
+        self.stride = board.stride
+        self.width = board.width
+        self.height = board.height
+        self.seat = seat
+        self.heads = tuple(board.heads)
+        self.moves = moves
+        self.turn = board.turn
+        self.delta = board.deltas
+
+    def __getstate__(self) -> dict[str, object]:
+        state: dict[str, object] = {name: getattr(self, name)
+                                    for cls in type(self).__mro__ for name in getattr(cls, "__slots__", ())}
+        state["delta"] = dict(self.delta)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.delta = MappingProxyType(dict(self.delta))
+
+    def index(self, x: int, y: int) -> int:
+        """The flat index of cell ``(x, y)``."""
+        return (y + 1) * self.stride + x + 1
+
+    def xy(self, index: int) -> tuple[int, int]:
+        """The ``(x, y)`` of a flat index."""
+        y, x = divmod(index, self.stride)
+        return x - 1, y - 1
+
+    @property
+    def head(self) -> int:
+        """The flat index of this bot's head."""
+        return self.heads[self.seat]
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """This bot's ``(x, y)``."""
+        return self.xy(self.heads[self.seat])
+
+    def opponents(self) -> list[tuple[int, int]]:
+        """The ``(x, y)`` of every living opponent."""
+        return [self.xy(h) for s, h in enumerate(self.heads) if s != self.seat and h != DEAD]
+
+    def is_free(self, x: int, y: int) -> bool:
+        """Whether ``(x, y)`` is on the board and empty (a powerup cell is free)."""
+        return 0 <= x < self.width and 0 <= y < self.height and self.cells[self.index(x, y)] == EMPTY
+
+    def legal_moves(self) -> list[str]:
+        """Every legal action (fatal ones included): ``"N"``, ``"E"``, ``"S"``, ``"W"`` in Tron."""
+        return list(self.ACTIONS)
+
+    def safe_moves(self) -> list[str]:
+        """The moves onto a free cell (empty or a powerup): they don't crash at once.
+
+        In simultaneous play an opponent may still take the same cell. A player holding armor may
+        also survive a move into an ``x`` barrier; that move is not listed here.
+        """
+        head, cells, delta = self.heads[self.seat], self.cells, self.delta
+        return [move for move in DIRECTIONS if cells[head + delta[move]] == EMPTY]
+
+    def walls_around(self, move: str) -> int:
+        """How many of the four neighbours of the cell ``move`` leads to are not empty."""
+        target = self.heads[self.seat] + self.delta[move]
+        cells, stride = self.cells, self.stride
+        return (
+            (cells[target - stride] != EMPTY)
+            + (cells[target + stride] != EMPTY)
+            + (cells[target - 1] != EMPTY)
+            + (cells[target + 1] != EMPTY)
+        )
+
+    def powerups(self) -> dict[tuple[int, int], str]:
+        """The powerups on the board by ``(x, y)``: ``"trap"``, ``"bomb"``, ``"armor"`` or ``"speed"``."""
+        return {}
+
+    def powerup(self, move: str) -> str | None:
+        """The powerup on the cell ``move`` leads to, or ``None``."""
+        return None
+
+    @property
+    def armor(self) -> tuple[bool, ...]:
+        """Per seat: whether it holds armor."""
+        return (False,) * len(self.heads)
+
+    @property
+    def speed(self) -> tuple[bool, ...]:
+        """Per seat: whether it holds a speed boost that will give it 5 moves in a row from its next turn."""
+        return (False,) * len(self.heads)
+
+    @property
+    def run_left(self) -> int:
+        """How many moves in a row this bot makes now, this one included (more than 1 on a speed run)."""
+        return 1
+
+
+class PowerupObservation(TronObservation):
+    """A Tron observation with powerups on: where they are, and who holds armor or a speed boost."""
+
+    __slots__ = ("placed", "armor", "speed", "run_left")
+
+    def __init__(self, board: PowerupBoard, seat: int, moves: str, run_left: int):
+        super().__init__(board, seat, moves)
+        self.placed: tuple[tuple[int, str], ...] = board.placed  # (index, kind) of every powerup, for fast bots
+        self.armor: tuple[bool, ...] = tuple(board.armor)  # type: ignore[misc]
+        self.speed: tuple[bool, ...] = tuple(board.speed)  # type: ignore[misc]
+        self.run_left: int = run_left  # type: ignore[misc]
+
+    def powerups(self) -> dict[tuple[int, int], str]:
+        """The powerups on the board by ``(x, y)``: ``"trap"``, ``"bomb"``, ``"armor"`` or ``"speed"``."""
+        return {self.xy(index): kind for index, kind in self.placed}
+
+    def powerup(self, move: str) -> str | None:
+        """The powerup on the cell ``move`` leads to, or ``None``."""
+        target = self.heads[self.seat] + self.delta[move]
+        for index, kind in self.placed:
+            if index == target:
+                return kind
+        return None
+
