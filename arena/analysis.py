@@ -28,6 +28,12 @@ ALPHA = 0.05
 Key = tuple[str, str | None]  # bot label and role
 
 
+def player_name(key: Key) -> str:
+    """How a (bot, role) is named in pairwise tables: the bot, with its role in games with roles."""
+    label, role = key
+    return label if role is None else f"{label} ({role})"
+
+
 def _points(mine: int, other: int) -> float:
     return 1.0 if mine < other else 0.5 if mine == other else 0.0
 
@@ -47,7 +53,8 @@ class BotStats:
 
 @dataclass(frozen=True)
 class PairStats:
-    """Bot ``a`` against bot ``b``: results, score, and the sign test's p-value before and after Holm."""
+    """Bot ``a`` against bot ``b`` (named by :func:`player_name`): results, score, and the sign test's
+    p-value before and after Holm."""
 
     a: str
     b: str
@@ -113,7 +120,7 @@ def _tally(played: Sequence[PlayedGame]) -> tuple[dict[Key, list[int]], dict[tup
             for other, other_key in enumerate(game.players):
                 if other != seat:
                     points = _points(game.ranks[seat], game.ranks[other])
-                    pair = per_pair.setdefault((key[0], other_key[0]), [0, 0, 0])
+                    pair = per_pair.setdefault((player_name(key), player_name(other_key)), [0, 0, 0])
                     pair[0 if points == 1 else 1 if points == 0.5 else 2] += 1
     return per_bot, per_pair
 
@@ -126,7 +133,7 @@ def analyse(played: Sequence[PlayedGame]) -> Analysis:
     fit = bradley_terry(once) if once else None
     bots = {
         key: BotStats(key, w, d, l_, score_rate(w, d, l_), elo_difference(w, d, l_),
-                      fit.ratings.get(key[0]) if fit else None)
+                      fit.ratings.get(player_name(key)) if fit else None)
         for key, (w, d, l_) in per_bot.items()
     }
     unordered = sorted({tuple(sorted(pair)) for pair in per_pair})

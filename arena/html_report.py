@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from arena.analysis import Analysis, analyse
+from arena.analysis import Analysis, analyse, player_name
 from arena.history import played_from_rows
 from arena.standings import Standings, failure_summary, standings_from_games
 from arena.store import Store
@@ -126,7 +126,7 @@ def build_html(store: Store, run_id: int) -> str:
     played = played_from_rows(rows)
     standings = standings_from_games(run.game, played, run.scheduled)
     analysis = analyse(played)
-    order = list(dict.fromkeys(row.label for row in standings.rows))
+    order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
     roles = any(row.role for row in standings.rows)
 
     bots = {row["id"]: row["label"] for row in store.bot_rows()}

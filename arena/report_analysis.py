@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from tabulate import tabulate
 
-from arena.analysis import Analysis, analyse
+from arena.analysis import Analysis, analyse, player_name
 from arena.standings import PlayedGame, Standings, failure_summary
 
 LEGEND = ("Score intervals: 95% Wilson. Elo: against the field, ± its 95% margin. BT: Bradley-Terry "
@@ -32,7 +32,7 @@ def analysis_tables(standings: Standings, analysis: Analysis) -> dict[str, tuple
         rows.append([str(rank), row.label + (f" ({row.role})" if row.role else ""), f"{row.rating.conservative:.1f}",
                      f"{row.wins}-{row.draws}-{row.losses}", score, elo, bt, failure_summary(row)])
     standings_table = (["#", "bot", "mu-3σ", "W-D-L", "score [95%]", "Elo±95%", "BT [95%]", "T/C/I/M"], rows)
-    order = list(dict.fromkeys(row.label for row in standings.rows))
+    order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
     pairs = {(p.a, p.b): p for p in analysis.pairs}
     matrix = []
     for a in order:
