@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from arena.analysis import Analysis, analyse, player_name
 from arena.history import played_from_rows
-from arena.standings import Standings, failure_summary, standings_from_games
+from arena.report_analysis import analysis_tables
+from arena.standings import standings_from_games
 from arena.store import Store
 
 PALETTE = ("#d7301f", "#2b8cbe", "#31a354", "#e6ab02", "#756bb1", "#636363", "#e7298a", "#66a61e")
@@ -103,22 +104,6 @@ def _chart(title: str, series: dict[str, list[float]], x_label: str, width: int 
     return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
 
 
-def _standings_rows(standings: Standings, analysis: Analysis) -> list[list[object]]:
-    rows = []
-    for rank, row in enumerate(standings.rows, start=1):
-        stats = analysis.bots.get((row.label, row.role))
-        score = f"{100 * row.score:.1f}%"
-        if stats:
-            score += f" [{100 * stats.score.lower:.0f}, {100 * stats.score.upper:.0f}]"
-        elo = f"{stats.elo.elo:+.0f} ± {stats.elo.error:.0f}" if stats else ""
-        bt = (f"{stats.bt.rating:+.0f} [{stats.bt.lower:+.0f}, {stats.bt.upper:+.0f}]"
-              if stats and stats.bt else "")
-        rows.append([rank, row.label, *([row.role] if row.role else []), f"{row.rating.conservative:.2f}",
-                     f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", row.games,
-                     f"{row.wins}-{row.draws}-{row.losses}", score, elo, bt, failure_summary(row)])
-    return rows
-
-
 def build_html(store: Store, run_id: int) -> str:
     """The report page of stored run ``run_id``."""
     run = store.run(run_id)
@@ -127,7 +112,6 @@ def build_html(store: Store, run_id: int) -> str:
     standings = standings_from_games(run.game, played, run.scheduled)
     analysis = analyse(played)
     order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
-    roles = any(row.role for row in standings.rows)
 
     bots = {row["id"]: row["label"] for row in store.bot_rows()}
     in_run: dict[str, list[float]] = {}
@@ -140,19 +124,13 @@ def build_html(store: Store, run_id: int) -> str:
 
     failures = [[row.idx, row.labels[seat], kind, row.reason]
                 for row in rows for seat, kind in sorted(row.failures.items())]
-    map_rows = [[m.map, m.key[0], m.score.games, f"{100 * m.score.score:.1f}%",
-                 f"[{100 * m.score.lower:.0f}, {100 * m.score.upper:.0f}]"] for m in analysis.maps]
-    seat_rows = [[s.seat, s.score.games, f"{100 * s.score.score:.1f}%",
-                  f"[{100 * s.score.lower:.0f}, {100 * s.score.upper:.0f}]", f"{s.p_value:.3g}"]
-                 for s in analysis.seats]
-    headers = ["#", "bot", *(["role"] if roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L",
-               "score [95% Wilson]", "Elo vs field ± 95%", "Bradley-Terry [95%]", "T/C/I/M"]
+    tables = analysis_tables(standings, analysis)
     title = f"{run.name} (run {run.id}): {run.game}, {run.format}"
     sections = [
         f"<h1>{_e(title)}</h1>",
         f'<p class="summary">{len(rows)} of {run.scheduled} games played, {_e(run.status)}; started '
         f"{_e(run.created_at)}.</p>",
-        "<h2>Standings</h2>", _table(headers, _standings_rows(standings, analysis), "standings", names=2),
+        "<h2>Standings</h2>", _table(*tables["standings"], "standings", names=2),
         '<p class="legend">Ranked by the conservative TrueSkill rating mu - 3 sigma. Score intervals are 95% '
         "Wilson intervals; Elo is against the field; Bradley-Terry ratings are a maximum-likelihood fit of all "
         "games with 95% intervals. T/C/I/M: timeouts, crashes, illegal moves, out of memory.</p>",
@@ -163,9 +141,9 @@ def build_html(store: Store, run_id: int) -> str:
         "<h2>Rating history</h2>",
         _chart("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
         _chart("mu - 3 sigma after each run, across every stored run", across, "runs the bot played"),
-        "<h2>Maps</h2>", _table(["map", "bot", "games", "score", "95% Wilson"], map_rows, "maps", names=2),
+        "<h2>Maps</h2>", _table(*tables["maps"], "maps", names=2),
         "<h2>Seat advantage</h2>",
-        _table(["seat", "games", "score", "95% Wilson", "p (sign test)"], seat_rows, "seats", names=0),
+        _table(*tables["seats"], "seats", names=0),
         '<p class="legend">A seat scoring above 50% is an advantage (for two players, seat 0 moves first '
         "in alternating games).</p>",
         "<h2>Failures</h2>",

@@ -3,33 +3,14 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
+from arena.cli_common import err, out, user_errors
 from arena.errors import ArenaError
-
-err = Console(stderr=True, soft_wrap=True)
-out = Console(soft_wrap=True)
-
-
-def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an :class:`ArenaError` into one line on stderr and exit status 1."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except ArenaError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
-
-    return wrapper
 
 
 def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:

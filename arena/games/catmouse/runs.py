@@ -91,6 +91,24 @@ def damaged_guard(path: Path, build: Callable[[], Any]) -> Any:
         raise ArenaError(f"{path}: the checkpoint is damaged ({type(exc).__name__}: {exc})") from None
 
 
+def resumed_settings(path: Path, kind: str, from_json: Any, map_spec: str | None, given: dict[str, Any]
+                     ) -> tuple[dict[str, Any], Any]:
+    """A checkpoint's data and its settings with the given ones applied, checked against ``--map``."""
+    from arena.learning.catmouse.checkpoint import load_checkpoint
+
+    data = load_checkpoint(path, kind)
+    settings = damaged_guard(path, lambda: from_json(data["settings"]))
+    if map_spec is not None:
+        _, layout, _ = load_board(map_spec)
+        if tuple(layout_rows(layout)) != settings.board:
+            raise ArenaError(f"--map {map_spec} is not the board of the checkpoint; leave it out to resume")
+    settings = merge_settings(settings, given)
+    if settings.iterations < data["iteration"]:
+        raise ArenaError(f"--iterations {settings.iterations} is fewer than the {data['iteration']} "
+                         "the checkpoint has done")
+    return data, settings
+
+
 def _progress(console: Console) -> Progress:
     return Progress(MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.fields[status]}"), console=console,
                     transient=True, disable=not console.is_terminal)
@@ -99,7 +117,7 @@ def _progress(console: Console) -> Progress:
 def train_full(map_spec: str | None, given: dict[str, Any], out: Path | None, checkpoint: Path | None, resume: bool,
                every: int, quiet: bool, out_console: Console, err_console: Console) -> None:
     """``arena train catmouse-full``: run (or resume) a version-1 training and write both policies."""
-    from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint
+    from arena.learning.catmouse.checkpoint import save_checkpoint
     from arena.learning.catmouse.full import FullSettings, FullTrainer
 
     if every < 1:
@@ -107,16 +125,7 @@ def train_full(map_spec: str | None, given: dict[str, Any], out: Path | None, ch
     out = out or Path("catmouse-full.json")
     path = checkpoint_path(out, checkpoint)
     if resume:
-        data = load_checkpoint(path, "full")
-        settings = damaged_guard(path, lambda: FullSettings.from_json(data["settings"]))
-        if map_spec is not None:
-            _, layout, _ = load_board(map_spec)
-            if tuple(layout_rows(layout)) != settings.board:
-                raise ArenaError(f"--map {map_spec} is not the board of the checkpoint; leave it out to resume")
-        settings = merge_settings(settings, given)
-        if settings.iterations < data["iteration"]:
-            raise ArenaError(f"--iterations {settings.iterations} is fewer than the {data['iteration']} "
-                             "the checkpoint has done")
+        data, settings = resumed_settings(path, "full", FullSettings.from_json, map_spec, given)
         trainer = damaged_guard(path, lambda: FullTrainer(settings, data))
     else:
         _, layout, options = load_board(map_spec or DEFAULT_FULL_MAP)
@@ -167,22 +176,13 @@ def train_full(map_spec: str | None, given: dict[str, Any], out: Path | None, ch
 def train_window(map_spec: str | None, given: dict[str, Any], out: Path | None, checkpoint: Path | None,
                  resume: bool, quiet: bool, out_console: Console, err_console: Console) -> None:
     """``arena train catmouse-window``: run (or resume) a version-2 training and write the window policy."""
-    from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint
+    from arena.learning.catmouse.checkpoint import save_checkpoint
     from arena.learning.catmouse.window import WindowSettings, WindowTrainer
 
     out = out or Path("catmouse-window.json")
     path = checkpoint_path(out, checkpoint)
     if resume:
-        data = load_checkpoint(path, "window")
-        settings = damaged_guard(path, lambda: WindowSettings.from_json(data["settings"]))
-        if map_spec is not None:
-            _, layout, _ = load_board(map_spec)
-            if tuple(layout_rows(layout)) != settings.board:
-                raise ArenaError(f"--map {map_spec} is not the board of the checkpoint; leave it out to resume")
-        settings = merge_settings(settings, given)
-        if settings.iterations < data["iteration"]:
-            raise ArenaError(f"--iterations {settings.iterations} is fewer than the {data['iteration']} "
-                             "the checkpoint has done")
+        data, settings = resumed_settings(path, "window", WindowSettings.from_json, map_spec, given)
         trainer = damaged_guard(path, lambda: WindowTrainer(settings, data))
     else:
         _, layout, options = load_board(map_spec or DEFAULT_WINDOW_MAP)
