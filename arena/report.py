@@ -12,7 +12,8 @@ from rich.table import Table
 from tabulate import tabulate
 
 from arena.match import FAILURE_KINDS
-from arena.standings import Standings, failure_summary
+from arena.standings import BotStanding, Standings, failure_summary
+from arena.stats import score_rate
 
 FORMATS = ("table", "md", "csv", "json")
 
@@ -63,7 +64,7 @@ def _bot_order(standings: Standings, role: str | None = None) -> list[str]:
 
 def _display_rows(standings: Standings, role: str | None = None) -> tuple[list[str], list[list[str]]]:
     has_roles = role is None and any(row.role is not None for row in standings.rows)
-    headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score",
+    headers = ["#", "bot", *(["role"] if has_roles else []), "mu-3σ", "mu ± σ", "games", "W-D-L", "score [95%]",
                "T/C/I/M"]
     rows = []
     shown = [row for row in standings.rows if role is None or row.role == role]
@@ -71,9 +72,14 @@ def _display_rows(standings: Standings, role: str | None = None) -> tuple[list[s
         rows.append([
             str(rank), row.label, *([row.role or ""] if has_roles else []),
             f"{row.rating.conservative:.2f}", f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", str(row.games),
-            f"{row.wins}-{row.draws}-{row.losses}", f"{100 * row.score:.1f}%", failure_summary(row),
+            f"{row.wins}-{row.draws}-{row.losses}", _score_with_interval(row), failure_summary(row),
         ])
     return headers, rows
+
+
+def _score_with_interval(row: BotStanding) -> str:
+    rate = score_rate(row.wins, row.draws, row.losses)
+    return f"{100 * row.score:.0f}% [{100 * rate.lower:.0f}-{100 * rate.upper:.0f}]"
 
 
 def _matrix(standings: Standings) -> tuple[list[str], list[list[str]]]:
@@ -130,7 +136,7 @@ def render_console(standings: Standings, console: Console) -> None:
         matrix.add_row(*row)
     console.print(matrix)
     console.print(
-        "T/C/I/M: timeouts / crashes / illegal moves / out of memory. "
+        "Score: 95% Wilson interval. T/C/I/M: timeouts / crashes / illegal moves / out of memory. "
         f"TrueSkill (tau 0, draw probability {standings.draw_probability:.3f} from the observed draws); "
         "ranked by the conservative rating mu - 3 sigma.",
         style="dim",
