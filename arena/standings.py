@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.game import Game
@@ -66,13 +66,6 @@ def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> P
     players = tuple((spec.label, role(seat)) for seat, spec in enumerate(setup.bots))
     return PlayedGame(players, outcome.ranks, outcome.failures, outcome.think_time,
                       setup.game_map.name if setup.game_map else None)
-
-
-def compute_standings(game: type[Game], setups: Sequence[MatchSetup], outcomes: Mapping[int, MatchOutcome]
-                      ) -> Standings:
-    """Aggregate the finished games (rated in schedule order, whatever order they finished in)."""
-    played = [played_game(game, setups[i], outcomes[i]) for i in sorted(outcomes)]
-    return standings_from_games(game.name, played, len(setups))
 
 
 def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled: int) -> Standings:
