@@ -80,3 +80,73 @@ def open_layout(rows: int, cols: int) -> Layout:
     if rows < 1 or cols < 1 or rows * cols < 2:
         raise ValueError("a cat-and-mouse board needs at least two cells")
     return Layout(cols, rows, [False] * (rows * cols), (rows - 1) * cols, cols - 1)
+
+
+class GameState:
+    """One game in progress. :meth:`play` applies the next move of the side to move.
+
+    The mouse wins once it has made ``move_limit`` moves without being caught (``None``: no limit) or,
+    with ``repeat``, as soon as a position (both cells and the side to move) occurs a second time.
+    """
+
+    __slots__ = ("layout", "cat", "mouse", "to_move", "plies", "mouse_moves", "move_limit", "repeat", "seen",
+                 "winner", "ending")
+
+    def __init__(self, layout: Layout, first: int = CAT, move_limit: int | None = None, repeat: bool = False):
+        if move_limit is None and not repeat:
+            raise ValueError("a game needs a move limit, the repetition rule, or both")
+        self.layout = layout
+        self.cat = layout.cat_start
+        self.mouse = layout.mouse_start
+        self.to_move = first
+        self.plies = 0
+        self.mouse_moves = 0
+        self.move_limit = move_limit
+        self.repeat = repeat
+        self.seen = {self.position()} if repeat else set()
+        self.winner: int | None = None
+        self.ending = ""
+
+    def position(self) -> int:
+        """The position as one number: both cells and the side to move."""
+        return (self.cat * self.layout.cells + self.mouse) * 2 + self.to_move
+
+    def legal_moves(self) -> tuple[str, ...]:
+        """The moves the side to move may make (none once the game is over)."""
+        if self.winner is not None:
+            return ()
+        here = self.cat if self.to_move == CAT else self.mouse
+        return tuple(move for move, _ in self.layout.moves_from[here])
+
+    def play(self, move: str) -> None:
+        """Apply ``move`` for the side to move; raise ``ValueError`` if it is not legal."""
+        if self.winner is not None:
+            raise ValueError("the game is over")
+        side = self.to_move
+        here = self.cat if side == CAT else self.mouse
+        try:
+            target = self.layout.targets[here][MOVES.index(move)]
+        except ValueError:
+            target = -1
+        if target < 0:
+            raise ValueError(f"{move!r} is not a legal move for the {SIDE_NAMES[side]}")
+        self.plies += 1
+        if side == CAT:
+            self.cat = target
+        else:
+            self.mouse = target
+            self.mouse_moves += 1
+        self.to_move = 1 - side
+        if self.cat == self.mouse:
+            self.winner = CAT
+            self.ending = "caught" if side == CAT else "walked into the cat"
+        elif self.move_limit is not None and self.mouse_moves >= self.move_limit:
+            self.winner = MOUSE
+            self.ending = "evaded"
+        elif self.repeat:
+            position = self.position()
+            if position in self.seen:
+                self.winner = MOUSE
+                self.ending = "repeated"
+            else:
+                self.seen.add(position)
