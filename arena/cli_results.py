@@ -32,7 +32,7 @@ from arena.ladder import play_round
 from arena.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
 from arena.report import FORMATS as OUTPUT_FORMATS
 from arena.report import export, render_console
-from arena.runner import TournamentRun, load_maps, play_tournament, prepare
+from arena.runner import load_maps, open_run, play_tournament, prepare, resume_run
 from arena.standings import Standings, standings_from_games
 from arena.store import Store
 
@@ -131,13 +131,7 @@ def tournament_command(
         if resume is not None:
             if targets:
                 raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
-            row = store.run(resume)
-            data = dict(row.definition)
-            data["maps"], data["bots"] = tuple(data["maps"]), tuple(data["bots"])
-            tournament = prepare(TournamentDefinition(**data), registry)
-            if tournament.fingerprint != row.fingerprint:
-                raise ArenaError(f"run {resume} can't be continued identically: a bot or map changed since it started")
-            run_id = row.id
+            opened = resume_run(store, resume, registry)
         else:
             size_options: dict[str, str] = {}
             targets = with_size(size, list(targets or []), size_options)
@@ -151,23 +145,16 @@ def tournament_command(
             definition = _definition(targets, overrides)
             if option:
                 definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
-            tournament = prepare(definition, registry)
-            existing = store.latest_run_with(tournament.fingerprint)
-            if existing is not None and not new and existing.status == "complete":
-                err.print(f"run {existing.id} already played this tournament; showing it (--new plays it again)",
-                          highlight=False)
-                _show(_stored_standings(store, existing.id), fmt)
-                return
-            if existing is not None and not new:
-                run_id = existing.id
-                err.print(f"resuming run {run_id}: {existing.played} of {existing.scheduled} games already played",
-                          highlight=False)
-            else:
-                definition = tournament.definition
-                run_id = store.create_run(definition.name or "tournament", tournament.game.name, definition.format,
-                                          definition.as_json(), tournament.fingerprint, tournament.total_games())
-        run = TournamentRun(tournament, run_id=run_id)
-        run.played.update({row.idx: game for row, game in _stored_games(store, run_id)})
+            opened = open_run(store, prepare(definition, registry), new)
+        run, run_id, tournament = opened.run, opened.run.run_id or 0, opened.run.tournament
+        if opened.state == "complete":
+            err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",
+                      highlight=False)
+            _show(run.standings(), fmt)
+            return
+        if opened.state == "resumed" and resume is None:
+            err.print(f"resuming run {run_id}: {opened.played_before} of {tournament.total_games()} games already "
+                      "played", highlight=False)
         worker_count = tournament.definition.workers or default_workers()
         limits = Limits(grace=grace, isolate=isolate,
                         memory_limit=parse_memory(memory_limit) if memory_limit
@@ -185,11 +172,6 @@ def tournament_command(
             err.print(f"interrupted: {len(run.played)} of {tournament.total_games()} games played; "
                       f"continue with: arena tournament --resume {run_id}", highlight=False)
             raise typer.Exit(130)
-
-
-def _stored_games(store: Store, run_id: int) -> list[tuple[object, object]]:
-    rows = list(store.games(run_id=run_id))
-    return list(zip(rows, played_from_rows(rows), strict=True))
 
 
 def _stored_standings(store: Store, run_id: int) -> Standings:

@@ -249,3 +249,44 @@ def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, o
                       "role": game.roles[seat] if game.roles else None})
     store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failures,
                    outcome.think_time, outcome.duration, outcome.turns, outcome.record(setup))
+
+
+@dataclass(frozen=True)
+class OpenedRun:
+    """The stored run a tournament command continues or starts, and what was known of it before."""
+
+    run: TournamentRun
+    state: str  # "new", "resumed" or "complete" (already played in full: nothing to do)
+    played_before: int
+
+
+def _stored_run(store: Store, run_id: int, tournament: Tournament, state: str) -> OpenedRun:
+    from arena.history import played_from_rows
+
+    run = TournamentRun(tournament, run_id=run_id)
+    rows = list(store.games(run_id=run_id))
+    run.played.update(zip((row.idx for row in rows), played_from_rows(rows), strict=True))
+    return OpenedRun(run, state, len(rows))
+
+
+def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
+    """Continue stored run ``run_id``: its bots and maps must still be the ones it started with."""
+    row = store.run(run_id)
+    data = dict(row.definition)
+    data["maps"], data["bots"] = tuple(data["maps"]), tuple(data["bots"])
+    tournament = prepare(TournamentDefinition(**data), registry)
+    if tournament.fingerprint != row.fingerprint:
+        raise ArenaError(f"run {run_id} can't be continued identically: a bot or map changed since it started")
+    return _stored_run(store, run_id, tournament, "resumed")
+
+
+def open_run(store: Store, tournament: Tournament, new: bool = False) -> OpenedRun:
+    """The stored run of this tournament: the unfinished one with the same definition and bot versions
+    (resumed), the finished one (state "complete", to show again), or, with ``new`` or none, a new run."""
+    existing = None if new else store.latest_run_with(tournament.fingerprint)
+    if existing is not None:
+        return _stored_run(store, existing.id, tournament, "complete" if existing.status == "complete" else "resumed")
+    definition = tournament.definition
+    run_id = store.create_run(definition.name or "tournament", tournament.game.name, definition.format,
+                              definition.as_json(), tournament.fingerprint, tournament.total_games())
+    return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
