@@ -333,7 +333,8 @@ ROUND_LINE = re.compile(r"round (\d+) \(run (\d+)\): (\d+) pairings, (\d+) games
 
 
 def ladder(bots_dir, rounds=1):
-    result = invoke("ladder", "--rounds", rounds, "-n", "2", "-w", "1", "--bots-dir", bots_dir, "-f", "json")
+    result = invoke("ladder", "--rounds", rounds, "-n", "2", "-w", "1", "--time-limit", "0.02", "--bots-dir", bots_dir,
+                    "-f", "json")
     table = ok_json(result)
     lines = [ROUND_LINE.match(line) for line in stderr_lines(result.stderr)]
     assert all(lines), result.stderr

@@ -15,7 +15,7 @@ from arena.plugins import PluginConfig, load_registry
 from .conftest import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "snafu", "tron"]
-TRON_BOTS = ["chaser", "floodfill", "random", "wallhugger"]
+TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cm_random", "greedy", "hillclimb", "perfect", "wary"])
 
 

@@ -16,6 +16,8 @@ from arena.tournaments import round_robin
 
 from .conftest import round_robin_run
 
+# The shipped Tron bots that don't read the clock: the same seed replays the same games, and they are quick.
+# (The search bots, which also play by default, think 0.1 s a move and depend on how far they got.)
 SHIPPED = ["chaser", "floodfill", "random", "wallhugger"]
 
 
@@ -70,7 +72,7 @@ def test_schedule_rejects_bad_requests(shipped_registry):
 
 def test_two_worker_processes_give_the_same_results_as_one(shipped_registry, shipped_config):
     def tournament(workers):
-        return round_robin_run(["empty_room", "diagonal_blocks"], [], shipped_registry, shipped_config,
+        return round_robin_run(["empty_room", "diagonal_blocks"], SHIPPED, shipped_registry, shipped_config,
                                workers=workers, in_process=False, seed=11)
 
     (alone, alone_outcomes), (pooled, pooled_outcomes) = tournament(1), tournament(2)
@@ -82,8 +84,8 @@ def test_two_worker_processes_give_the_same_results_as_one(shipped_registry, shi
 
 
 def test_in_process_and_worker_processes_agree(shipped_registry, shipped_config):
-    inside, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, in_process=True, seed=4)
-    outside, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, in_process=False, seed=4)
+    inside, _ = round_robin_run(["center_block"], SHIPPED, shipped_registry, shipped_config, in_process=True, seed=4)
+    outside, _ = round_robin_run(["center_block"], SHIPPED, shipped_registry, shipped_config, in_process=False, seed=4)
     assert inside.played.keys() == outside.played.keys()
     assert all(inside.played[i].ranks == outside.played[i].ranks for i in inside.played)
 
@@ -118,7 +120,7 @@ def test_misbehaving_bots_lose_and_the_tournament_goes_on(bot_dir):
 
 
 def test_standings_do_not_depend_on_the_order_games_finish(shipped_registry, shipped_config):
-    run, _ = round_robin_run(["center_block"], [], shipped_registry, shipped_config, seed=5)
+    run, _ = round_robin_run(["center_block"], SHIPPED, shipped_registry, shipped_config, seed=5)
     ordered = [run.played[i] for i in sorted(run.played)]
     shuffled = dict(run.played)
     items = list(shuffled.items())
@@ -135,7 +137,7 @@ def test_interrupted_tournament_keeps_finished_games(shipped_registry, shipped_c
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    run, _ = round_robin_run(["empty_room"], [], shipped_registry, shipped_config, on_outcome=stop_after_three)
+    run, _ = round_robin_run(["empty_room"], SHIPPED, shipped_registry, shipped_config, on_outcome=stop_after_three)
     assert run.interrupted and sorted(run.played) == [0, 1, 2]
     standings = run.standings()
     assert standings.played == 3 and standings.scheduled == 12 and not standings.complete

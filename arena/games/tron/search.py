@@ -1,0 +1,540 @@
+"""A fast Tron position engine for search bots: bitboards, flood fills, Voronoi, chambers, alpha-beta.
+
+A *bitboard* is a Python integer whose bit ``i`` stands for cell ``i`` of the padded flat grid
+(:mod:`arena.games.tron.board`). ``free`` has a bit for every empty cell. Because the grid has a border
+of ``OUT`` cells that are never free, the neighbours of a set are just four shifts
+(``b << 1 | b >> 1 | b << stride | b >> stride``) masked with ``free``: no edge masks are needed and
+nothing wraps around a row. Python's big integers then do a whole breadth-first layer in a handful of
+word-parallel operations, so a flood fill costs one step per BFS layer instead of one per cell.
+
+The pieces:
+
+* :func:`free_bits`, :func:`bit` and :func:`flood`: build and fill bitboards.
+* :func:`voronoi`: cells strictly closer to one player than the other, by two BFS frontiers expanding
+  at once (cells at equal distance are nobody's).
+* :func:`parity_bound`: checkerboard parity: a path alternates colours, so a region with ``a`` cells
+  of one colour and ``b`` of the other can't be filled in more than about ``2 min(a, b) + 1`` moves.
+* :func:`articulation_points` and :func:`chamber_space`: the cells whose loss splits a region, and an
+  estimate of how many cells can be filled in one pass when a region is a tree of chambers joined by
+  such cells (only one branch can be entered).
+* :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
+  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi or
+  chamber evaluation; plus a one-player space-filling search for once the players are cut off.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import lru_cache
+
+WIN = 100_000
+"""The value of a won position (a loss is ``-WIN``); wins sooner and losses later score better."""
+
+DRAW = -WIN // 2
+"""The value of a draw for the searching bot: worse than any position still in play, better than a loss.
+
+A draw against a weaker bot is a lost win, so the search takes one only to escape a loss it can see.
+The opponent (the minimising side) is credited with the same value, so the search assumes it will take a
+head-on draw whenever it can reach our cell: the bot keeps its head out of reach of the opponent's.
+"""
+
+_FREE_TABLE = bytes.maketrans(bytes(range(256)), b"1" + b"0" * 255)
+
+
+class Timeout(Exception):
+    """Raised inside a search when its deadline passes."""
+
+
+def free_bits(cells: bytes) -> int:
+    """The bitboard of the empty cells of a padded flat grid (``cells[i] == 0`` gives bit ``i``)."""
+    return int(bytes(cells).translate(_FREE_TABLE)[::-1], 2)
+
+
+def bit(index: int) -> int:
+    """The bitboard with only cell ``index``."""
+    return 1 << index
+
+
+def neighbours(bits: int, stride: int) -> int:
+    """Every cell next to a cell of ``bits`` (and those cells themselves), unmasked."""
+    return bits | bits << 1 | bits >> 1 | bits << stride | bits >> stride
+
+
+def flood(free: int, seed: int, stride: int) -> int:
+    """The cells of ``free`` reachable from the cells of ``seed`` (which need not be free), ``seed`` excluded."""
+    reach = seed
+    mask = free | seed
+    while True:
+        grown = (reach | reach << 1 | reach >> 1 | reach << stride | reach >> stride) & mask
+        if grown == reach:
+            return reach & ~seed
+        reach = grown
+
+
+def reachable_count(free: int, head: int, stride: int) -> int:
+    """How many free cells the head at flat index ``head`` can reach (the plain "area" evaluation)."""
+    return flood(free, 1 << head, stride).bit_count()
+
+
+def voronoi(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
+    """Voronoi territory of heads at ``a`` and ``b``: cells strictly closer to each, and whether they touch.
+
+    Two BFS frontiers grow together, one layer per step; a cell both reach in the same layer is
+    nobody's but still passes on its distance to both. Returns ``(a's cells, b's cells, connected)``,
+    ``connected`` being whether any free cell is reachable from both (if not, the players are cut off
+    and each count is simply the reachable area).
+    """
+    fa, fb = 1 << a, 1 << b
+    unseen = free
+    mine = theirs = 0
+    connected = False
+    s = stride
+    while fa or fb:
+        na = (fa << 1 | fa >> 1 | fa << s | fa >> s) & unseen
+        nb = (fb << 1 | fb >> 1 | fb << s | fb >> s) & unseen
+        both = na & nb
+        if both:
+            connected = True
+            mine += (na ^ both).bit_count()
+            theirs += (nb ^ both).bit_count()
+        else:
+            mine += na.bit_count()
+            theirs += nb.bit_count()
+        unseen &= ~(na | nb)
+        fa, fb = na, nb
+        if not connected and fa and fb and (fa << 1 | fa >> 1 | fa << s | fa >> s) & fb:
+            connected = True  # the frontiers are next to each other: an odd distance apart
+    return mine, theirs, connected
+
+
+@lru_cache(maxsize=64)
+def colour_mask(stride: int, size: int) -> int:
+    """The bitboard of the "black" squares of a checkerboard over a padded grid of ``size`` cells."""
+    mask = 0
+    for index in range(size):
+        if ((index % stride) + (index // stride)) & 1:
+            mask |= 1 << index
+    return mask
+
+
+def parity_bound(region: int, head: int, stride: int, size: int) -> int:
+    """An upper bound on the moves a head at ``head`` can make inside ``region`` (by checkerboard parity).
+
+    Each move changes square colour. With ``other`` cells of the colour the first move lands on and
+    ``same`` of the head's colour, a path has at most ``2 * min(other, same)`` moves, plus one if
+    ``other`` is larger. The region's size is a bound too; this one is tighter on lopsided regions.
+    """
+    black = colour_mask(stride, size)
+    blacks = (region & black).bit_count()
+    whites = region.bit_count() - blacks
+    if (head % stride + head // stride) & 1:
+        other, same = whites, blacks
+    else:
+        other, same = blacks, whites
+    return 2 * min(other, same) + (1 if other > same else 0)
+
+
+def articulation_points(free: int, head: int, stride: int) -> int:
+    """The articulation points of the region the head at ``head`` can reach, as a bitboard.
+
+    A cell is an articulation point if removing it cuts some reachable cells off from the head (the
+    head itself is the root, so it is never reported). Tarjan's low-link depth-first search, iterative,
+    over the head's region.
+    """
+    region = flood(free, 1 << head, stride) | 1 << head
+    steps = (-stride, 1, stride, -1)
+    order = {head: 0}
+    low = {head: 0}
+    points = 0
+    stack = [(head, -1, iter(steps))]
+    counter = 1
+    while stack:
+        cell, parent, it = stack[-1]
+        for step in it:
+            nxt = cell + step
+            if not region >> nxt & 1:
+                continue
+            if nxt not in order:
+                order[nxt] = low[nxt] = counter
+                counter += 1
+                stack.append((nxt, cell, iter(steps)))
+                break
+            if nxt != parent and order[nxt] < low[cell]:
+                low[cell] = order[nxt]
+        else:
+            stack.pop()
+            if parent >= 0:
+                if low[cell] < low[parent]:
+                    low[parent] = low[cell]
+                if parent != head and low[cell] >= order[parent]:
+                    points |= 1 << parent
+    return points
+
+
+def chamber_space(free: int, head: int, stride: int, size: int) -> int:
+    """An estimate of how many moves the head at ``head`` can make filling its region in one pass.
+
+    The region minus its articulation points falls apart into *chambers*. Entering a chamber through
+    an articulation point and leaving through another means the rest of the first side is lost, so the
+    estimate walks the tree of chambers: a chamber's own cells (bounded by checkerboard parity) plus the
+    best single branch beyond it. Exact on corridors and dead ends; an estimate inside big open rooms.
+    """
+    points = articulation_points(free, head, stride)
+    region = flood(free, 1 << head, stride)
+    open_cells = region & ~points
+
+    def best(entry: int, used: int, depth: int) -> int:
+        if depth > 150:
+            return flood(free & ~used, 1 << entry, stride).bit_count()
+        around = (1 << entry + 1 | 1 << entry - 1 | 1 << entry + stride | 1 << entry - stride) & ~used
+        value = 0
+        rooms = around & open_cells
+        while rooms:
+            low_bit = rooms & -rooms
+            room = flood(open_cells & ~used, low_bit, stride) | low_bit
+            rooms &= ~room
+            inner = parity_bound(room, entry, stride, size)
+            exits = neighbours(room, stride) & points & ~used
+            beyond = 0
+            while exits:
+                exit_bit = exits & -exits
+                exits ^= exit_bit
+                beyond = max(beyond, 1 + best(exit_bit.bit_length() - 1, used | room | exit_bit, depth + 1))
+            value = max(value, inner + beyond, inner)
+        doors = around & points
+        while doors:
+            door = doors & -doors
+            doors ^= door
+            value = max(value, 1 + best(door.bit_length() - 1, used | door, depth + 1))
+        return value
+
+    return best(head, 1 << head, 0)
+
+
+class Searcher:
+    """Two-player alpha-beta over bitboard positions, from the point of view of player ``me``.
+
+    ``evaluation`` is ``"area"`` (reachable cells, ours minus theirs), ``"voronoi"`` (Voronoi territory
+    difference) or ``"chamber"`` (Voronoi with checkerboard parity bounding each side's territory).
+
+    Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
+    able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
+    under the real rules; it can never "block" us by moving first. Since the opponent is the
+    minimising player, a head-on draw (:data:`DRAW`, worse for us than any position still in play) is
+    available to it whenever it can reach our cell, so the search only walks next to the opponent's head
+    when every alternative is a loss. Alternating moves are plain alternating plies (moving into a head
+    crashes the mover). Evaluations are taken only after whole rounds, so both players have made the
+    same number of moves.
+    """
+
+    def __init__(self, stride: int, size: int, *, evaluation: str = "voronoi", simultaneous: bool = True,
+                 deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter):
+        self.stride = stride
+        self.size = size
+        self.evaluation = evaluation
+        self.simultaneous = simultaneous
+        self.deadline = deadline
+        self.clock = clock
+        self.nodes = 0
+        self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
+        self.killers: dict[int, int] = {}
+        self.steps = (-stride, 1, stride, -1)
+
+    # -- evaluation ---------------------------------------------------------------------------------------
+
+    def evaluate(self, free: int, me: int, op: int) -> int:
+        """The static value of a position for ``me`` (positive is good), by the chosen evaluation."""
+        s = self.stride
+        if self.evaluation == "area":
+            return flood(free, 1 << me, s).bit_count() - flood(free, 1 << op, s).bit_count()
+        if self.evaluation == "voronoi":
+            mine, theirs, _ = voronoi(free, me, op, s)
+            return mine - theirs
+        return self.chamber_value(free, me, op)
+
+    def chamber_value(self, free: int, me: int, op: int) -> int:
+        """Voronoi territories, each bounded by checkerboard parity (the moves that can fill it)."""
+        s = self.stride
+        mine_bits, theirs_bits, _ = voronoi_regions(free, me, op, s)
+        return parity_bound(mine_bits, me, s, self.size) - parity_bound(theirs_bits, op, s, self.size)
+
+    # -- search -------------------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & 15 and self.clock() > self.deadline:
+            raise Timeout
+
+    def root(self, free: int, me: int, op: int, depth: int, order: list[int] | None = None) -> tuple[int, int]:
+        """Search ``depth`` plies (rounded up to whole rounds) and return ``(best step, value)``.
+
+        ``step`` is the flat-index offset of the move (``-stride``, ``1``, ``stride``, ``-1``). Moves are
+        tried in ``order`` (default: sorted by a 2-ply search), and a later move must score strictly
+        better to be chosen, so ties go to the move that looked best at shallower depth.
+        """
+        if order is None:
+            order = self.root_order(free, me, op)
+        best_step, best_value = self.steps[0], -WIN * 2
+        alpha = -WIN * 2
+        for step in order:
+            target = me + step
+            value = self._reply(free & ~(1 << target), target, op, depth - 1, alpha, WIN * 2)
+            if value > best_value:
+                best_step, best_value = step, value
+                alpha = max(alpha, value)
+        if best_value == -WIN * 2:  # no safe move at all
+            return self.steps[0], -WIN
+        return best_step, best_value
+
+    def root_order(self, free: int, me: int, op: int) -> list[int]:
+        """Our safe moves, best first by an exact 2-ply search (ties in ``N, E, S, W`` order)."""
+        scored = []
+        for index, step in enumerate(self.steps):
+            target = me + step
+            if free >> target & 1:
+                value = self._reply(free & ~(1 << target), target, op, 1, -WIN * 2, WIN * 2)
+                scored.append((-value, index, step))
+        return [step for _, _, step in sorted(scored)]
+
+    def _ordered(self, free: int, cell: int, depth: int) -> list[int]:
+        killer = self.killers.get(depth)
+        steps = list(self.steps)
+        if killer in steps:
+            steps.remove(killer)
+            steps.insert(0, killer)
+        return steps
+
+    def _mine(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
+        """Our move (a max node)."""
+        self._tick()
+        if depth <= 0:
+            self.horizon += 1
+            return self.evaluate(free, me, op)
+        any_move = False
+        best = -WIN * 2
+        for step in self._ordered(free, me, depth):
+            target = me + step
+            if not free >> target & 1:
+                continue
+            any_move = True
+            value = self._reply(free & ~(1 << target), target, op, depth - 1, alpha, beta)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.killers[depth] = step
+                        break
+        if not any_move:
+            if self.simultaneous:
+                # We crash this round; the opponent crashes too (a draw) only if it has no move either.
+                s = self.stride
+                if (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s) & free:
+                    return -WIN - depth
+                return DRAW
+            return -WIN - depth
+        return best
+
+    def _reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
+        """The opponent's move (a min node); ``me`` is where we stand after our move."""
+        self._tick()
+        best = WIN * 2
+        any_move = False
+        if self.simultaneous and op - me in (1, -1, self.stride, -self.stride):
+            # It can enter the cell we just entered: both crash, a draw.
+            any_move = True
+            best = DRAW
+            if best < beta:
+                beta = best
+                if alpha >= beta:
+                    return best
+        for step in self._ordered(free, op, -depth - 1):
+            target = op + step
+            if not free >> target & 1:
+                continue
+            any_move = True
+            value = self._mine(free & ~(1 << target), me, target, depth - 1, alpha, beta)
+            if value < best:
+                best = value
+                if value < beta:
+                    beta = value
+                    if alpha >= beta:
+                        self.killers[-depth - 1] = step
+                        break
+        if not any_move:
+            return WIN + depth
+        return best
+
+    def iterate(self, free: int, me: int, op: int, max_depth: int = 64,
+                on_depth: Callable[[int, int, int], None] | None = None) -> tuple[int, int, int]:
+        """Iterative deepening by whole rounds until ``max_depth`` plies or the deadline.
+
+        Returns ``(best step, value, depth completed)``; the step of the deepest finished search is
+        kept when the deadline cuts the next one short. It stops early when there is only one safe
+        move, when the value is a proven win, loss or draw, or when a search reached the end of every
+        line it looked at (deeper ones would only say the same). ``on_depth(depth, step, value)`` is
+        called after each finished depth.
+        """
+        safe = [step for step in self.steps if free >> me + step & 1]
+        if len(safe) <= 1:
+            return (safe[0] if safe else self.steps[0]), 0, 0
+        try:
+            order = self.root_order(free, me, op)
+            step, value = self.root(free, me, op, 2, order)
+        except Timeout:  # not even 2 plies in time: any safe move
+            return safe[0], 0, 0
+        done = 2
+        if on_depth:
+            on_depth(done, step, value)
+        depth = 4
+        while depth <= max_depth and abs(value) < WIN and value != DRAW:
+            self.horizon = 0
+            try:
+                step, value = self.root(free, me, op, depth, order)
+            except Timeout:
+                break
+            order.remove(step)
+            order.insert(0, step)
+            done = depth
+            if on_depth:
+                on_depth(done, step, value)
+            if not self.horizon:
+                break
+            depth += 2
+        return step, value, done
+
+    # -- the endgame: filling space alone --------------------------------------------------------------------
+
+    def fill(self, free: int, me: int, depth: int, use_chambers: bool = True) -> int:
+        """The best move count from ``me`` alone in ``free``: searched ``depth`` moves, then estimated."""
+        self._tick()
+        if depth <= 0:
+            if use_chambers:
+                if self.clock() > self.deadline:  # a chamber estimate can take a millisecond
+                    raise Timeout
+                return chamber_space(free, me, self.stride, self.size)
+            return parity_bound(flood(free, 1 << me, self.stride), me, self.stride, self.size)
+        best = 0
+        for step in self.steps:
+            target = me + step
+            if free >> target & 1:
+                value = 1 + self.fill(free & ~(1 << target), target, depth - 1, use_chambers)
+                if value > best:
+                    best = value
+        return best
+
+    def fill_root(self, free: int, me: int, max_depth: int = 40) -> tuple[int, int, int]:
+        """Iterative deepening of :meth:`fill`: ``(best step, moves it leaves, depth completed)``.
+
+        Ties go to the move whose cell touches the most walls (hugging walls wastes the least space).
+        """
+        s = self.stride
+        candidates = [step for step in self.steps if free >> me + step & 1]
+        if not candidates:
+            return self.steps[0], 0, 0
+        if len(candidates) == 1:
+            return candidates[0], 0, 0
+
+        def walls(cell: int) -> int:
+            around = 1 << cell + 1 | 1 << cell - 1 | 1 << cell + s | 1 << cell - s
+            return 4 - (around & free).bit_count()
+
+        best = (candidates[0], -1, 0)
+        for depth in range(0, max_depth + 1):
+            try:
+                scored = [(1 + self.fill(free & ~(1 << me + step), me + step, depth), walls(me + step), step)
+                          for step in candidates]
+            except Timeout:
+                break
+            value, _, step = max(scored, key=lambda item: (item[0], item[1]))
+            best = (step, value, depth)
+            if value <= depth + 1:  # searched to the end: exact
+                break
+        return best
+
+
+def voronoi_regions(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
+    """Like :func:`voronoi`, but the territories as bitboards: ``(a's cells, b's cells, connected)``."""
+    fa, fb = 1 << a, 1 << b
+    unseen = free
+    mine = theirs = 0
+    connected = False
+    s = stride
+    while fa or fb:
+        na = (fa << 1 | fa >> 1 | fa << s | fa >> s) & unseen
+        nb = (fb << 1 | fb >> 1 | fb << s | fb >> s) & unseen
+        both = na & nb
+        if both:
+            connected = True
+        mine |= na & ~both
+        theirs |= nb & ~both
+        unseen &= ~(na | nb)
+        fa, fb = na, nb
+        if not connected and fa and fb and (fa << 1 | fa >> 1 | fa << s | fa >> s) & fb:
+            connected = True
+    return mine, theirs, connected
+
+
+class Position:
+    """A bot's view of an observation for search: the free bitboard, our head and the opponent searched.
+
+    With more than two players alive, the search plays against the nearest opponent (by BFS distance)
+    and, with simultaneous moves, treats the cells next to the other opponents' heads as taken, since
+    they may move there this turn (a cautious, paranoid simplification).
+    """
+
+    __slots__ = ("free", "me", "op", "stride", "size", "simultaneous")
+
+    def __init__(self, free: int, me: int, op: int, stride: int, size: int, simultaneous: bool):
+        self.free = free
+        self.me = me
+        self.op = op
+        self.stride = stride
+        self.size = size
+        self.simultaneous = simultaneous
+
+    @classmethod
+    def from_observation(cls, obs) -> Position:  # noqa: ANN001 - any Tron or Snafu observation
+        """The search position of a Tron or Snafu observation (``op`` is -1 if no opponent is alive)."""
+        stride, cells = obs.stride, obs.cells
+        free = free_bits(cells)
+        me = obs.heads[obs.seat]
+        others = [h for s, h in enumerate(obs.heads) if s != obs.seat and h >= 0]
+        simultaneous = getattr(obs, "moves", "simultaneous") != "alternating"
+        op = -1
+        if others:
+            if len(others) == 1:
+                op = others[0]
+            else:
+                op = min(others, key=lambda h: _distance(free, me, h, stride))
+                if simultaneous:
+                    for h in others:
+                        if h != op:
+                            free &= ~neighbours(1 << h, stride)
+        return cls(free, me, op, stride, len(cells), simultaneous)
+
+
+def _distance(free: int, a: int, b: int, stride: int) -> int:
+    """BFS distance between two heads through free cells (a large number if none)."""
+    reach, target, steps = 1 << a, neighbours(1 << b, stride), 0
+    mask = free | reach
+    while not reach & target:
+        grown = neighbours(reach, stride) & mask
+        if grown == reach:
+            return 10_000 + abs(a - b)
+        reach = grown
+        steps += 1
+    return steps
+
+
+def action_for(obs, step: int) -> str:  # noqa: ANN001 - any Tron or Snafu observation
+    """The action of ``obs`` that moves the head by ``step`` (absolute in Tron, relative in Snafu).
+
+    Falls back to a safe move, then to any legal one, when no action makes that step.
+    """
+    for action in obs.legal_moves():
+        if obs.delta[action] == step:
+            return action
+    safe = obs.safe_moves()
+    return safe[0] if safe else obs.legal_moves()[0]

@@ -1,0 +1,101 @@
+"""Strength of the search bots: each of minimax, voronoi and chamber against the field and each other.
+
+Run: python benchmarks/strength.py [--games N] [--time-limit T] [--think S] [--maps M ...] [--workers W]
+
+A round robin through the arena's own tournament runner (``prepare``, ``TournamentRun``,
+``play_tournament`` on supervised worker processes) of ``minimax``, ``voronoi`` and ``chamber`` with
+``random``, ``wallhugger``, ``chaser`` and ``floodfill``, on ``empty_room``, ``center_block``,
+``diagonal_blocks`` and the 30x30 ``open_30`` by default, AI Challenge rules. ``--games N`` is the
+number of games per pairing *per map*, played in seat-swapped pairs (so N is rounded up to even).
+``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots think for 80% of it
+unless ``--think S`` gives them S seconds, which also shows in their names, e.g. ``voronoi:think=0.02``).
+
+Prints, for each search bot, its score against each opponent over all maps and on each map, with the
+95% Wilson interval (:func:`arena.stats.score_rate`; a draw counts half) and the games played. The
+full-strength run (100+ games per pairing at 0.1 s per move) takes hours on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+
+from arena.definitions import TournamentDefinition
+from arena.plugins import PluginConfig, load_registry
+from arena.runner import TournamentRun, play_tournament, prepare
+from arena.stats import score_rate
+
+SEARCH = ("minimax", "voronoi", "chamber")
+FIELD = ("random", "wallhugger", "chaser", "floodfill")
+MAPS = ("empty_room", "center_block", "diagonal_blocks", "open_30")
+CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
+
+
+def main() -> None:
+    """Play the round robin and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games per pairing per map (seat-swapped pairs)")
+    parser.add_argument("--time-limit", type=float, default=0.1, help="seconds per move (the referee's limit)")
+    parser.add_argument("--think", type=float, default=None, help="seconds the search bots think per move")
+    parser.add_argument("--maps", nargs="+", default=list(MAPS), help="maps to play on")
+    parser.add_argument("--bots", nargs="+", default=list(SEARCH), help="the search bots to measure")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=2010)
+    args = parser.parse_args()
+
+    search = [f"{name}:think={args.think:g}" if args.think else name for name in args.bots]
+    registry = load_registry(CONFIG)
+    definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(*search, *FIELD),
+                                      games=args.games, time_limit=args.time_limit, seed=args.seed)
+    tournament = prepare(definition, registry)
+    run = TournamentRun(tournament)
+    # results[(bot, opponent, map)] = [wins, draws, losses]
+    results: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    failures: list[str] = []
+    total = tournament.total_games()
+    started = time.perf_counter()
+
+    def collect(outcome) -> None:  # noqa: ANN001 - a MatchOutcome
+        setup = run.setups[outcome.index]
+        labels = [spec.label for spec in setup.bots]
+        map_name = setup.game_map.name if setup.game_map else "-"
+        for seat, kind in outcome.failures.items():
+            failures.append(f"{labels[seat]} {kind} on {map_name}")
+        for seat, label in enumerate(labels):
+            for other, opponent in enumerate(labels):
+                if other != seat:
+                    mine, theirs = outcome.ranks[seat], outcome.ranks[other]
+                    results[label, opponent, map_name][0 if mine < theirs else 1 if mine == theirs else 2] += 1
+        done = len(run.played)
+        if done % 50 == 0 or done == total:
+            print(f"  {done}/{total} games, {time.perf_counter() - started:.0f} s", flush=True)
+
+    play_tournament(run, registry, CONFIG, workers=args.workers, on_outcome=collect)
+    elapsed = time.perf_counter() - started
+    print(f"\n{total} games in {elapsed:.0f} s; {args.games} per pairing per map, time limit {args.time_limit:g} s"
+          + (f", search bots think {args.think:g} s" if args.think else ""))
+    opponents = [*FIELD, *search]
+    width = 22
+    for scope in ["all maps", *args.maps]:
+        print(f"\n{scope}: score of the row bot [95% Wilson interval] (games)")
+        print(f"{'bot':<22}" + "".join(f"{name.split(':')[0]:>{width}}" for name in opponents))
+        for bot in search:
+            cells = []
+            for opponent in opponents:
+                maps = args.maps if scope == "all maps" else [scope]
+                wins, draws, losses = (sum(results[bot, opponent, m][k] for m in maps) for k in range(3))
+                if opponent == bot or wins + draws + losses == 0:
+                    cells.append(f"{'-':>{width}}")
+                    continue
+                rate = score_rate(wins, draws, losses)
+                text = f"{rate.score:.0%} [{rate.lower:.0%}-{rate.upper:.0%}] ({rate.games})"
+                cells.append(f"{text:>{width}}")
+            print(f"{bot:<22}" + "".join(cells))
+    print(f"\nfailures (timeouts, crashes, illegal moves): {len(failures)}")
+    for line in failures[:20]:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Speed of the Tron search engine (:mod:`arena.games.tron.search`): evaluations per second and search depth.
+
+Run: python benchmarks/tron_search.py [--repeat R] [--quick]
+
+Evaluations: on the opening and a mid-game position (15 turns on 13x13, 40 on 30x30, of greedy
+space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``), the time of one call of
+
+* the plain breadth-first flood fill of ``bots/floodfill.py`` (a Python set and list) from both heads:
+  the baseline every ratio is against, measured in the same run;
+* the same reachable-area count by bitboard flood fill (:func:`~arena.games.tron.search.flood`);
+* a plain two-source BFS Voronoi count (Python dicts), for comparison;
+* the bitboard Voronoi evaluation (:func:`~arena.games.tron.search.voronoi`);
+* the ``chamber`` bot's evaluation (Voronoi regions with checkerboard parity);
+* :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head.
+
+Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
+finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
+with the Voronoi and chamber evaluations under simultaneous moves. Absolute speeds vary between
+machines; the ratios less so. Each timing is the best of R runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from arena.games.tron.game import TronGame
+from arena.games.tron.search import (
+    Position,
+    Searcher,
+    chamber_space,
+    flood,
+    voronoi,
+)
+from arena.maps import resolve_map
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+
+
+def _floodfill_reachable() -> Callable[[bytes, int, int], int]:
+    spec = importlib.util.spec_from_file_location("_floodfill_bot", BOTS / "floodfill.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.reachable
+
+
+def position(map_name: str, turns: int, seed: int = 1) -> TronGame:
+    """A game on ``map_name`` after ``turns`` turns in which each player takes the safe move leaving it
+    the most reachable cells (seeded random ties): a mid-game position with long trails."""
+    game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+    rng = random.Random(seed)
+    for _ in range(turns):
+        actions = {}
+        for seat in game.to_act():
+            obs = game.observe(seat)
+            pos = Position.from_observation(obs)
+            scored = [(flood(pos.free, 1 << obs.head + obs.delta[m], pos.stride).bit_count(), rng.random(), m)
+                      for m in obs.safe_moves()]
+            if not scored:
+                return game
+            actions[seat] = max(scored)[2]
+        game.apply(actions)
+        if game.result is not None:
+            raise ValueError(f"the game on {map_name} ended before turn {turns}")
+    return game
+
+
+def plain_voronoi(cells: bytes, a: int, b: int, stride: int) -> int:
+    """Voronoi difference by two plain breadth-first searches over the byte grid (the textbook way)."""
+    def distances(start: int) -> dict[int, int]:
+        seen = {start: 0}
+        frontier = [start]
+        for cell in frontier:
+            d = seen[cell] + 1
+            for n in (cell - stride, cell + stride, cell - 1, cell + 1):
+                if cells[n] == 0 and n not in seen:
+                    seen[n] = d
+                    frontier.append(n)
+        return seen
+    da, db = distances(a), distances(b)
+    far = 1 << 30
+    mine = sum(1 for c, d in da.items() if c != a and d < db.get(c, far))
+    theirs = sum(1 for c, d in db.items() if c != b and d < da.get(c, far))
+    return mine - theirs
+
+
+def best_time(function: Callable[[], object], repeat: int, budget: float = 0.2) -> float:
+    """Seconds per call: best of ``repeat`` timings of as many calls as fit in about ``budget`` seconds."""
+    calls, started = 0, time.perf_counter()
+    while time.perf_counter() - started < budget / 4:
+        function()
+        calls += 1
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        for _ in range(calls * 4):
+            function()
+        best = min(best, (time.perf_counter() - started) / (calls * 4))
+    return best
+
+
+def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[tuple[str, Callable[[], object]]]:
+    """The evaluations timed on the position of ``obs``, the floodfill baseline first."""
+    pos = Position.from_observation(obs)
+    cells, s, a, b = obs.cells, pos.stride, pos.me, pos.op
+    searcher = Searcher(s, pos.size, evaluation="chamber")
+    free = pos.free
+    # floodfill.py counts from a free cell: start next to each head, as the bot does for a move.
+    start_a = next(a + d for d in (-s, 1, s, -1) if cells[a + d] == 0)
+    start_b = next(b + d for d in (-s, 1, s, -1) if cells[b + d] == 0)
+    lines = [
+        ("floodfill.py BFS, both heads (base)",
+         lambda: reachable(cells, start_a, s) - reachable(cells, start_b, s)),
+        ("bitboard flood, both heads", lambda: flood(free, 1 << a, s).bit_count()
+         - flood(free, 1 << b, s).bit_count()),
+        ("plain BFS Voronoi", lambda: plain_voronoi(cells, a, b, s)),
+        ("bitboard Voronoi", lambda: voronoi(free, a, b, s)),
+        ("chamber bot evaluation", lambda: searcher.chamber_value(free, a, b)),
+        ("chamber_space, one head", lambda: chamber_space(free, a, s, pos.size)),
+    ]
+    return lines
+
+
+def evaluations(repeat: int) -> None:
+    """Print microseconds per evaluation and ratios against the floodfill baseline."""
+    reachable = _floodfill_reachable()
+    print(f"{'position':<22} {'evaluation':<34} {'us/call':>9} {'calls/s':>10} {'x baseline':>10}")
+    for map_name, turns in (("empty_room", 0), ("empty_room", 15), ("open_30", 0), ("open_30", 40)):
+        lines = evaluation_lines(position(map_name, turns).observe(0), reachable)
+        base = None
+        label = f"{map_name} turn {turns}"
+        for name, function in lines:
+            seconds = best_time(function, repeat)
+            base = base or seconds
+            print(f"{label:<22} {name:<34} {seconds * 1e6:>9.1f} {1 / seconds:>10,.0f} {base / seconds:>10.1f}")
+
+
+def depths(limits: tuple[float, ...]) -> None:
+    """Print the depth iterative deepening completes from each opening within each time limit."""
+    print(f"\n{'opening':<12} {'evaluation':<10} " + " ".join(f"{f'depth in {t:g} s':>14} {'nodes':>8}"
+                                                       for t in limits))
+    for map_name in ("empty_room", "open_30", "pillars_30"):
+        pos = Position.from_observation(position(map_name, 0).observe(0))
+        for evaluation in ("voronoi", "chamber"):
+            cells = []
+            for limit in limits:
+                search = Searcher(pos.stride, pos.size, evaluation=evaluation,
+                                  deadline=time.perf_counter() + limit)
+                _, _, done = search.iterate(pos.free, pos.me, pos.op, max_depth=200)
+                cells.append(f"{done:>14} {search.nodes:>8}")
+            print(f"{map_name:<12} {evaluation:<10} " + " ".join(cells))
+
+
+def main() -> None:
+    """Print both tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timings per evaluation; the best counts")
+    parser.add_argument("--quick", action="store_true", help="only the 100 ms depth column")
+    args = parser.parse_args()
+    evaluations(args.repeat)
+    depths((0.1,) if args.quick else (0.1, 1.0))
+
+
+if __name__ == "__main__":
+    main()

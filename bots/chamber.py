@@ -1,0 +1,69 @@
+"""chamber: the strongest shipped Tron bot: Voronoi plus parity, chambers and a space-filling endgame.
+
+After the winner of the 2010 Google AI Challenge:
+
+* While the players can still reach each other, an iterative-deepening alpha-beta search (with
+  killer-move ordering: a move that caused a cut-off at a depth is tried first next time) scores
+  positions by Voronoi territory, each side's territory bounded by checkerboard parity (a path
+  alternates square colours, so surplus cells of one colour can't all be filled).
+* Once the players are cut off from each other, it switches to a one-player space-filling search: try
+  move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
+  which splits the region at its articulation points into chambers and counts only the chambers one
+  pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
+  hugs walls.
+* It uses its whole thinking time every move.
+
+Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
+cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
+draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
+loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
+the bot never steps where the opponent's head can also step unless every other move loses.
+Alternating moves are searched as they are played, one player at a time.
+
+Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
+taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
+``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 80% of the time limit).
+"""
+
+import time
+
+from arena import Bot
+from arena.games.tron.search import Position, Searcher, action_for, flood
+
+
+class Chamber(Bot):
+    """Voronoi + parity alpha-beta while in contact; chamber-aware space filling once cut off."""
+
+    name = "chamber"
+    games = ("tron", "snafu")
+
+    def __init__(self, depth: int = 0, think: float = 0.0):
+        self.depth = int(depth)
+        self.think = float(think)
+
+    def start(self, info):
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
+        self.budget = self.think or min(info.time_limit * 0.8, 0.1)
+
+    def act(self, obs):
+        """Fill space if cut off, otherwise search the fight; answer with the best move found."""
+        deadline = float("inf") if self.depth else time.perf_counter() + self.budget
+        pos = Position.from_observation(obs)
+        search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
+                          deadline=deadline)
+        if pos.op < 0 or self.cut_off(pos):
+            step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
+        elif self.depth:
+            step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
+        else:
+            step, _, _ = search.iterate(pos.free, pos.me, pos.op)
+        return action_for(obs, step)
+
+    @staticmethod
+    def cut_off(pos):
+        """Whether no free cell we can reach is next to the opponent's head."""
+        s = pos.stride
+        reach = flood(pos.free, 1 << pos.me, s) | 1 << pos.me
+        around = 1 << pos.op + 1 | 1 << pos.op - 1 | 1 << pos.op + s | 1 << pos.op - s
+        return not reach & around

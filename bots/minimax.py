@@ -1,0 +1,51 @@
+"""minimax: alpha-beta search with the plain reachable-area evaluation (the baseline search bot).
+
+It looks ``depth`` plies ahead (default 6: three moves each) and scores the positions it reaches by
+how many cells each player can still reach, ours minus the opponent's. It stops early when its
+thinking time runs out and plays the move of the deepest search it finished.
+
+Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
+cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
+draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
+loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
+the bot never steps where the opponent's head can also step unless every other move loses.
+Alternating moves are searched as they are played, one player at a time.
+
+Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
+taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+step. Parameters: ``minimax:depth=4``, ``minimax:think=0.5`` (seconds per move; default the smaller of
+0.1 s and 80% of the time limit).
+"""
+
+import time
+
+from arena import Bot
+from arena.games.tron.search import Position, Searcher, action_for
+
+
+class Minimax(Bot):
+    """Alpha-beta to a fixed depth with the reachable-area evaluation."""
+
+    name = "minimax"
+    games = ("tron", "snafu")
+
+    def __init__(self, depth: int = 6, think: float = 0.0):
+        self.depth = int(depth)
+        self.think = float(think)
+
+    def start(self, info):
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
+        self.budget = self.think or min(info.time_limit * 0.8, 0.1)
+
+    def act(self, obs):
+        """Search, and answer with the best move found."""
+        deadline = time.perf_counter() + self.budget
+        pos = Position.from_observation(obs)
+        if pos.op < 0:  # alone on the board: keep the most space
+            search = Searcher(pos.stride, pos.size, deadline=deadline)
+            step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
+            return action_for(obs, step)
+        search = Searcher(pos.stride, pos.size, evaluation="area", simultaneous=pos.simultaneous,
+                          deadline=deadline)
+        step, _, _ = search.iterate(pos.free, pos.me, pos.op, max_depth=self.depth)
+        return action_for(obs, step)

@@ -1,0 +1,53 @@
+"""voronoi: iterative-deepening alpha-beta with a Voronoi territory evaluation.
+
+The evaluation counts the cells we reach strictly before the opponent minus the cells it reaches
+strictly before us (both breadth-first searches run together on bitboards: see
+:mod:`arena.games.tron.search`). Iterative deepening searches 2 plies, then 4, 6, ... until the thinking
+time is used, and plays the move of the deepest search it finished.
+
+Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
+cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
+draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
+loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
+the bot never steps where the opponent's head can also step unless every other move loses.
+Alternating moves are searched as they are played, one player at a time.
+
+Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
+taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+step. Parameters: ``voronoi:depth=6`` (a fixed depth in plies, no clock), ``voronoi:think=0.5`` (seconds
+per move; default the smaller of 0.1 s and 80% of the time limit).
+"""
+
+import time
+
+from arena import Bot
+from arena.games.tron.search import Position, Searcher, action_for
+
+
+class Voronoi(Bot):
+    """Iterative-deepening alpha-beta, Voronoi evaluation."""
+
+    name = "voronoi"
+    games = ("tron", "snafu")
+
+    def __init__(self, depth: int = 0, think: float = 0.0):
+        self.depth = int(depth)
+        self.think = float(think)
+
+    def start(self, info):
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
+        self.budget = self.think or min(info.time_limit * 0.8, 0.1)
+
+    def act(self, obs):
+        """Search as deep as the time allows (or to ``depth``), and answer with the best move found."""
+        deadline = float("inf") if self.depth else time.perf_counter() + self.budget
+        pos = Position.from_observation(obs)
+        search = Searcher(pos.stride, pos.size, evaluation="voronoi", simultaneous=pos.simultaneous,
+                          deadline=deadline)
+        if pos.op < 0:  # alone on the board: keep the most space
+            step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
+        elif self.depth:
+            step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
+        else:
+            step, _, _ = search.iterate(pos.free, pos.me, pos.op)
+        return action_for(obs, step)

@@ -1,0 +1,335 @@
+"""The search bots (minimax, voronoi, chamber) and the engine they share: exact results at fixed depths."""
+
+import random
+
+import numpy as np
+import pytest
+
+from arena import run_match
+from arena.game import MatchInfo
+from arena.games.tron.board import TronBoard
+from arena.games.tron.game import TronGame
+from arena.games.tron.observation import TronObservation
+from arena.games.tron.search import (
+    DRAW,
+    WIN,
+    Position,
+    Searcher,
+    articulation_points,
+    chamber_space,
+    flood,
+    free_bits,
+    parity_bound,
+    voronoi,
+)
+from arena.maps import resolve_map
+from arena.plugins import PluginConfig, load_registry
+
+SEARCH_BOTS = ("minimax", "voronoi", "chamber")
+
+
+def board_of(rows):
+    """A board from rows with ``#`` walls and the heads ``1``..``4``."""
+    starts = sorted((char, x, y) for y, row in enumerate(rows) for x, char in enumerate(row) if char in "1234")
+    return TronBoard(rows, [(x, y) for _, x, y in starts])
+
+
+def observe(rows, moves="simultaneous", seat=0):
+    return TronObservation(board_of(rows), seat, moves)
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
+
+
+def play(registry, name, rows, moves="simultaneous", **params):
+    """The action bot ``name`` (with ``params``) chooses in the position ``rows`` as seat 0."""
+    cls = registry.bots[name].cls
+    bot = cls(**params)
+    bot.start(MatchInfo(game="tron", seat=0, num_seats=2, role=None, options={"moves": moves}, map_name=None,
+                        seed=0, time_limit=1.0))
+    return bot.act(observe(rows, moves))
+
+
+# -- the engine ------------------------------------------------------------------------------------------------
+
+def test_free_bits_and_flood_count_reachable_cells():
+    obs = observe(["1..#....",
+                   "...#..2.",
+                   "####...."])
+    free = free_bits(obs.cells)
+    assert free.bit_count() == 3 * 8 - 6 - 2  # walls and heads are not free
+    assert flood(free, 1 << obs.heads[0], obs.stride).bit_count() == 5
+    assert flood(free, 1 << obs.heads[1], obs.stride).bit_count() == 11
+
+
+def test_voronoi_counts_cells_strictly_closer_and_leaves_ties_to_nobody():
+    obs = observe(["1...2"])
+    mine, theirs, connected = voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride)
+    assert (mine, theirs, connected) == (1, 1, True)  # the middle cell is as close to both
+    obs = observe(["1....",
+                   "....2"])
+    assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (4, 4, True)
+    obs = observe(["1.#..2"])
+    assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (1, 2, False)
+
+
+def plain_voronoi(cells, a, b, stride):
+    def distances(start):
+        seen, frontier = {start: 0}, [start]
+        for cell in frontier:
+            for n in (cell - stride, cell + stride, cell - 1, cell + 1):
+                if cells[n] == 0 and n not in seen:
+                    seen[n] = seen[cell] + 1
+                    frontier.append(n)
+        return seen
+    da, db = distances(a), distances(b)
+    far = 10 ** 9
+    return (sum(1 for c, d in da.items() if c != a and d < db.get(c, far)),
+            sum(1 for c, d in db.items() if c != b and d < da.get(c, far)))
+
+
+def random_positions(count, seed=3):
+    """Seeded positions on the 13x13 maps after a few random safe moves (games that have not ended)."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        game = TronGame(resolve_map(rng.choice(["empty_room", "center_block", "diagonal_blocks"])), {},
+                        np.random.default_rng(0))
+        for _ in range(rng.randrange(0, 30)):
+            actions = {}
+            for seat in game.to_act():
+                safe = game.observe(seat).safe_moves()
+                actions[seat] = rng.choice(safe) if safe else "N"
+            game.apply(actions)
+            if game.result is not None:
+                break
+        if game.result is None:
+            positions.append(game.observe(0))
+    return positions
+
+
+def test_bitboard_voronoi_equals_two_plain_breadth_first_searches():
+    for obs in random_positions(40):
+        a, b = obs.heads
+        mine, theirs, _ = voronoi(free_bits(obs.cells), a, b, obs.stride)
+        assert (mine, theirs) == plain_voronoi(obs.cells, a, b, obs.stride)
+
+
+def test_parity_bound_counts_alternating_colours():
+    obs = observe(["1....",
+                   "#####",
+                   "2...."])
+    free = free_bits(obs.cells)
+    region = flood(free, 1 << obs.heads[0], obs.stride)
+    assert parity_bound(region, obs.heads[0], obs.stride, len(obs.cells)) == 4  # a corridor: every cell
+    obs = observe(["...",
+                   ".1.",
+                   "...",
+                   "###",
+                   "2.."])
+    free = free_bits(obs.cells)
+    region = flood(free, 1 << obs.heads[0], obs.stride)
+    # From the centre of a 3x3 room: 4 edge cells (the other colour) and 4 corners: at most 8 moves.
+    assert parity_bound(region, obs.heads[0], obs.stride, len(obs.cells)) == 8
+    obs = observe(["1..",
+                   "...",
+                   "...",
+                   "###",
+                   "2.."])
+    free = free_bits(obs.cells)
+    region = flood(free, 1 << obs.heads[0], obs.stride)
+    # From a corner: 4 edge cells and only 4 other corners: 2 * 4 moves at most.
+    assert parity_bound(region, obs.heads[0], obs.stride, len(obs.cells)) == 8
+
+
+def test_articulation_points_and_chambers():
+    rows = ["..#......",
+            "..1......",
+            "..#......",
+            "#########",
+            "2........"]
+    obs = observe(rows)
+    free, head, s = free_bits(obs.cells), obs.heads[0], obs.stride
+    # The cells next to the head lead into the rooms: each is the only way into its room.
+    assert articulation_points(free, head, s) == (1 << obs.index(1, 1)) | (1 << obs.index(3, 1))
+    assert chamber_space(free, head, s, len(obs.cells)) == 18  # the right room, 6x3
+    obs = observe([".....",
+                   "1.#..",
+                   "..#..",
+                   "#####",
+                   "2...."])
+    free, head, s = free_bits(obs.cells), obs.heads[0], obs.stride
+    # The room on the left joins the room on the right only through (2, 0): an articulation point,
+    # and so are its two neighbours on the top row.
+    assert articulation_points(free, head, s) == (1 << obs.index(1, 0)) | (1 << obs.index(2, 0)) | (
+        1 << obs.index(3, 0))
+    # One pass: down and round the left room (missing its corner (0, 0)), through the door, then the
+    # whole right room: 5 + 6 = 11 of the 12 free cells. The estimate is exact here.
+    assert chamber_space(free, head, s, len(obs.cells)) == 11
+
+
+def test_chamber_space_counts_only_one_branch():
+    obs = observe(["....#....",
+                   "....1....",
+                   "....#....",
+                   "#########",
+                   "2........"])
+    free, head, s = free_bits(obs.cells), obs.heads[0], obs.stride
+    assert flood(free, 1 << head, s).bit_count() == 24
+    assert chamber_space(free, head, s, len(obs.cells)) == 12  # one side: 12 cells, the other is lost
+
+
+def brute_force(search, free, me, op, depth, ours):
+    """Plain minimax (no pruning) with the searcher's rules and evaluation."""
+    steps = search.steps
+    if ours:
+        if depth <= 0:
+            return search.evaluate(free, me, op)
+        values = [brute_force(search, free & ~(1 << me + d), me + d, op, depth - 1, False)
+                  for d in steps if free >> me + d & 1]
+        if not values:
+            return -WIN - depth if any(free >> op + d & 1 for d in steps) else DRAW
+        return max(values)
+    values = [brute_force(search, free & ~(1 << op + d), me, op + d, depth - 1, True)
+              for d in steps if free >> op + d & 1]
+    if op - me in steps:
+        values.append(DRAW)
+    return min(values) if values else WIN + depth
+
+
+@pytest.mark.parametrize("evaluation", ["area", "voronoi", "chamber"])
+def test_alpha_beta_returns_the_minimax_value(evaluation):
+    for obs in random_positions(12, seed=5):
+        pos = Position.from_observation(obs)
+        for depth in (2, 4):
+            search = Searcher(pos.stride, pos.size, evaluation=evaluation)
+            step, value = search.root(pos.free, pos.me, pos.op, depth)
+            children = {d: brute_force(search, pos.free & ~(1 << pos.me + d), pos.me + d, pos.op, depth - 1, False)
+                        for d in search.steps if pos.free >> pos.me + d & 1}
+            if children:
+                assert value == max(children.values())
+                assert children[step] == value
+
+
+def test_fill_search_fills_a_room_completely():
+    board = board_of(["1...",
+                      "....",
+                      "..##",
+                      "####",
+                      "2..."])
+    search = Searcher(board.stride, len(board.cells))
+    steps = 0
+    while True:
+        free = free_bits(board.cells)
+        step, _, _ = search.fill_root(free, board.heads[0], max_depth=12)
+        if not free >> board.heads[0] + step & 1:
+            break
+        board.cells[board.heads[0] + step] = 3
+        board.heads[0] += step
+        steps += 1
+    assert steps == 9  # every free cell of the room
+
+
+# -- the bots ----------------------------------------------------------------------------------------------------
+
+DEAD_END = ["1.....#",
+            ".######",
+            ".......",
+            ".......",
+            "......2"]
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+@pytest.mark.parametrize("moves", ["simultaneous", "alternating"])
+def test_bots_avoid_a_dead_end(registry, name, moves):
+    assert play(registry, name, DEAD_END, moves, depth=4) == "S"
+
+
+TWO_ROOMS = ["..#......",
+             "..1......",
+             "..#......",
+             "#########",
+             "2........"]
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+def test_bots_take_the_bigger_chamber(registry, name):
+    assert play(registry, name, TWO_ROOMS, depth=4) == "E"
+
+
+def test_chamber_fills_its_space_to_the_end_once_cut_off(registry):
+    rows = [".1....",
+            "......",
+            "....##",
+            "######",
+            "2....."]
+    board = board_of(rows)
+    bot = registry.bots["chamber"].cls(depth=8)
+    bot.start(MatchInfo(game="tron", seat=0, num_seats=2, role=None, options={}, map_name=None, seed=0,
+                        time_limit=1.0))
+    moves = 0
+    while True:
+        action = bot.act(TronObservation(board, 0, "alternating"))
+        board.move_alternating(0, action)
+        if not board.alive[0]:
+            break
+        moves += 1
+    assert moves == 15  # all 15 free cells of its room
+
+
+FACE_TO_FACE = [".........",
+                ".........",
+                "...1.2...",
+                ".........",
+                "........."]
+
+
+def test_simultaneous_search_scores_the_cell_between_the_heads_as_a_draw():
+    for moves, draw in (("simultaneous", True), ("alternating", False)):
+        pos = Position.from_observation(observe(FACE_TO_FACE, moves))
+        search = Searcher(pos.stride, pos.size, simultaneous=pos.simultaneous)
+        east = pos.me + 1
+        value = search._reply(pos.free & ~(1 << east), east, pos.op, 3, -2 * WIN, 2 * WIN)
+        assert (value == DRAW) is draw
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+def test_simultaneous_search_keeps_out_of_a_head_on_draw(registry, name):
+    # East is the cell between the heads: the opponent can enter it in the same turn.
+    assert play(registry, name, FACE_TO_FACE, "simultaneous", depth=4) != "E"
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+def test_fixed_depth_searches_choose_exact_moves(registry, name):
+    rows = ["......",
+            ".1....",
+            "...#..",
+            "......",
+            "....2."]
+    # 4 plies: the area evaluation sees 0 for E and -1 for the others; Voronoi sees +1 for S.
+    expected = {"minimax": "E", "voronoi": "S", "chamber": "S"}
+    assert play(registry, name, rows, depth=4) == expected[name]
+
+
+RULE_SETS = [
+    ("tron", "empty_room", {}),
+    ("tron", "center_block", {"moves": "alternating"}),
+    ("tron", "powerup_room", {}),  # Brown rules: alternating, mirrored starts, powerups
+    ("tron", "four_corners", {}),
+    ("tron", "four_corners", {"moves": "alternating"}),
+    ("snafu", None, {"size": "15x15"}),
+]
+
+
+@pytest.mark.parametrize("name", SEARCH_BOTS)
+@pytest.mark.parametrize(("game", "map_name", "options"), RULE_SETS)
+def test_bots_play_every_rule_set_without_failures(registry, name, game, map_name, options):
+    field = [f"{name}:depth=2", "floodfill"]
+    if map_name == "four_corners":
+        field = [f"{name}:depth=2", "floodfill", "wallhugger", f"{name}:depth=2"]
+    for seed in (1, 2):
+        outcome = run_match(game, field, game_map=map_name, options=options, seed=seed, registry=registry)
+        assert outcome.failures == {}
+        assert outcome.turns > 4
