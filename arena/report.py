@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from tabulate import tabulate
@@ -71,7 +72,7 @@ def _display_rows(standings: Standings, role: str | None = None) -> tuple[list[s
     for rank, row in enumerate(shown, start=1):
         rows.append([
             str(rank), row.label, *([row.role or ""] if has_roles else []),
-            f"{row.rating.conservative:.2f}", f"{row.rating.mu:.2f} ± {row.rating.sigma:.2f}", str(row.games),
+            f"{row.rating.conservative:.1f}", f"{row.rating.mu:.1f} ± {row.rating.sigma:.1f}", str(row.games),
             f"{row.wins}-{row.draws}-{row.losses}", _score_with_interval(row), failure_summary(row),
         ])
     return headers, rows
@@ -122,16 +123,17 @@ def render_console(standings: Standings, console: Console) -> None:
     """Print the standings and head-to-head tables with rich (with roles, a standings table per role)."""
     for heading, role in _sections(standings):
         headers, rows = _display_rows(standings, role)
-        table = Table(title=f"{heading} — {_title(standings)}", title_justify="left")
+        table = Table(title=f"{heading} — {_title(standings)}", title_justify="left", box=box.SIMPLE_HEAD)
         for header in headers:
-            table.add_column(header, justify="left" if header in ("bot", "role") else "right", no_wrap=True)
+            table.add_column(header, justify="left" if header in ("bot", "role") else "right", overflow="fold",
+                             min_width=len(header) if header in ("#", "games") else None)
         for row in rows:
             table.add_row(*row)
         console.print(table)
     headers, rows = _matrix(standings)
-    matrix = Table(title=_matrix_title(standings), title_justify="left")
+    matrix = Table(title=_matrix_title(standings), title_justify="left", box=box.SIMPLE_HEAD)
     for header in headers:
-        matrix.add_column(header, justify="left" if header == "vs" else "right", no_wrap=header == "vs")
+        matrix.add_column(header, justify="left" if header == "vs" else "right", overflow="fold")
     for row in rows:
         matrix.add_row(*row)
     console.print(matrix)
