@@ -51,6 +51,19 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
+    """The sub-command group ``name`` of ``app`` (such as ``train``), created if no plugin has added it yet.
+
+    Plugins add their commands to shared groups through this, so ``arena train`` lists every plugin's.
+    """
+    for group in app.registered_groups:
+        if group.name == name and group.typer_instance is not None:
+            return group.typer_instance
+    group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False)
+    app.add_typer(group_app, name=name)
+    return group_app
+
+
 def parse_options(values: list[str] | None) -> dict[str, str]:
     """``["moves=alternating", ...]`` as a dict; a value without ``=`` is an error."""
     options: dict[str, str] = {}

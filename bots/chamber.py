@@ -23,13 +23,16 @@ Alternating moves are searched as they are played, one player at a time.
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
-``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 80% of the time limit).
+``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 80% of the time limit),
+``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``
+wrote; the space-filling endgame is unchanged).
 """
 
 import time
 
 from arena import Bot
 from arena.games.tron.search import Position, Searcher, action_for, flood
+from arena.learning.tron_eval import load_weights
 
 
 class Chamber(Bot):
@@ -38,9 +41,10 @@ class Chamber(Bot):
     name = "chamber"
     games = ("tron", "snafu")
 
-    def __init__(self, depth: int = 0, think: float = 0.0):
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
         self.depth = int(depth)
         self.think = float(think)
+        self.learned = load_weights(weights).value if weights else None
 
     def start(self, info):
         """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
@@ -51,7 +55,7 @@ class Chamber(Bot):
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
         search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                          deadline=deadline)
+                          deadline=deadline, learned=self.learned)
         if pos.op < 0 or self.cut_off(pos):
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
         elif self.depth:

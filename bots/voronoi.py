@@ -15,13 +15,15 @@ Alternating moves are searched as they are played, one player at a time.
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``voronoi:depth=6`` (a fixed depth in plies, no clock), ``voronoi:think=0.5`` (seconds
-per move; default the smaller of 0.1 s and 80% of the time limit).
+per move; default the smaller of 0.1 s and 80% of the time limit), ``voronoi:weights=FILE`` (evaluate
+with the learned linear weights ``arena train tron-eval`` wrote, instead of the Voronoi difference).
 """
 
 import time
 
 from arena import Bot
 from arena.games.tron.search import Position, Searcher, action_for
+from arena.learning.tron_eval import load_weights
 
 
 class Voronoi(Bot):
@@ -30,9 +32,10 @@ class Voronoi(Bot):
     name = "voronoi"
     games = ("tron", "snafu")
 
-    def __init__(self, depth: int = 0, think: float = 0.0):
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
         self.depth = int(depth)
         self.think = float(think)
+        self.learned = load_weights(weights).value if weights else None
 
     def start(self, info):
         """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
@@ -43,7 +46,7 @@ class Voronoi(Bot):
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
         search = Searcher(pos.stride, pos.size, evaluation="voronoi", simultaneous=pos.simultaneous,
-                          deadline=deadline)
+                          deadline=deadline, learned=self.learned)
         if pos.op < 0:  # alone on the board: keep the most space
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
         elif self.depth:

@@ -9,18 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from arena.cli_common import err, out, user_errors
+from arena.cli_common import command_group, err, out, user_errors
 from arena.errors import ArenaError
-
-
-def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
-    """The sub-command group ``name`` of ``app``, created if no plugin has added it yet."""
-    for group in app.registered_groups:
-        if group.name == name and group.typer_instance is not None:
-            return group.typer_instance
-    group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False)
-    app.add_typer(group_app, name=name)
-    return group_app
 
 
 def add_commands(app: typer.Typer) -> None:

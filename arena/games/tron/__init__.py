@@ -1,4 +1,5 @@
-"""Tron light cycles, registered as the games ``tron`` (AI Challenge and Brown rule sets) and ``snafu``."""
+"""Tron light cycles, registered as the games ``tron`` (AI Challenge and Brown rule sets) and ``snafu``,
+with the ``arena train tron-eval`` command."""
 
 from typing import Any
 
@@ -15,3 +16,11 @@ def register_games(register: Any) -> None:
     """Register Tron and its Snafu variant."""
     register(TronGame)
     register(SnafuGame)
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    """Add ``arena train tron-eval``."""
+    from arena.games.tron.commands import add_commands
+
+    add_commands(app)

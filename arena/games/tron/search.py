@@ -217,6 +217,8 @@ class Searcher:
 
     ``evaluation`` is ``"area"`` (reachable cells, ours minus theirs), ``"voronoi"`` (Voronoi territory
     difference) or ``"chamber"`` (Voronoi with checkerboard parity bounding each side's territory).
+    ``learned``, if given, replaces it: a function ``(free, me, op, stride, size) -> value`` such as
+    :meth:`arena.learning.tron_eval.LearnedEval.value`.
 
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
@@ -229,8 +231,10 @@ class Searcher:
     """
 
     def __init__(self, stride: int, size: int, *, evaluation: str = "voronoi", simultaneous: bool = True,
-                 deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter):
+                 deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
+                 learned: Callable[[int, int, int, int, int], int] | None = None):
         self.stride = stride
+        self.learned = learned
         self.size = size
         self.evaluation = evaluation
         self.simultaneous = simultaneous
@@ -246,6 +250,8 @@ class Searcher:
     def evaluate(self, free: int, me: int, op: int) -> int:
         """The static value of a position for ``me`` (positive is good), by the chosen evaluation."""
         s = self.stride
+        if self.learned is not None:
+            return self.learned(free, me, op, s, self.size)
         if self.evaluation == "area":
             return flood(free, 1 << me, s).bit_count() - flood(free, 1 << op, s).bit_count()
         if self.evaluation == "voronoi":

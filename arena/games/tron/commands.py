@@ -1,0 +1,45 @@
+"""The Tron commands: ``arena train tron-eval`` (learn the weights of a linear evaluation from stored games)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli_common import command_group, out, user_errors
+
+
+def add_commands(app: typer.Typer) -> None:
+    """Add the Tron commands to the ``arena`` application."""
+    train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
+    train.command("tron-eval")(user_errors(train_eval_command))
+
+
+def train_eval_command(
+    db: Annotated[Path, typer.Option("--db", help="The results database whose tron games to learn from.")],
+    out_path: Annotated[Path, typer.Option("--out", "-o", help="Weights file to write.")] = Path("weights.json"),
+    seed: Annotated[int, typer.Option(help="Seed of the split of games into training and held out.")] = 0,
+    holdout: Annotated[float, typer.Option(help="Fraction of the games held out.")] = 0.2,
+) -> None:
+    """Fit a linear Tron evaluation to stored games' results; use it with voronoi:weights=FILE."""
+    from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, save_weights, train
+    from arena.plugins import load_registry
+
+    records = records_from_db(db)
+    data = build_dataset(records, load_registry())
+    result = train(data, seed=seed, holdout=holdout)
+    save_weights(result, out_path)
+    errs = result.errors
+    out.print(f"{result.games['train']} training games ({result.positions['train']} positions), "
+              f"{result.games['holdout']} held out ({result.positions['holdout']} positions), "
+              f"{result.games['skipped']} skipped; seed {seed}", highlight=False, soft_wrap=True)
+    pairs = zip(FEATURES, result.weights, strict=True)
+    out.print("weights: " + ", ".join(f"{name} {weight:+.5f}" for name, weight in pairs),
+              highlight=False, soft_wrap=True)
+    for label, train_key, held_key in (("learned", "train", "holdout"),
+                                       ("voronoi only", "baseline_train", "baseline_holdout")):
+        out.print(f"{label:>12}: training mse {errs[train_key]['mse']:.4f}, accuracy "
+                  f"{errs[train_key]['accuracy']:.1%}; held-out mse {errs[held_key]['mse']:.4f}, accuracy "
+                  f"{errs[held_key]['accuracy']:.1%}", highlight=False, soft_wrap=True)
+    out.print(f"weights written to {out_path}", highlight=False, soft_wrap=True)
