@@ -85,27 +85,8 @@ def voronoi(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
     ``connected`` being whether any free cell is reachable from both (if not, the players are cut off
     and each count is simply the reachable area).
     """
-    fa, fb = 1 << a, 1 << b
-    unseen = free
-    mine = theirs = 0
-    connected = False
-    s = stride
-    while fa or fb:
-        na = (fa << 1 | fa >> 1 | fa << s | fa >> s) & unseen
-        nb = (fb << 1 | fb >> 1 | fb << s | fb >> s) & unseen
-        both = na & nb
-        if both:
-            connected = True
-            mine += (na ^ both).bit_count()
-            theirs += (nb ^ both).bit_count()
-        else:
-            mine += na.bit_count()
-            theirs += nb.bit_count()
-        unseen &= ~(na | nb)
-        fa, fb = na, nb
-        if not connected and fa and fb and (fa << 1 | fa >> 1 | fa << s | fa >> s) & fb:
-            connected = True  # the frontiers are next to each other: an odd distance apart
-    return mine, theirs, connected
+    mine, theirs, connected = voronoi_regions(free, a, b, stride)
+    return mine.bit_count(), theirs.bit_count(), connected
 
 
 @lru_cache(maxsize=64)
