@@ -55,7 +55,7 @@ class Chamber(Bot):
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
         search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned)
+                          deadline=deadline, learned=self.learned, rng=self.rng)
         if pos.op < 0 or self.cut_off(pos):
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
         elif self.depth:

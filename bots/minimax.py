@@ -42,10 +42,10 @@ class Minimax(Bot):
         deadline = time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
         if pos.op < 0:  # alone on the board: keep the most space
-            search = Searcher(pos.stride, pos.size, deadline=deadline)
+            search = Searcher(pos.stride, pos.size, deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
             return action_for(obs, step)
         search = Searcher(pos.stride, pos.size, evaluation="area", simultaneous=pos.simultaneous,
-                          deadline=deadline)
+                          deadline=deadline, rng=self.rng)
         step, _, _ = search.iterate(pos.free, pos.me, pos.op, max_depth=self.depth)
         return action_for(obs, step)

@@ -46,7 +46,7 @@ class Voronoi(Bot):
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
         search = Searcher(pos.stride, pos.size, evaluation="voronoi", simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned)
+                          deadline=deadline, learned=self.learned, rng=self.rng)
         if pos.op < 0:  # alone on the board: keep the most space
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
         elif self.depth:

@@ -47,6 +47,7 @@ def play(registry, name, rows, moves="simultaneous", **params):
     """The action bot ``name`` (with ``params``) chooses in the position ``rows`` as seat 0."""
     cls = registry.bots[name].cls
     bot = cls(**params)
+    bot.rng = random.Random(0)
     bot.start(MatchInfo(game="tron", seat=0, num_seats=2, role=None, options={"moves": moves}, map_name=None,
                         seed=0, time_limit=1.0))
     return bot.act(observe(rows, moves))
@@ -267,6 +268,7 @@ def test_chamber_fills_its_space_to_the_end_once_cut_off(registry):
             "2....."]
     board = board_of(rows)
     bot = registry.bots["chamber"].cls(depth=8)
+    bot.rng = random.Random(0)
     bot.start(MatchInfo(game="tron", seat=0, num_seats=2, role=None, options={}, map_name=None, seed=0,
                         time_limit=1.0))
     moves = 0
