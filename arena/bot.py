@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from arena.errors import BotSpecError
+from arena.errors import ArenaError, BotSpecError
 from arena.game import MatchInfo, Result
 
 
@@ -50,6 +50,15 @@ class Bot:
     def parameters(cls) -> dict[str, Any]:
         """The keyword parameters a bot spec may set, with their defaults."""
         return _keyword_parameters(cls.__init__, skip=1)
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> None:
+        """Refuse parameters that cannot work, before any game is played (the default accepts all).
+
+        Called when a bot spec is checked, with the parameters already converted to their defaults'
+        types. Raise ``ValueError`` (or an :class:`~arena.errors.ArenaError`) with a one-line reason,
+        e.g. for a model file that can't be read; the spec is then refused with that reason.
+        """
 
 
 class FunctionBot(Bot):
@@ -205,6 +214,10 @@ def make_spec(cls: type[Bot], raw: dict[str, str], text: str) -> BotSpec:
             params[key] = _coerce(value, accepted[key])
         except ValueError as exc:
             raise BotSpecError(f"bot spec {text!r}: parameter {key}: {exc}") from None
+    try:
+        cls.check_parameters(params)
+    except (ValueError, ArenaError) as exc:
+        raise BotSpecError(f"bot spec {text!r}: {exc}") from None
     return BotSpec(cls.name, params)
 
 

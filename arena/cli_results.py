@@ -127,25 +127,26 @@ def tournament_command(
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
     config = _config(bots_dir)
     registry = _registry(config)
+    prepared = None  # a new tournament is checked in full before the database is opened
+    if resume is not None:
+        if targets:
+            raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
+    else:
+        size_options: dict[str, str] = {}
+        targets = with_size(size, list(targets or []), size_options)
+        option = [*(option or []), *(f"{k}={v}" for k, v in size_options.items())]
+        if not targets:
+            raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
+        tournament_format = fmt_tournament or ("gauntlet" if gauntlet else None)
+        overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
+                         seed=seed, time_limit=time_limit, format=tournament_format, gauntlet=gauntlet,
+                         rounds=rounds)
+        definition = _definition(targets, overrides)
+        if option:
+            definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
+        prepared = prepare(definition, registry)
     with Store(db) as store:
-        if resume is not None:
-            if targets:
-                raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
-            opened = resume_run(store, resume, registry)
-        else:
-            size_options: dict[str, str] = {}
-            targets = with_size(size, list(targets or []), size_options)
-            option = [*(option or []), *(f"{k}={v}" for k, v in size_options.items())]
-            if not targets:
-                raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
-            tournament_format = fmt_tournament or ("gauntlet" if gauntlet else None)
-            overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
-                             seed=seed, time_limit=time_limit, format=tournament_format, gauntlet=gauntlet,
-                             rounds=rounds)
-            definition = _definition(targets, overrides)
-            if option:
-                definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
-            opened = open_run(store, prepare(definition, registry), new)
+        opened = resume_run(store, resume, registry) if prepared is None else open_run(store, prepared, new)
         run, run_id, tournament = opened.run, opened.run.run_id or 0, opened.run.tournament
         if opened.state == "complete":
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",

@@ -4,13 +4,15 @@ After the winner of the 2010 Google AI Challenge:
 
 * While the players can still reach each other, an iterative-deepening alpha-beta search (with
   killer-move ordering: a move that caused a cut-off at a depth is tried first next time) scores
-  positions by Voronoi territory, each side's territory bounded by checkerboard parity (a path
-  alternates square colours, so surplus cells of one colour can't all be filled).
+  positions by Voronoi territory, each side's worth ``2 * cells + 7 * edges``: its cells bounded by
+  checkerboard parity (a path alternates square colours, so surplus cells of one colour can't all be
+  filled) and the pairs of neighbouring cells inside it (an open room is worth more than a corridor or
+  a ragged fringe of the same size, which is easy to cut off).
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try
   move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
   which splits the region at its articulation points into chambers and counts only the chambers one
   pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
-  hugs walls.
+  hugs walls, then at random.
 * It uses its whole thinking time every move.
 
 Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
@@ -19,6 +21,9 @@ draw, as under the real rules. A draw counts as worse for us than any position s
 loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
 the bot never steps where the opponent's head can also step unless every other move loses.
 Alternating moves are searched as they are played, one player at a time.
+Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
+the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
+from its seed.
 
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
@@ -31,7 +36,8 @@ wrote; the space-filling endgame is unchanged).
 import time
 
 from arena import Bot
-from arena.games.tron.search import Position, Searcher, action_for, flood
+from arena.games.tron.paranoid import several_opponents_step
+from arena.games.tron.search import Position, Searcher, action_for
 from arena.learning.tron_eval import load_weights
 
 
@@ -46,6 +52,12 @@ class Chamber(Bot):
         self.think = float(think)
         self.learned = load_weights(weights).value if weights else None
 
+    @classmethod
+    def check_parameters(cls, params):
+        """Refuse a ``weights`` file that can't be read before any game is played."""
+        if params.get("weights"):
+            load_weights(params["weights"])
+
     def start(self, info):
         """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
         self.budget = self.think or min(info.time_limit * 0.8, 0.1)
@@ -54,20 +66,16 @@ class Chamber(Bot):
         """Fill space if cut off, otherwise search the fight; answer with the best move found."""
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
+        if len(pos.ops) > 1:
+            step = several_opponents_step(pos, "chamber", deadline=deadline, rng=self.rng, depth=self.depth)
+            if step is not None:
+                return action_for(obs, step)
         search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng)
-        if pos.op < 0 or self.cut_off(pos):
+        if not pos.in_contact():  # alone, or cut off from every opponent
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
         elif self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
         else:
             step, _, _ = search.iterate(pos.free, pos.me, pos.op)
         return action_for(obs, step)
-
-    @staticmethod
-    def cut_off(pos):
-        """Whether no free cell we can reach is next to the opponent's head."""
-        s = pos.stride
-        reach = flood(pos.free, 1 << pos.me, s) | 1 << pos.me
-        around = 1 << pos.op + 1 | 1 << pos.op - 1 | 1 << pos.op + s | 1 << pos.op - s
-        return not reach & around

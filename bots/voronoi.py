@@ -11,6 +11,9 @@ draw, as under the real rules. A draw counts as worse for us than any position s
 loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
 the bot never steps where the opponent's head can also step unless every other move loses.
 Alternating moves are searched as they are played, one player at a time.
+Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
+the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
+from its seed.
 
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
@@ -22,6 +25,7 @@ with the learned linear weights ``arena train tron-eval`` wrote, instead of the 
 import time
 
 from arena import Bot
+from arena.games.tron.paranoid import several_opponents_step
 from arena.games.tron.search import Position, Searcher, action_for
 from arena.learning.tron_eval import load_weights
 
@@ -37,6 +41,12 @@ class Voronoi(Bot):
         self.think = float(think)
         self.learned = load_weights(weights).value if weights else None
 
+    @classmethod
+    def check_parameters(cls, params):
+        """Refuse a ``weights`` file that can't be read before any game is played."""
+        if params.get("weights"):
+            load_weights(params["weights"])
+
     def start(self, info):
         """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
         self.budget = self.think or min(info.time_limit * 0.8, 0.1)
@@ -45,6 +55,11 @@ class Voronoi(Bot):
         """Search as deep as the time allows (or to ``depth``), and answer with the best move found."""
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
+        if len(pos.ops) > 1:
+            step = several_opponents_step(pos, "voronoi", deadline=deadline, rng=self.rng, depth=self.depth)
+            if step is not None:
+                return action_for(obs, step)
+            pos.op = -1  # cut off from everyone
         search = Searcher(pos.stride, pos.size, evaluation="voronoi", simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng)
         if pos.op < 0:  # alone on the board: keep the most space

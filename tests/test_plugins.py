@@ -231,6 +231,32 @@ def test_bot_specs_parse_and_check_parameters(bot_dir):
         parse_bot_spec("9lives")
 
 
+def test_a_bot_can_refuse_its_parameters_before_any_game(tmp_path):
+    write_module(tmp_path / "picky", "picky.py", """
+        from arena import Bot
+
+        class Picky(Bot):
+            name = "picky"
+            games = ("tron",)
+
+            def __init__(self, model: str = ""):
+                self.model = model
+
+            @classmethod
+            def check_parameters(cls, params):
+                if params.get("model", "").endswith(".bad"):
+                    raise ValueError(f"model {params['model']}: cannot read")
+
+            def act(self, obs):
+                return "N"
+    """)
+    registry = load_registry(PluginConfig(bot_dirs=(str(tmp_path / "picky"),), use_cwd_bots=False,
+                                          use_env_path=False))
+    assert registry.spec("picky:model=m.npz").params == {"model": "m.npz"}
+    with pytest.raises(BotSpecError, match=r"^bot spec 'picky:model=m.bad': model m.bad: cannot read$"):
+        registry.spec("picky:model=m.bad")
+
+
 def test_bot_lists_keep_parameter_commas_with_their_spec():
     assert split_bot_list(["random,cla:features=PR,t=3,c=0.5", "floodfill"]) == [
         "random", "cla:features=PR,t=3,c=0.5", "floodfill"]

@@ -150,10 +150,18 @@ def test_a_bad_weights_file_is_a_one_line_error(tmp_path, text, message):
         assert "\n" not in str(caught.value)
 
 
-def test_a_bad_weights_file_names_itself_in_the_game_result(tmp_path):
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_bad_weights_file_is_refused_before_any_game(tmp_path, command):
     path = tmp_path / "bad.json"
     path.write_text("{}")
-    result = runner.invoke(app, ["play", f"voronoi:weights={path},depth=2", "random", "--map", "center_block",
-                                 "--quiet", "--seed", "1"])
-    assert result.exit_code == 0
-    assert f"weights file {path}: field 'format' should be 'arena-tron-eval/1'" in " ".join(result.output.split())
+    spec = f"voronoi:weights={path},depth=2"
+    db = tmp_path / "results.db"
+    if command == "play":
+        args = ["play", spec, "random", "--map", "center_block", "--quiet"]
+    else:
+        args = ["tournament", "center_block", "-b", f"{spec},random", "-n", "2", "--db", str(db)]
+    result = runner.invoke(app, args)
+    assert result.exit_code != 0
+    message = " ".join(result.output.split())
+    assert f"weights file {path}: field 'format' should be 'arena-tron-eval/1'" in message
+    assert not db.exists()  # nothing was played or stored
