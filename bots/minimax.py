@@ -10,6 +10,9 @@ draw, as under the real rules. A draw counts as worse for us than any position s
 loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
 the bot never steps where the opponent's head can also step unless every other move loses.
 Alternating moves are searched as they are played, one player at a time.
+Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
+the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
+from its seed.
 
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
@@ -20,6 +23,7 @@ step. Parameters: ``minimax:depth=4``, ``minimax:think=0.5`` (seconds per move; 
 import time
 
 from arena import Bot
+from arena.games.tron.paranoid import several_opponents_step
 from arena.games.tron.search import Position, Searcher, action_for
 
 
@@ -41,6 +45,11 @@ class Minimax(Bot):
         """Search, and answer with the best move found."""
         deadline = time.perf_counter() + self.budget
         pos = Position.from_observation(obs)
+        if len(pos.ops) > 1:
+            step = several_opponents_step(pos, "area", deadline=deadline, rng=self.rng, depth=self.depth)
+            if step is not None:
+                return action_for(obs, step)
+            pos.op = -1  # cut off from everyone
         if pos.op < 0:  # alone on the board: keep the most space
             search = Searcher(pos.stride, pos.size, deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)

@@ -476,7 +476,15 @@ class Searcher:
 
 def voronoi_regions(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
     """Like :func:`voronoi`, but the territories as bitboards: ``(a's cells, b's cells, connected)``."""
-    fa, fb = 1 << a, 1 << b
+    return territories(free, 1 << a, 1 << b, stride)
+
+
+def territories(free: int, ours: int, theirs: int, stride: int) -> tuple[int, int, bool]:
+    """Voronoi territories of two sets of heads, given as bitboards (several heads make one side).
+
+    Returns ``(cells our side reaches strictly first, cells their side does, connected)``.
+    """
+    fa, fb = ours, theirs
     unseen = free
     mine = theirs = 0
     connected = False
@@ -497,55 +505,37 @@ def voronoi_regions(free: int, a: int, b: int, stride: int) -> tuple[int, int, b
 
 
 class Position:
-    """A bot's view of an observation for search: the free bitboard, our head and the opponent searched.
+    """A bot's view of an observation for search: the free bitboard, our head and the opponents' heads.
 
-    With more than two players alive, the search plays against the nearest opponent (by BFS distance)
-    and, with simultaneous moves, treats the cells next to the other opponents' heads as taken, since
-    they may move there this turn (a cautious, paranoid simplification).
+    ``ops`` holds every opponent still alive, in the order they move after us (seat order from ours);
+    ``op`` is the first of them (the only one in a two-player game), or -1 if we are alone.
     """
 
-    __slots__ = ("free", "me", "op", "stride", "size", "simultaneous")
+    __slots__ = ("free", "me", "op", "ops", "stride", "size", "simultaneous")
 
-    def __init__(self, free: int, me: int, op: int, stride: int, size: int, simultaneous: bool):
+    def __init__(self, free: int, me: int, ops: tuple[int, ...], stride: int, size: int, simultaneous: bool):
         self.free = free
         self.me = me
-        self.op = op
+        self.ops = ops
+        self.op = ops[0] if ops else -1
         self.stride = stride
         self.size = size
         self.simultaneous = simultaneous
 
     @classmethod
     def from_observation(cls, obs) -> Position:  # noqa: ANN001 - any Tron or Snafu observation
-        """The search position of a Tron or Snafu observation (``op`` is -1 if no opponent is alive)."""
-        stride, cells = obs.stride, obs.cells
-        free = free_bits(cells)
-        me = obs.heads[obs.seat]
-        others = [h for s, h in enumerate(obs.heads) if s != obs.seat and h >= 0]
+        """The search position of a Tron or Snafu observation."""
+        seats = len(obs.heads)
+        later = [(obs.seat + offset) % seats for offset in range(1, seats)]
+        ops = tuple(obs.heads[seat] for seat in later if obs.heads[seat] >= 0)
         simultaneous = getattr(obs, "moves", "simultaneous") != "alternating"
-        op = -1
-        if others:
-            if len(others) == 1:
-                op = others[0]
-            else:
-                op = min(others, key=lambda h: _distance(free, me, h, stride))
-                if simultaneous:
-                    for h in others:
-                        if h != op:
-                            free &= ~neighbours(1 << h, stride)
-        return cls(free, me, op, stride, len(cells), simultaneous)
+        return cls(free_bits(obs.cells), obs.heads[obs.seat], ops, obs.stride, len(obs.cells), simultaneous)
 
-
-def _distance(free: int, a: int, b: int, stride: int) -> int:
-    """BFS distance between two heads through free cells (a large number if none)."""
-    reach, target, steps = 1 << a, neighbours(1 << b, stride), 0
-    mask = free | reach
-    while not reach & target:
-        grown = neighbours(reach, stride) & mask
-        if grown == reach:
-            return 10_000 + abs(a - b)
-        reach = grown
-        steps += 1
-    return steps
+    def in_contact(self) -> tuple[int, ...]:
+        """The opponents whose head touches a cell we can reach (the others can no longer affect us)."""
+        s = self.stride
+        reach = flood(self.free, 1 << self.me, s) | 1 << self.me
+        return tuple(op for op in self.ops if reach & (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s))
 
 
 def action_for(obs, step: int) -> str:  # noqa: ANN001 - any Tron or Snafu observation
