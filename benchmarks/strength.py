@@ -7,7 +7,7 @@ A round robin through the arena's own tournament runner (``prepare``, ``Tourname
 ``random``, ``wallhugger``, ``chaser`` and ``floodfill``, on ``empty_room``, ``center_block``,
 ``diagonal_blocks`` and the 30x30 ``open_30`` by default, AI Challenge rules. ``--games N`` is the
 number of games per pairing *per map*, played in seat-swapped pairs (so N is rounded up to even).
-``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots think for 80% of it
+``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots think for 30% of it
 unless ``--think S`` gives them S seconds, which also shows in their names, e.g. ``voronoi:think=0.02``).
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from arena.definitions import TournamentDefinition
 from arena.plugins import PluginConfig, load_registry
@@ -92,9 +92,9 @@ def main() -> None:
                 text = f"{rate.score:.0%} [{rate.lower:.0%}-{rate.upper:.0%}] ({rate.games})"
                 cells.append(f"{text:>{width}}")
             print(f"{bot:<22}" + "".join(cells))
-    print(f"\nfailures (timeouts, crashes, illegal moves): {len(failures)}")
-    for line in failures[:20]:
-        print("  " + line)
+    print(f"\nfailures (timeouts, crashes, illegal moves; each lost its game): {len(failures)}")
+    for line, count in sorted(Counter(failures).items()):
+        print(f"  {count} x {line}")
 
 
 if __name__ == "__main__":

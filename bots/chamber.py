@@ -28,7 +28,7 @@ from its seed.
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
-``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 80% of the time limit),
+``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 30% of the time limit),
 ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``
 wrote; the space-filling endgame is unchanged).
 """
@@ -37,7 +37,7 @@ import time
 
 from arena import Bot
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for
+from arena.games.tron.search import Position, Searcher, action_for, default_budget
 from arena.learning.tron_eval import load_weights
 
 
@@ -59,8 +59,8 @@ class Chamber(Bot):
             load_weights(params["weights"])
 
     def start(self, info):
-        """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
-        self.budget = self.think or min(info.time_limit * 0.8, 0.1)
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""
+        self.budget = self.think or default_budget(info.time_limit)
 
     def act(self, obs):
         """Fill space if cut off, otherwise search the fight; answer with the best move found."""

@@ -17,14 +17,14 @@ from its seed.
 Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
 taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``minimax:depth=4``, ``minimax:think=0.5`` (seconds per move; default the smaller of
-0.1 s and 80% of the time limit).
+0.1 s and 30% of the time limit).
 """
 
 import time
 
 from arena import Bot
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for
+from arena.games.tron.search import Position, Searcher, action_for, default_budget
 
 
 class Minimax(Bot):
@@ -38,8 +38,8 @@ class Minimax(Bot):
         self.think = float(think)
 
     def start(self, info):
-        """Set the thinking time: ``think``, or the smaller of 0.1 s and 80% of the time limit."""
-        self.budget = self.think or min(info.time_limit * 0.8, 0.1)
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""
+        self.budget = self.think or default_budget(info.time_limit)
 
     def act(self, obs):
         """Search, and answer with the best move found."""
