@@ -19,7 +19,9 @@ from arena.games.tron.search import (
     chamber_space,
     flood,
     free_bits,
+    inner_edges,
     parity_bound,
+    territory_value,
     voronoi,
 )
 from arena.maps import resolve_map
@@ -143,6 +145,42 @@ def test_parity_bound_counts_alternating_colours():
     region = flood(free, 1 << obs.heads[0], obs.stride)
     # From a corner: 4 edge cells and only 4 other corners: 2 * 4 moves at most.
     assert parity_bound(region, obs.heads[0], obs.stride, len(obs.cells)) == 8
+
+
+def test_territory_value_counts_cells_and_the_edges_between_them():
+    room = observe(["1...",
+                    "....",
+                    "####",
+                    "2..."])
+    corridor = observe(["1.......",
+                        "########",
+                        "2......."])
+    values = []
+    for obs, edges, moves in ((room, 8, 7), (corridor, 6, 7)):
+        region = flood(free_bits(obs.cells), 1 << obs.heads[0], obs.stride)
+        assert region.bit_count() == 7
+        assert inner_edges(region, obs.stride) == edges
+        values.append(territory_value(region, obs.heads[0], obs.stride, len(obs.cells)))
+        assert values[-1] == 2 * moves + 7 * edges  # moves: the cells bounded by parity
+    assert values[0] > values[1]  # the same seven cells are worth more as a room than as a corridor
+
+
+def test_ties_between_root_moves_go_at_random_with_an_rng():
+    obs = observe(["....",
+                   ".1..",
+                   "....",
+                   "....",
+                   "####",
+                   "..2."])
+    pos = Position.from_observation(obs)
+    plain = Searcher(pos.stride, pos.size).root_order(pos.free, pos.me, pos.op)
+    assert plain == Searcher(pos.stride, pos.size).root_order(pos.free, pos.me, pos.op)
+    firsts = {Searcher(pos.stride, pos.size, rng=random.Random(seed)).root_order(pos.free, pos.me, pos.op)[0]
+              for seed in range(30)}
+    assert len(firsts) > 1  # (the opponent is walled off: moves only differ by the room they leave)
+    again = [Searcher(pos.stride, pos.size, rng=random.Random(7)).root_order(pos.free, pos.me, pos.op)
+             for _ in range(2)]
+    assert again[0] == again[1]
 
 
 def test_articulation_points_and_chambers():
