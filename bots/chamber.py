@@ -25,8 +25,9 @@ Moves the search finds equally good are chosen between at random with the bot's 
 the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
 from its seed.
 
-Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
-taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+head touches the region we can reach, each moving in turn after us to minimise our value.
+Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
 ``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 30% of the time limit),
 ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``

@@ -14,8 +14,9 @@ Moves the search finds equally good are chosen between at random with the bot's 
 the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
 from its seed.
 
-Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
-taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+head touches the region we can reach, each moving in turn after us to minimise our value.
+Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``minimax:depth=4``, ``minimax:think=0.5`` (seconds per move; default the smaller of
 0.1 s and 30% of the time limit).
 """
@@ -49,8 +50,7 @@ class Minimax(Bot):
             step = several_opponents_step(pos, "area", deadline=deadline, rng=self.rng, depth=self.depth)
             if step is not None:
                 return action_for(obs, step)
-            pos.op = -1  # cut off from everyone
-        if pos.op < 0:  # alone on the board: keep the most space
+        if len(pos.ops) != 1:  # alone, or cut off from several opponents: keep the most space
             search = Searcher(pos.stride, pos.size, deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
             return action_for(obs, step)

@@ -15,8 +15,9 @@ Moves the search finds equally good are chosen between at random with the bot's 
 the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
 from its seed.
 
-Several opponents: the search plays against the nearest one (paranoid: the others' next cells count as
-taken). Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+head touches the region we can reach, each moving in turn after us to minimise our value.
+Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``voronoi:depth=6`` (a fixed depth in plies, no clock), ``voronoi:think=0.5`` (seconds
 per move; default the smaller of 0.1 s and 30% of the time limit), ``voronoi:weights=FILE`` (evaluate
 with the learned linear weights ``arena train tron-eval`` wrote, instead of the Voronoi difference).
@@ -59,10 +60,9 @@ class Voronoi(Bot):
             step = several_opponents_step(pos, "voronoi", deadline=deadline, rng=self.rng, depth=self.depth)
             if step is not None:
                 return action_for(obs, step)
-            pos.op = -1  # cut off from everyone
         search = Searcher(pos.stride, pos.size, evaluation="voronoi", simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng)
-        if pos.op < 0:  # alone on the board: keep the most space
+        if len(pos.ops) != 1:  # alone, or cut off from several opponents: keep the most space
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=0)
         elif self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
