@@ -6,26 +6,10 @@ import pytest
 
 from arena import run_match
 from arena.game import MatchInfo
-from arena.games.tron.board import TronBoard
-from arena.games.tron.observation import TronObservation
 from arena.games.tron.paranoid import ParanoidSearcher, several_opponents_step, value
 from arena.games.tron.search import WIN, Position, flood
 from arena.plugins import PluginConfig, load_registry
-
-
-def observe(rows, moves="simultaneous", seat=0):
-    starts = sorted((char, x, y) for y, row in enumerate(rows) for x, char in enumerate(row) if char in "1234")
-    return TronObservation(TronBoard(rows, [(x, y) for _, x, y in starts]), seat, moves)
-
-
-def bfs(cells, start, stride):
-    seen, frontier = {start: 0}, [start]
-    for cell in frontier:
-        for n in (cell - stride, cell + stride, cell - 1, cell + 1):
-            if cells[n] == 0 and n not in seen:
-                seen[n] = seen[cell] + 1
-                frontier.append(n)
-    return seen
+from tests.tron_positions import bfs_distances, observe
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +36,8 @@ def test_voronoi_value_against_several_opponents_matches_a_plain_bfs():
             "3........."]
     obs = observe(rows)
     pos = Position.from_observation(obs)
-    mine_d = bfs(obs.cells, pos.me, obs.stride)
-    theirs_d = [bfs(obs.cells, op, obs.stride) for op in pos.ops]
+    mine_d = bfs_distances(obs.cells, pos.me, obs.stride)
+    theirs_d = [bfs_distances(obs.cells, op, obs.stride) for op in pos.ops]
     far = 10 ** 9
     free = [c for c in range(len(obs.cells)) if obs.cells[c] == 0]
     nearest_op = {c: min(d.get(c, far) for d in theirs_d) for c in free}

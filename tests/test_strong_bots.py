@@ -7,7 +7,6 @@ import pytest
 
 from arena import run_match
 from arena.game import MatchInfo
-from arena.games.tron.board import TronBoard
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.search import (
@@ -26,18 +25,9 @@ from arena.games.tron.search import (
 )
 from arena.maps import resolve_map
 from arena.plugins import PluginConfig, load_registry
+from tests.tron_positions import bfs_distances, board_of, observe
 
 SEARCH_BOTS = ("minimax", "voronoi", "chamber")
-
-
-def board_of(rows):
-    """A board from rows with ``#`` walls and the heads ``1``..``4``."""
-    starts = sorted((char, x, y) for y, row in enumerate(rows) for x, char in enumerate(row) if char in "1234")
-    return TronBoard(rows, [(x, y) for _, x, y in starts])
-
-
-def observe(rows, moves="simultaneous", seat=0):
-    return TronObservation(board_of(rows), seat, moves)
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +69,7 @@ def test_voronoi_counts_cells_strictly_closer_and_leaves_ties_to_nobody():
 
 
 def plain_voronoi(cells, a, b, stride):
-    def distances(start):
-        seen, frontier = {start: 0}, [start]
-        for cell in frontier:
-            for n in (cell - stride, cell + stride, cell - 1, cell + 1):
-                if cells[n] == 0 and n not in seen:
-                    seen[n] = seen[cell] + 1
-                    frontier.append(n)
-        return seen
-    da, db = distances(a), distances(b)
+    da, db = bfs_distances(cells, a, stride), bfs_distances(cells, b, stride)
     far = 10 ** 9
     return (sum(1 for c, d in da.items() if c != a and d < db.get(c, far)),
             sum(1 for c, d in db.items() if c != b and d < da.get(c, far)))
