@@ -98,8 +98,12 @@ def random_positions(count, seed=3):
 def test_bitboard_voronoi_equals_two_plain_breadth_first_searches():
     for obs in random_positions(40):
         a, b = obs.heads
-        mine, theirs, _ = voronoi(free_bits(obs.cells), a, b, obs.stride)
+        mine, theirs, connected = voronoi(free_bits(obs.cells), a, b, obs.stride)
         assert (mine, theirs) == plain_voronoi(obs.cells, a, b, obs.stride)
+        # connected: some cell the first head reaches (or the head) is next to one the second reaches
+        reach_a, reach_b = bfs_distances(obs.cells, a, obs.stride), bfs_distances(obs.cells, b, obs.stride)
+        assert connected == any(cell + step in reach_b for cell in reach_a
+                                for step in (1, -1, obs.stride, -obs.stride))
 
 
 def test_parity_bound_counts_alternating_colours():

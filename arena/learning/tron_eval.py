@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.games.tron.search import Position, flood, parity_bound, voronoi_regions
+from arena.games.tron.search import Position, flood, parity_bound, territories
 
 if TYPE_CHECKING:  # the bots import this module; keep their import light
     from arena.plugins import Registry
@@ -51,7 +51,7 @@ LIMIT = 40_000
 
 def features(free: int, me: int, op: int, stride: int, size: int) -> tuple[float, ...]:
     """The :data:`FEATURES` of a position for the head at ``me`` against the head at ``op``."""
-    mine, theirs, _ = voronoi_regions(free, me, op, stride)
+    mine, theirs = territories(free, 1 << me, 1 << op, stride)
     mine_count, theirs_count = mine.bit_count(), theirs.bit_count()
     vor = mine_count - theirs_count
     parity = parity_bound(mine, me, stride, size) - parity_bound(theirs, op, stride, size)

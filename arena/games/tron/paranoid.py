@@ -45,7 +45,7 @@ def value(evaluation: str, free: int, me: int, ops: tuple[int, ...], stride: int
     theirs_seed = 0
     for op in ops:
         theirs_seed |= 1 << op
-    mine, theirs, _ = territories(free, 1 << me, theirs_seed, stride)
+    mine, theirs = territories(free, 1 << me, theirs_seed, stride)
     if evaluation == "voronoi":
         return mine.bit_count() - theirs.bit_count() // len(ops)
     ours = 2 * parity_bound(mine, me, stride, size) + 7 * inner_edges(mine, stride)

@@ -260,6 +260,8 @@ class Searcher:
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
         self.steps = (-stride, 1, stride, -1)
+        self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
+                             for killer in self.steps}
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -271,14 +273,14 @@ class Searcher:
         if self.evaluation == "area":
             return flood(free, 1 << me, s).bit_count() - flood(free, 1 << op, s).bit_count()
         if self.evaluation == "voronoi":
-            mine, theirs, _ = voronoi(free, me, op, s)
-            return mine - theirs
+            mine, theirs = territories(free, 1 << me, 1 << op, s)
+            return mine.bit_count() - theirs.bit_count()
         return self.chamber_value(free, me, op)
 
     def chamber_value(self, free: int, me: int, op: int) -> int:
         """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges)."""
         s = self.stride
-        mine_bits, theirs_bits, _ = voronoi_regions(free, me, op, s)
+        mine_bits, theirs_bits = territories(free, 1 << me, 1 << op, s)
         return territory_value(mine_bits, me, s, self.size) - territory_value(theirs_bits, op, s, self.size)
 
     # -- search -------------------------------------------------------------------------------------------
@@ -327,13 +329,9 @@ class Searcher:
             self.rng.shuffle(steps)
         return steps
 
-    def _ordered(self, free: int, cell: int, depth: int) -> list[int]:
-        killer = self.killers.get(depth)
-        steps = list(self.steps)
-        if killer in steps:
-            steps.remove(killer)
-            steps.insert(0, killer)
-        return steps
+    def _ordered(self, depth: int) -> tuple[int, ...]:
+        """The steps to try at ``depth``: the killer move there first, if there is one."""
+        return self.killer_first.get(self.killers.get(depth), self.steps)
 
     def _mine(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
         """Our move (a max node)."""
@@ -343,7 +341,7 @@ class Searcher:
             return self.evaluate(free, me, op)
         any_move = False
         best = -WIN * 2
-        for step in self._ordered(free, me, depth):
+        for step in self._ordered(depth):
             target = me + step
             if not free >> target & 1:
                 continue
@@ -379,7 +377,7 @@ class Searcher:
                 beta = best
                 if alpha >= beta:
                     return best
-        for step in self._ordered(free, op, -depth - 1):
+        for step in self._ordered(-depth - 1):
             target = op + step
             if not free >> target & 1:
                 continue
@@ -487,32 +485,32 @@ class Searcher:
 
 def voronoi_regions(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
     """Like :func:`voronoi`, but the territories as bitboards: ``(a's cells, b's cells, connected)``."""
-    return territories(free, 1 << a, 1 << b, stride)
+    mine, theirs = territories(free, 1 << a, 1 << b, stride)
+    reach_a = flood(free, 1 << a, stride) | 1 << a
+    reach_b = flood(free, 1 << b, stride) | 1 << b
+    return mine, theirs, bool(neighbours(reach_a, stride) & reach_b)
 
 
-def territories(free: int, ours: int, theirs: int, stride: int) -> tuple[int, int, bool]:
+def territories(free: int, ours: int, theirs: int, stride: int) -> tuple[int, int]:
     """Voronoi territories of two sets of heads, given as bitboards (several heads make one side).
 
-    Returns ``(cells our side reaches strictly first, cells their side does, connected)``.
+    Returns ``(cells our side reaches strictly first, cells their side does)``. This is the inner loop
+    of every search evaluation, so it does only what the territories need: per layer, two frontier
+    steps, the cells both reach at once (nobody's, but they pass their distance on to both), and the
+    cells seen so far removed with an exclusive or (new frontiers are always unseen cells).
     """
     fa, fb = ours, theirs
     unseen = free
     mine = theirs = 0
-    connected = False
     s = stride
     while fa or fb:
-        na = (fa << 1 | fa >> 1 | fa << s | fa >> s) & unseen
-        nb = (fb << 1 | fb >> 1 | fb << s | fb >> s) & unseen
-        both = na & nb
-        if both:
-            connected = True
-        mine |= na & ~both
-        theirs |= nb & ~both
-        unseen &= ~(na | nb)
-        fa, fb = na, nb
-        if not connected and fa and fb and (fa << 1 | fa >> 1 | fa << s | fa >> s) & fb:
-            connected = True
-    return mine, theirs, connected
+        fa = (fa << 1 | fa >> 1 | fa << s | fa >> s) & unseen
+        fb = (fb << 1 | fb >> 1 | fb << s | fb >> s) & unseen
+        both = fa & fb
+        mine |= fa ^ both
+        theirs |= fb ^ both
+        unseen ^= fa | fb
+    return mine, theirs
 
 
 class Position:
