@@ -2,7 +2,8 @@
 
 It looks ``depth`` plies ahead (default 6: three moves each) and scores the positions it reaches by
 how many cells each player can still reach, ours minus the opponent's. It stops early when its
-thinking time runs out and plays the move of the deepest search it finished.
+thinking time runs out and plays the move of the deepest search it finished (or a move the unfinished
+next search had already found better: see :meth:`~arena.games.tron.search.Searcher.iterate`).
 
 Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
 cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a

@@ -3,7 +3,8 @@
 The evaluation counts the cells we reach strictly before the opponent minus the cells it reaches
 strictly before us (both breadth-first searches run together on bitboards: see
 :mod:`arena.games.tron.search`). Iterative deepening searches 2 plies, then 4, 6, ... until the thinking
-time is used, and plays the move of the deepest search it finished.
+time is used, and plays the move of the deepest search it finished (or a move the unfinished next
+search had already found better: see :meth:`~arena.games.tron.search.Searcher.iterate`).
 
 Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
 cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a

@@ -259,6 +259,7 @@ class Searcher:
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
+        self.partial: tuple[int, int] | None = None  # the best root move so far of the running search
         self.steps = (-stride, 1, stride, -1)
         self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
                              for killer in self.steps}
@@ -301,12 +302,14 @@ class Searcher:
             order = self.root_order(free, me, op)
         best_step, best_value = self.steps[0], -WIN * 2
         alpha = -WIN * 2
+        self.partial = None
         for step in order:
             target = me + step
             value = self._reply(free & ~(1 << target), target, op, depth - 1, alpha, WIN * 2)
             if value > best_value:
                 best_step, best_value = step, value
                 alpha = max(alpha, value)
+                self.partial = (step, value)
         if best_value == -WIN * 2:  # no safe move at all
             return self.steps[0], -WIN
         return best_step, best_value
@@ -398,10 +401,12 @@ class Searcher:
                 on_depth: Callable[[int, int, int], None] | None = None) -> tuple[int, int, int]:
         """Iterative deepening by whole rounds until ``max_depth`` plies or the deadline.
 
-        Returns ``(best step, value, depth completed)``; the step of the deepest finished search is
-        kept when the deadline cuts the next one short. It stops early when there is only one safe
-        move, when the value is a proven win, loss or draw, or when a search reached the end of every
-        line it looked at (deeper ones would only say the same). ``on_depth(depth, step, value)`` is
+        Returns ``(best step, value, depth completed)``. When the deadline cuts a search short, the
+        deepest finished search's step is kept unless the cut search, which tries that step first, had
+        already found a better one (the value returned is then that move's, from the cut search).
+        It stops early when there is only one safe move, when the value is a proven win, loss or
+        draw, or when a search reached the end of every line it looked at (deeper ones would only
+        say the same). ``on_depth(depth, step, value)`` is
         called after each finished depth.
         """
         safe = [step for step in self.steps if free >> me + step & 1]
@@ -421,6 +426,10 @@ class Searcher:
             try:
                 step, value = self.root(free, me, op, depth, order)
             except Timeout:
+                # The first move searched is the last depth's choice; a later one that beat it at this
+                # depth before the deadline is the better move, as far as anything searched can tell.
+                if self.partial is not None and self.partial[0] != order[0]:
+                    step, value = self.partial
                 break
             order.remove(step)
             order.insert(0, step)
