@@ -7,7 +7,7 @@ import pytest
 from arena import run_match
 from arena.game import MatchInfo
 from arena.games.tron.paranoid import ParanoidSearcher, several_opponents_step, value
-from arena.games.tron.search import WIN, Position, flood
+from arena.games.tron.search import WIN, Position, Timeout, flood
 from arena.plugins import PluginConfig, load_registry
 from tests.tron_positions import bfs_distances, observe
 
@@ -89,6 +89,50 @@ def test_several_opponents_step_fills_alone_when_cut_off_from_all():
     rows[0] = "1...2."
     pos = Position.from_observation(observe(rows))
     assert pos.in_contact() == (pos.ops[0],)
+
+
+class CutShort(ParanoidSearcher):
+    """A searcher whose clock runs out once ``finished`` root moves of its 2-round search are done."""
+
+    finished = 0
+    started = 0
+
+    def _theirs(self, free, me, ops, index, rounds, alpha, beta):
+        if index == 0 and rounds == 2:  # the first opponent's reply to a root move of the 2-round search
+            self.started += 1
+            if self.started > self.finished:
+                raise Timeout
+        return super()._theirs(free, me, ops, index, rounds, alpha, beta)
+
+
+def test_a_search_cut_short_keeps_a_better_move_it_had_already_found():
+    pos = Position.from_observation(observe(["#################",
+                                             "#.##........#####",
+                                             "#.##........3.###",
+                                             "####..........###",
+                                             "####..........###",
+                                             "#..1............#",
+                                             "#...............#",
+                                             "#......###......#",
+                                             "#......###......#",
+                                             "#......###......#",
+                                             "#.....4.........#",
+                                             "#..####.........#",
+                                             "#.####..........#",
+                                             "#.#..........####",
+                                             "#.#.........#####",
+                                             "#...........###2#",
+                                             "#################"]))
+    east, south = 1, pos.stride
+    ops = pos.in_contact()
+    assert len(ops) == 2
+    whole = ParanoidSearcher(pos.stride, pos.size)
+    assert whole.root(pos.free, pos.me, ops, 1, [east, south, -1]) == (east, -37)
+    assert whole.root(pos.free, pos.me, ops, 2, [east, south, -1]) == (south, -41)
+    for finished, expected in ((1, (east, -37, 1)), (2, (south, -41, 1)), (3, (south, -41, 2))):
+        search = CutShort(pos.stride, pos.size)
+        search.finished = finished
+        assert search.iterate(pos.free, pos.me, ops) == expected
 
 
 @pytest.mark.parametrize("name", ["minimax", "voronoi", "chamber"])

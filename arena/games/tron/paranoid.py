@@ -67,6 +67,7 @@ class ParanoidSearcher:
         self.rng = rng
         self.nodes = 0
         self.horizon = 0
+        self.partial: tuple[int, int] | None = None  # the best root move so far of the running search
         self.steps = (-stride, 1, stride, -1)
 
     def _tick(self) -> None:
@@ -127,18 +128,22 @@ class ParanoidSearcher:
         """Search ``rounds`` whole rounds; return ``(best step, value)``, ties to the earlier of ``order``."""
         best_step, best_value = order[0], -WIN * 2
         alpha = -WIN * 2
+        self.partial = None
         for step in order:
             target = me + step
             result = self._theirs(free & ~(1 << target), target, ops, 0, rounds, alpha, WIN * 2)
             if result > best_value:
                 best_step, best_value = step, result
                 alpha = max(alpha, result)
+                self.partial = (step, result)
         return best_step, best_value
 
     def iterate(self, free: int, me: int, ops: tuple[int, ...], max_rounds: int = 32) -> tuple[int, int, int]:
         """Deepen one round at a time until the deadline; ``(best step, value, rounds completed)``.
 
         Stops early with one safe move, a proven result, or a search that saw the end of every line.
+        A search cut short by the deadline still counts if it had found a move better than the one of the
+        last finished search (which it tries first), as in :meth:`arena.games.tron.search.Searcher.iterate`.
         Ties between equally good moves go at random with ``rng`` (else in ``N, E, S, W`` order).
         """
         order = [step for step in self.steps if free >> me + step & 1]
@@ -152,6 +157,8 @@ class ParanoidSearcher:
             try:
                 step, result = self.root(free, me, ops, rounds, order)
             except Timeout:
+                if self.partial is not None and self.partial[0] != order[0]:
+                    step, result = self.partial  # it beat the last search's move, tried first, at this depth
                 break
             done = rounds
             order.remove(step)
