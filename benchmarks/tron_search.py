@@ -9,7 +9,8 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
   the baseline every ratio is against, measured in the same run;
 * the same reachable-area count by bitboard flood fill (:func:`~arena.games.tron.search.flood`);
 * a plain two-source BFS Voronoi count (Python dicts), for comparison;
-* the bitboard Voronoi evaluation (:func:`~arena.games.tron.search.voronoi`);
+* the ``voronoi`` bot's evaluation: the bitboard Voronoi count
+  (:func:`~arena.games.tron.search.territories`, cells strictly closer to each head);
 * the ``chamber`` bot's evaluation (Voronoi regions with checkerboard parity);
 * :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head.
 
@@ -36,7 +37,6 @@ from arena.games.tron.search import (
     Searcher,
     chamber_space,
     flood,
-    voronoi,
 )
 from arena.maps import resolve_map
 
@@ -111,6 +111,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
     pos = Position.from_observation(obs)
     cells, s, a, b = obs.cells, pos.stride, pos.me, pos.op
     searcher = Searcher(s, pos.size, evaluation="chamber")
+    voronoi_searcher = Searcher(s, pos.size, evaluation="voronoi")
     free = pos.free
     # floodfill.py counts from a free cell: start next to each head, as the bot does for a move.
     start_a = next(a + d for d in (-s, 1, s, -1) if cells[a + d] == 0)
@@ -121,7 +122,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
         ("bitboard flood, both heads", lambda: flood(free, 1 << a, s).bit_count()
          - flood(free, 1 << b, s).bit_count()),
         ("plain BFS Voronoi", lambda: plain_voronoi(cells, a, b, s)),
-        ("bitboard Voronoi", lambda: voronoi(free, a, b, s)),
+        ("voronoi bot evaluation", lambda: voronoi_searcher.evaluate(free, a, b)),
         ("chamber bot evaluation", lambda: searcher.chamber_value(free, a, b)),
         ("chamber_space, one head", lambda: chamber_space(free, a, s, pos.size)),
     ]
