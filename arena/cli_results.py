@@ -167,8 +167,9 @@ def tournament_command(
                             on_outcome=lambda _: progress.advance(task))
         finalize_run(store, run_id, "interrupted" if run.interrupted else "complete")
         _show(run.standings(), fmt)
-        err.print(f"run {run_id} stored in {store.path} ({format_bytes(limits.memory_limit or 0)} per worker); "
-                  f"Elo, Bradley-Terry and pairwise significance: arena report {run_id}", style="dim", highlight=False)
+        err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
+                  f"per worker; Elo, Bradley-Terry and pairwise significance: arena report {run_id}",
+                  style="dim", highlight=False)
         if run.interrupted:
             err.print(f"interrupted: {len(run.played)} of {tournament.total_games()} games played; "
                       f"continue with: arena tournament --resume {run_id}", highlight=False)
