@@ -406,8 +406,7 @@ class Searcher:
         already found a better one (the value returned is then that move's, from the cut search).
         It stops early when there is only one safe move, when the value is a proven win, loss or
         draw, or when a search reached the end of every line it looked at (deeper ones would only
-        say the same). ``on_depth(depth, step, value)`` is
-        called after each finished depth.
+        say the same). ``on_depth(depth, step, value)`` is called after each finished depth.
         """
         safe = [step for step in self.steps if free >> me + step & 1]
         if len(safe) <= 1:
