@@ -14,6 +14,9 @@ from typing import Any, ClassVar
 from arena.errors import ArenaError, BotSpecError
 from arena.game import MatchInfo, Result
 
+PREPARE_SECONDS = 60.0
+"""How long :meth:`Bot.prepare` may take."""
+
 
 class Bot:
     """A player. Subclass it, set ``name`` and ``games``, and implement :meth:`act`.
@@ -28,6 +31,14 @@ class Bot:
     games: ClassVar[tuple[str, ...]] = ()
     roles: ClassVar[tuple[str, ...]] = ()
     rng: random.Random
+
+    @classmethod
+    def prepare(cls) -> None:
+        """Get ready to play: called once per process, before the bot's first game, off the move clock.
+
+        For work too slow for ``start`` or a move, done once: loading a model, compiling code. It has
+        :data:`PREPARE_SECONDS`; raising or overrunning them loses that game, as a failing ``start`` does.
+        """
 
     def start(self, info: MatchInfo) -> None:
         """Called once before the first move with the seat, rules and time limit."""

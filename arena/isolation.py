@@ -16,12 +16,12 @@ import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
-from arena.bot import Bot, BotSpec
+from arena.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.game import MatchInfo, Result
 from arena.limits import BotFailure, Limits, MoveTimeout, apply_memory_limit
 from arena.plugins import PluginConfig, load_registry
 
-START_SECONDS = 60.0  # a fresh bot process imports arena and the bot's module before it is ready
+START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
 
 
 def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: int | None) -> None:
@@ -31,6 +31,11 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
     os.dup2(devnull, 2)
     apply_memory_limit(memory_limit)
     entry = load_registry(config).bot(spec.name)
+    unprepared = ""  # why prepare() failed, reported at the first start
+    try:
+        entry.cls.prepare()
+    except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
+        unprepared = f"raised {type(exc).__name__}: {exc}"
     conn.send(("ready", None))
     player: Bot | None = None
     while True:
@@ -39,11 +44,13 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
         except EOFError:
             return
         try:
-            if kind == "start":
+            if kind == "start" and unprepared:
+                answer: tuple[str, Any] = ("failure", ("crash", unprepared, " in prepare()"))
+            elif kind == "start":
                 player = entry.cls(**spec.params)
                 player.rng = payload.rng
                 player.start(payload)
-                answer: tuple[str, Any] = ("ok", None)
+                answer = ("ok", None)
             elif kind == "act":
                 assert player is not None
                 answer = ("action", player.act(payload))

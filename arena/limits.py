@@ -33,10 +33,11 @@ class MoveTimeout(BaseException):  # noqa: N818 - a BaseException so a bot's "ex
 class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had elsewhere
     """A bot failure seen from outside the bot (its own process died, or answered with an error)."""
 
-    def __init__(self, kind: str, detail: str):
+    def __init__(self, kind: str, detail: str, where: str | None = None):
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+        self.where = where  # where in the bot it happened, if not in the call that reports it
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,12 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from arena.bot import Bot, BotSpec
+from arena.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.errors import ArenaError
 from arena.game import Game, MatchInfo, Result
 from arena.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
@@ -109,12 +110,23 @@ class _NoGuard:
 
 def _failure(exc: BaseException, where: str = "") -> tuple[str, str]:
     if isinstance(exc, BotFailure):
-        return exc.kind, exc.detail + where
+        return exc.kind, exc.detail + (where if exc.where is None else exc.where)
     if isinstance(exc, MoveTimeout):
         return "timeout", f"was still thinking{where} after the time limit and its grace, and was stopped"
     if isinstance(exc, MemoryError):
         return "memory", f"ran out of memory{where} (MemoryError)"
     return "crash", f"raised {type(exc).__name__}{where}: {exc}"
+
+
+_prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in this process
+
+
+def _prepare(player: Bot) -> None:
+    """Run ``prepare()`` of the player's class if it hasn't run in this process yet."""
+    cls = type(player)
+    if cls not in _prepared:
+        cls.prepare()
+        _prepared.add(cls)
 
 
 def referee(
@@ -136,15 +148,18 @@ def referee(
     think = [0.0] * game.num_seats
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
-        guard.begin(seat, time_limit)
-        try:
-            player.start(info)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
-            failures[seat] = _failure(exc, " in start()")
-        finally:
-            guard.end()
+        for call, where, seconds in ((partial(_prepare, player), " in prepare()", PREPARE_SECONDS),
+                                     (partial(player.start, info), " in start()", time_limit)):
+            guard.begin(seat, seconds)
+            try:
+                call()
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
+                failures[seat] = _failure(exc, where)
+                break
+            finally:
+                guard.end()
 
     turns: list[dict[int, Any]] = []
     clock = time.perf_counter
