@@ -16,6 +16,10 @@ Moves the search finds equally good are chosen between at random with the bot's 
 the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
 from its seed.
 
+Speed: below the root, the search runs compiled (:mod:`arena.games.tron.compiled`, the same tree as
+the Python search, about six times faster, so two to four plies deeper in the same time). With
+``weights=FILE`` or against several opponents it runs in Python.
+
 Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
 head touches the region we can reach, each moving in turn after us to minimise our value.
 Snafu: the search thinks in absolute steps and answers with the relative action that makes the
@@ -48,6 +52,13 @@ class Voronoi(Bot):
         """Refuse a ``weights`` file that can't be read before any game is played."""
         if params.get("weights"):
             load_weights(params["weights"])
+
+    @classmethod
+    def prepare(cls):
+        """Load the compiled search once per process (compiling it on a machine's first run), off the clock."""
+        from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
+
+        warm_up()
 
     def start(self, info):
         """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""

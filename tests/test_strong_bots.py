@@ -240,20 +240,22 @@ def test_alpha_beta_returns_the_minimax_value(evaluation):
 
 
 class CutShort(Searcher):
-    """A searcher whose clock runs out once ``finished`` root moves of its 4-ply search are done."""
+    """A searcher whose clock runs out once ``finished`` root moves of its 4-ply search are done (or at
+    the first root move of a deeper search)."""
 
     finished = 0
     started = 0
 
-    def _reply(self, free, me, op, depth, alpha, beta):
-        if depth == 3:  # only the 4-ply search calls the reply at 3 plies to go, once per root move
+    def _root_reply(self, free, me, op, depth, alpha, beta):
+        if depth >= 3:  # the 4-ply search asks for replies 3 plies deep, once per root move
             self.started += 1
             if self.started > self.finished:
                 raise Timeout
-        return super()._reply(free, me, op, depth, alpha, beta)
+        return super()._root_reply(free, me, op, depth, alpha, beta)
 
 
-def test_a_search_cut_short_keeps_a_better_move_it_had_already_found():
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_search_cut_short_keeps_a_better_move_it_had_already_found(engine):
     pos = Position.from_observation(observe(["#############",
                                              "#...........#",
                                              "#.#.........#",
@@ -273,7 +275,7 @@ def test_a_search_cut_short_keeps_a_better_move_it_had_already_found():
     assert whole.root(pos.free, pos.me, pos.op, 2) == (east, 19)
     assert whole.root(pos.free, pos.me, pos.op, 4) == (south, 12)
     for finished, expected in ((1, (east, 19, 2)), (2, (south, 12, 2)), (3, (south, 12, 4))):
-        search = CutShort(pos.stride, pos.size, evaluation="voronoi")
+        search = CutShort(pos.stride, pos.size, evaluation="voronoi", engine=engine)
         search.finished = finished
         # one move done: only the 2-ply choice has a 4-ply value; two: south beat it; three: 4 plies done
         assert search.iterate(pos.free, pos.me, pos.op) == expected

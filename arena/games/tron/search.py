@@ -21,6 +21,7 @@ The pieces:
 * :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
   moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi or
   chamber evaluation; plus a one-player space-filling search for once the players are cut off.
+  Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ A draw against a weaker bot is a lost win, so the search takes one only to escap
 The opponent (the minimising side) is credited with the same value, so the search assumes it will take a
 head-on draw whenever it can reach our cell: the bot keeps its head out of reach of the opponent's.
 """
+
+CELL_WEIGHT = 2
+"""What one parity-bounded cell of a territory is worth to the ``chamber`` evaluation."""
+
+EDGE_WEIGHT = 7
+"""What one edge between two cells of a territory is worth to the ``chamber`` evaluation."""
+
+ENGINES = ("auto", "python", "compiled")
 
 _FREE_TABLE = bytes.maketrans(bytes(range(256)), b"1" + b"0" * 255)
 
@@ -143,7 +152,7 @@ def territory_value(region: int, head: int, stride: int, size: int) -> int:
     through a single neighbour is easily cut off. The weights were chosen in play against the plain
     Voronoi count (see the README's strength figures).
     """
-    return 2 * parity_bound(region, head, stride, size) + 7 * inner_edges(region, stride)
+    return CELL_WEIGHT * parity_bound(region, head, stride, size) + EDGE_WEIGHT * inner_edges(region, stride)
 
 
 def articulation_points(free: int, head: int, stride: int) -> int:
@@ -247,7 +256,12 @@ class Searcher:
     def __init__(self, stride: int, size: int, *, evaluation: str = "voronoi", simultaneous: bool = True,
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, engine: str = "auto"):
+        if engine not in ENGINES:
+            raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
+        compilable = learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
+        if engine == "compiled" and not compilable:
+            raise ValueError("the compiled search has only the voronoi and chamber evaluations and the real clock")
         self.stride = stride
         self.rng = rng
         self.learned = learned
@@ -263,6 +277,11 @@ class Searcher:
         self.steps = (-stride, 1, stride, -1)
         self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
                              for killer in self.steps}
+        self.compiled = None
+        if engine == "compiled" or (engine == "auto" and compilable):
+            from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
+
+            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT)
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -305,7 +324,7 @@ class Searcher:
         self.partial = None
         for step in order:
             target = me + step
-            value = self._reply(free & ~(1 << target), target, op, depth - 1, alpha, WIN * 2)
+            value = self._root_reply(free & ~(1 << target), target, op, depth - 1, alpha, WIN * 2)
             if value > best_value:
                 best_step, best_value = step, value
                 alpha = max(alpha, value)
@@ -321,7 +340,7 @@ class Searcher:
         for index, step in enumerate(self._tie_order()):
             target = me + step
             if free >> target & 1:
-                value = self._reply(free & ~(1 << target), target, op, 1, -WIN * 2, WIN * 2)
+                value = self._root_reply(free & ~(1 << target), target, op, 1, -WIN * 2, WIN * 2)
                 scored.append((-value, index, step))
         return [step for _, _, step in sorted(scored)]
 
@@ -335,6 +354,17 @@ class Searcher:
     def _ordered(self, depth: int) -> tuple[int, ...]:
         """The steps to try at ``depth``: the killer move there first, if there is one."""
         return self.killer_first.get(self.killers.get(depth), self.steps)
+
+    def _root_reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
+        """The opponent's reply to one of our root moves, searched by the chosen engine."""
+        if self.compiled is None:
+            return self._reply(free, me, op, depth, alpha, beta)
+        value, nodes, horizon, timed_out = self.compiled.reply(free, me, op, depth, alpha, beta, self.deadline)
+        self.nodes += nodes
+        self.horizon += horizon
+        if timed_out:
+            raise Timeout
+        return value
 
     def _mine(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
         """Our move (a max node)."""

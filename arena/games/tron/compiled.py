@@ -1,0 +1,317 @@
+"""The inner loop of :class:`arena.games.tron.search.Searcher`, compiled to machine code with numba.
+
+It searches exactly the tree the Python search does (the same moves in the same order, the same
+killer moves, the same values) but about six times faster, which buys the search two to four more
+plies in the same thinking time. Depth decides games on boards like center_block, where the first
+few moves choose which way round the block a bot goes.
+
+The position is a flat ``uint8`` array (1 for an empty cell) of the padded grid, changed in place
+as moves are made and unmade. The search is an explicit stack rather than recursion, because numba
+can't cache recursive functions on disk; the cache keeps a fresh process from compiling again
+(compiling takes a few seconds, loading the cache a fraction of one).
+
+``counters`` is shared with the caller: ``[nodes, evaluations at the depth limit, timed out,
+epoch]``. The epoch numbers BFS layers across evaluations, so the visit marks never need clearing.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+import numpy as np
+from numba import njit, objmode
+
+WIN = 100_000
+DRAW = -WIN // 2
+VORONOI = 0
+CHAMBER = 1
+KILLER_OFFSET = 128  # killers[KILLER_OFFSET + depth] at our moves, [KILLER_OFFSET - depth - 1] at theirs
+NODES, HORIZON, TIMED_OUT, EPOCH = 0, 1, 2, 3
+CLOCK_EVERY = 255  # look at the clock when ``nodes & CLOCK_EVERY == 0``
+
+
+@njit(cache=True)
+def _clock() -> float:
+    with objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True)
+def _territory(cells, count, head, owner_mark, base, vis, owner, stride, colour, cell_weight, edge_weight):
+    """``cell_weight`` x the parity-bounded size of a territory plus ``edge_weight`` x its inner edges."""
+    blacks = 0
+    edges = 0
+    for index in range(count):
+        cell = cells[index]
+        blacks += colour[cell]
+        right = cell + 1
+        if vis[right] > base and owner[right] == owner_mark:
+            edges += 1
+        below = cell + stride
+        if vis[below] > base and owner[below] == owner_mark:
+            edges += 1
+    whites = count - blacks
+    if colour[head]:
+        other, same = whites, blacks
+    else:
+        other, same = blacks, whites
+    bound = 2 * min(other, same) + (1 if other > same else 0)
+    return cell_weight * bound + edge_weight * edges
+
+
+@njit(cache=True)
+def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, vis, owner, scratch):
+    """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
+
+    Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's
+    (``owner`` 3) but passes its distance on to both, exactly as :func:`~arena.games.tron.search.territories`.
+    """
+    base = counters[EPOCH]
+    epoch = base
+    front_a, front_b, cells_a, cells_b = scratch[0], scratch[1], scratch[2], scratch[3]
+    front_a[0] = me
+    front_b[0] = op
+    size_a = size_b = 1
+    mine = theirs = 0
+    while size_a or size_b:
+        epoch += 1
+        end_a = size_a
+        for index in range(size_a):
+            cell = front_a[index]
+            for step in (-stride, 1, stride, -1):
+                nxt = cell + step
+                if free[nxt] and vis[nxt] <= base:
+                    vis[nxt] = epoch
+                    owner[nxt] = 1
+                    front_a[end_a] = nxt
+                    end_a += 1
+        end_b = size_b
+        for index in range(size_b):
+            cell = front_b[index]
+            for step in (-stride, 1, stride, -1):
+                nxt = cell + step
+                if free[nxt]:
+                    seen = vis[nxt]
+                    if seen <= base:
+                        vis[nxt] = epoch
+                        owner[nxt] = 2
+                        front_b[end_b] = nxt
+                        end_b += 1
+                    elif seen == epoch and owner[nxt] == 1:
+                        owner[nxt] = 3
+                        front_b[end_b] = nxt
+                        end_b += 1
+        kept = 0
+        for index in range(size_a, end_a):
+            cell = front_a[index]
+            if owner[cell] == 1:
+                cells_a[mine] = cell
+                mine += 1
+            front_a[kept] = cell
+            kept += 1
+        size_a = kept
+        kept = 0
+        for index in range(size_b, end_b):
+            cell = front_b[index]
+            if owner[cell] == 2:
+                cells_b[theirs] = cell
+                theirs += 1
+            front_b[kept] = cell
+            kept += 1
+        size_b = kept
+    counters[EPOCH] = epoch
+    if evaluation == VORONOI:
+        return mine - theirs
+    return (_territory(cells_a, mine, me, 1, base, vis, owner, stride, colour, cell_weight, edge_weight)
+            - _territory(cells_b, theirs, op, 2, base, vis, owner, stride, colour, cell_weight, edge_weight))
+
+
+@njit(cache=True)
+def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
+           edge_weight, killers, counters, deadline, vis, owner, scratch):
+    """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
+
+    The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``. If the clock passes
+    ``deadline``, ``counters[TIMED_OUT]`` is set, ``free`` is restored, and the value returned is 0.
+    """
+    levels = depth + 3
+    at_me = np.empty(levels, np.int64)
+    at_op = np.empty(levels, np.int64)
+    at_depth = np.empty(levels, np.int64)
+    at_alpha = np.empty(levels, np.int64)
+    at_beta = np.empty(levels, np.int64)
+    at_best = np.empty(levels, np.int64)
+    at_moved = np.zeros(levels, np.bool_)
+    at_next = np.empty(levels, np.int64)  # 0: the killer move, 1-4: N, E, S, W
+    at_killer = np.empty(levels, np.int64)
+    at_step = np.empty(levels, np.int64)
+    steps = (-stride, 1, stride, -1)
+    level = 0
+    at_me[0], at_op[0], at_depth[0], at_alpha[0], at_beta[0] = me, op, depth, alpha, beta
+    entering = True
+    value = 0
+    while True:
+        mover = ours ^ ((level & 1) == 1)
+        remaining = at_depth[level]
+        done = False
+        if entering:
+            counters[NODES] += 1
+            if counters[NODES] & CLOCK_EVERY == 0 and _clock() > deadline:
+                counters[TIMED_OUT] = 1
+                for below in range(level):  # take back the moves on the way here
+                    if ours ^ ((below & 1) == 1):
+                        free[at_me[below + 1]] = 1
+                    else:
+                        free[at_op[below + 1]] = 1
+                return 0
+            at_moved[level] = False
+            at_next[level] = 0
+            if mover:
+                if remaining <= 0:
+                    counters[HORIZON] += 1
+                    value = evaluate(free, at_me[level], at_op[level], stride, evaluation, colour, cell_weight,
+                                     edge_weight, counters, vis, owner, scratch)
+                    done = True
+                else:
+                    at_best[level] = -2 * WIN
+                    at_killer[level] = killers[KILLER_OFFSET + remaining]
+            else:
+                at_best[level] = 2 * WIN
+                at_killer[level] = killers[KILLER_OFFSET - remaining - 1]
+                gap = at_op[level] - at_me[level]
+                if simultaneous and (gap == 1 or gap == -1 or gap == stride or gap == -stride):
+                    # It can enter the cell we just entered: both crash, a draw.
+                    at_moved[level] = True
+                    at_best[level] = DRAW
+                    if DRAW < at_beta[level]:
+                        at_beta[level] = DRAW
+                        if at_alpha[level] >= at_beta[level]:
+                            value = DRAW
+                            done = True
+        else:
+            child = level + 1
+            free[at_me[child] if mover else at_op[child]] = 1
+            if mover:
+                if value > at_best[level]:
+                    at_best[level] = value
+                    if value > at_alpha[level]:
+                        at_alpha[level] = value
+                        if at_alpha[level] >= at_beta[level]:
+                            killers[KILLER_OFFSET + remaining] = at_step[level]
+                            value = at_best[level]
+                            done = True
+            elif value < at_best[level]:
+                at_best[level] = value
+                if value < at_beta[level]:
+                    at_beta[level] = value
+                    if at_alpha[level] >= at_beta[level]:
+                        killers[KILLER_OFFSET - remaining - 1] = at_step[level]
+                        value = at_best[level]
+                        done = True
+        if not done:
+            head = at_me[level] if mover else at_op[level]
+            killer = at_killer[level]
+            pushed = False
+            while at_next[level] < 5:
+                choice = at_next[level]
+                at_next[level] = choice + 1
+                if choice == 0:
+                    if killer == 0:
+                        continue
+                    step = killer
+                else:
+                    step = steps[choice - 1]
+                    if step == killer:
+                        continue
+                target = head + step
+                if not free[target]:
+                    continue
+                at_moved[level] = True
+                at_step[level] = step
+                free[target] = 0
+                child = level + 1
+                at_me[child] = target if mover else at_me[level]
+                at_op[child] = at_op[level] if mover else target
+                at_depth[child] = remaining - 1
+                at_alpha[child] = at_alpha[level]
+                at_beta[child] = at_beta[level]
+                pushed = True
+                break
+            if pushed:
+                level += 1
+                entering = True
+                continue
+            if not at_moved[level]:
+                if mover:
+                    value = -WIN - remaining
+                    if simultaneous:
+                        # We crash this round; the opponent crashes too (a draw) only if it has no move either.
+                        them = at_op[level]
+                        if not (free[them + 1] or free[them - 1] or free[them + stride] or free[them - stride]):
+                            value = DRAW
+                else:
+                    value = WIN + remaining
+            else:
+                value = at_best[level]
+        if level == 0:
+            return value
+        level -= 1
+        entering = False
+
+
+@lru_cache(maxsize=16)
+def _colours(stride: int, size: int) -> np.ndarray:
+    """1 for the "black" squares of the checkerboard over a padded grid (as ``search.colour_mask``)."""
+    index = np.arange(size)
+    return ((index % stride + index // stride) & 1).astype(np.int64)
+
+
+class CompiledSearch:
+    """The compiled search for one grid: its scratch arrays, killer moves and evaluation.
+
+    ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
+    ``edge_weight`` x edges of each territory). Killer moves carry over from one call to the next, as
+    they do in the Python search.
+    """
+
+    def __init__(self, stride: int, size: int, evaluation: str, simultaneous: bool, cell_weight: int,
+                 edge_weight: int):
+        self.stride, self.size = stride, size
+        self.evaluation = VORONOI if evaluation == "voronoi" else CHAMBER
+        self.simultaneous = bool(simultaneous)
+        self.cell_weight, self.edge_weight = int(cell_weight), int(edge_weight)
+        self.colour = _colours(stride, size)
+        self.killers = np.zeros(2 * KILLER_OFFSET + 2, np.int64)
+        self.counters = np.zeros(4, np.int64)
+        self.vis = np.zeros(size, np.int64)
+        self.owner = np.zeros(size, np.uint8)
+        self.scratch = np.zeros((4, size), np.int64)
+        self.nbytes = (size + 7) // 8
+
+    def cells(self, free: int) -> np.ndarray:
+        """The bitboard ``free`` as a writable array with 1 for each empty cell."""
+        packed = np.frombuffer(free.to_bytes(self.nbytes, "little"), np.uint8)
+        return np.unpackbits(packed, count=self.size, bitorder="little")
+
+    def reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int,
+              deadline: float) -> tuple[int, int, int, bool]:
+        """Search the opponent's reply (as ``Searcher._reply``): ``(value, nodes, horizon leaves, timed out)``."""
+        counters = self.counters
+        counters[NODES] = counters[HORIZON] = counters[TIMED_OUT] = 0
+        value = search(self.cells(free), me, op, depth, alpha, beta, False, self.simultaneous, self.stride,
+                       self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.killers, counters,
+                       float(deadline), self.vis, self.owner, self.scratch)
+        return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
+
+
+def warm_up() -> None:
+    """Load the compiled code (compiling it the first time on a machine: a few seconds; later, from the
+    cache, a fraction of one), so that no move pays for it."""
+    stride, size = 5, 25  # a 3x3 room: enough to run every branch of the search and both evaluations
+    free = sum(1 << (y * stride + x) for y in range(1, 4) for x in range(1, 4))
+    for evaluation in ("voronoi", "chamber"):
+        for simultaneous in (True, False):
+            engine = CompiledSearch(stride, size, evaluation, simultaneous, 2, 7)
+            engine.reply(free & ~(1 << 6) & ~(1 << 18), 6, 18, 3, -2 * WIN, 2 * WIN, float("inf"))

@@ -1,0 +1,101 @@
+"""The compiled search engine searches exactly the tree the Python one does, only faster."""
+
+import random
+import time
+
+import numpy as np
+import pytest
+
+from arena.games.tron.compiled import CompiledSearch
+from arena.games.tron.game import TronGame
+from arena.games.tron.search import WIN, Position, Searcher, Timeout
+from arena.maps import resolve_map
+from tests.test_strong_bots import random_positions
+
+
+def open_30_positions(count, seed):
+    """Positions on the 30x30 open map after up to 60 random safe rounds."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        game = TronGame(resolve_map("open_30"), {}, np.random.default_rng(0))
+        for _ in range(rng.randrange(0, 60)):
+            actions = {}
+            for seat in game.to_act():
+                safe = game.observe(seat).safe_moves()
+                actions[seat] = rng.choice(safe) if safe else "N"
+            game.apply(actions)
+            if game.result is not None:
+                break
+        if game.result is None:
+            positions.append(game.observe(0))
+    return positions
+
+
+POSITIONS = random_positions(10, seed=11) + open_30_positions(3, seed=2)
+
+
+@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
+@pytest.mark.parametrize("simultaneous", [True, False])
+def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous):
+    for obs in POSITIONS:
+        pos = Position.from_observation(obs)
+        python = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous, engine="python")
+        compiled = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous,
+                            engine="compiled")
+        for depth in (1, 2, 3, 5, 7):
+            for step in python.steps:  # killers carry over between calls, in both engines alike
+                target = pos.me + step
+                if not pos.free >> target & 1:
+                    continue
+                free = pos.free & ~(1 << target)
+                expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
+                assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
+                assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+
+
+@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
+def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation):
+    for index, obs in enumerate(POSITIONS):
+        pos = Position.from_observation(obs)
+        results = [Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine,
+                            rng=random.Random(index)).iterate(pos.free, pos.me, pos.op, max_depth=6)
+                   for engine in ("python", "compiled")]
+        assert results[0] == results[1]
+
+
+def test_a_compiled_search_past_its_deadline_times_out_and_the_engine_still_works():
+    pos = Position.from_observation(open_30_positions(1, seed=5)[0])
+    engine = CompiledSearch(pos.stride, pos.size, "voronoi", True, 2, 7)
+    step = next(step for step in (-pos.stride, 1, pos.stride, -1) if pos.free >> pos.me + step & 1)
+    free, me = pos.free & ~(1 << pos.me + step), pos.me + step
+    value, nodes, _, timed_out = engine.reply(free, me, pos.op, 40, -2 * WIN, 2 * WIN, time.perf_counter() - 1)
+    assert timed_out and value == 0
+    assert nodes == 256  # the clock is read every 256 nodes
+    python = Searcher(pos.stride, pos.size, engine="python")
+    expected = python._reply(free, me, pos.op, 3, -2 * WIN, 2 * WIN)
+    fresh = CompiledSearch(pos.stride, pos.size, "voronoi", True, 2, 7)
+    assert engine.reply(free, me, pos.op, 3, -2 * WIN, 2 * WIN, float("inf"))[0] == expected
+    assert fresh.reply(free, me, pos.op, 3, -2 * WIN, 2 * WIN, float("inf"))[0] == expected
+
+
+def test_a_searcher_raises_timeout_when_the_compiled_search_runs_out_of_time():
+    pos = Position.from_observation(open_30_positions(1, seed=5)[0])
+    search = Searcher(pos.stride, pos.size, deadline=time.perf_counter() - 1)
+    assert search.compiled is not None
+    with pytest.raises(Timeout):
+        search.root(pos.free, pos.me, pos.op, 40)
+
+
+def test_auto_takes_the_compiled_engine_only_where_it_searches_the_same_tree():
+    assert Searcher(15, 225, evaluation="voronoi").compiled is not None
+    assert Searcher(15, 225, evaluation="chamber").compiled is not None
+    assert Searcher(15, 225, evaluation="area").compiled is None
+    assert Searcher(15, 225, evaluation="voronoi", clock=lambda: 0.0).compiled is None
+    assert Searcher(15, 225, evaluation="voronoi", learned=lambda *args: 0).compiled is None
+    assert Searcher(15, 225, evaluation="voronoi", engine="python").compiled is None
+    with pytest.raises(ValueError, match="compiled search has only"):
+        Searcher(15, 225, evaluation="area", engine="compiled")
+    with pytest.raises(ValueError, match="unknown search engine 'fast'"):
+        Searcher(15, 225, engine="fast")
+
