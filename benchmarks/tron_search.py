@@ -12,11 +12,14 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 * the ``voronoi`` bot's evaluation: the bitboard Voronoi count
   (:func:`~arena.games.tron.search.territories`, cells strictly closer to each head);
 * the ``chamber`` bot's evaluation (Voronoi regions with checkerboard parity);
+* both again in compiled code (:func:`arena.games.tron.compiled.evaluate`, called from Python: the
+  search calls it from compiled code, without the call's overhead);
 * :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head.
 
 Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
 finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
-with the Voronoi and chamber evaluations under simultaneous moves. Absolute speeds vary between
+with the Voronoi and chamber evaluations under simultaneous moves, searched in Python and by the
+compiled engine (:mod:`arena.games.tron.compiled`; the bots use it). Absolute speeds vary between
 machines; the ratios less so. Each timing is the best of R runs.
 """
 
@@ -31,8 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
 from arena.games.tron.game import TronGame
 from arena.games.tron.search import (
+    CELL_WEIGHT,
+    EDGE_WEIGHT,
     Position,
     Searcher,
     chamber_space,
@@ -110,12 +116,19 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
     """The evaluations timed on the position of ``obs``, the floodfill baseline first."""
     pos = Position.from_observation(obs)
     cells, s, a, b = obs.cells, pos.stride, pos.me, pos.op
-    searcher = Searcher(s, pos.size, evaluation="chamber")
-    voronoi_searcher = Searcher(s, pos.size, evaluation="voronoi")
+    searcher = Searcher(s, pos.size, evaluation="chamber", engine="python")
+    voronoi_searcher = Searcher(s, pos.size, evaluation="voronoi", engine="python")
     free = pos.free
     # floodfill.py counts from a free cell: start next to each head, as the bot does for a move.
     start_a = next(a + d for d in (-s, 1, s, -1) if cells[a + d] == 0)
     start_b = next(b + d for d in (-s, 1, s, -1) if cells[b + d] == 0)
+    engine = CompiledSearch(s, pos.size, "chamber", True, CELL_WEIGHT, EDGE_WEIGHT)
+    board = engine.cells(free)
+
+    def compiled(kind: int) -> Callable[[], object]:
+        return lambda: evaluate(board, a, b, s, kind, engine.colour, CELL_WEIGHT, EDGE_WEIGHT, engine.counters,
+                                engine.vis, engine.owner, engine.scratch)
+
     lines = [
         ("floodfill.py BFS, both heads (base)",
          lambda: reachable(cells, start_a, s) - reachable(cells, start_b, s)),
@@ -124,6 +137,8 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
         ("plain BFS Voronoi", lambda: plain_voronoi(cells, a, b, s)),
         ("voronoi bot evaluation", lambda: voronoi_searcher.evaluate(free, a, b)),
         ("chamber bot evaluation", lambda: searcher.chamber_value(free, a, b)),
+        ("voronoi evaluation, compiled", compiled(VORONOI)),
+        ("chamber evaluation, compiled", compiled(CHAMBER)),
         ("chamber_space, one head", lambda: chamber_space(free, a, s, pos.size)),
     ]
     return lines
@@ -145,18 +160,19 @@ def evaluations(repeat: int) -> None:
 
 def depths(limits: tuple[float, ...]) -> None:
     """Print the depth iterative deepening completes from each opening within each time limit."""
-    print(f"\n{'opening':<12} {'evaluation':<10} " + " ".join(f"{f'depth in {t:g} s':>14} {'nodes':>8}"
-                                                       for t in limits))
+    print(f"\n{'opening':<12} {'evaluation':<10} {'engine':<9} "
+          + " ".join(f"{f'depth in {t:g} s':>14} {'nodes':>9}" for t in limits))
     for map_name in ("empty_room", "open_30", "pillars_30"):
         pos = Position.from_observation(position(map_name, 0).observe(0))
         for evaluation in ("voronoi", "chamber"):
-            cells = []
-            for limit in limits:
-                search = Searcher(pos.stride, pos.size, evaluation=evaluation,
-                                  deadline=time.perf_counter() + limit)
-                _, _, done = search.iterate(pos.free, pos.me, pos.op, max_depth=200)
-                cells.append(f"{done:>14} {search.nodes:>8}")
-            print(f"{map_name:<12} {evaluation:<10} " + " ".join(cells))
+            for engine in ("python", "compiled"):
+                cells = []
+                for limit in limits:
+                    search = Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine,
+                                      deadline=time.perf_counter() + limit)
+                    _, _, done = search.iterate(pos.free, pos.me, pos.op, max_depth=200)
+                    cells.append(f"{done:>14} {search.nodes:>9}")
+                print(f"{map_name:<12} {evaluation:<10} {engine:<9} " + " ".join(cells))
 
 
 def main() -> None:
@@ -165,6 +181,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timings per evaluation; the best counts")
     parser.add_argument("--quick", action="store_true", help="only the 100 ms depth column")
     args = parser.parse_args()
+    warm_up()
     evaluations(args.repeat)
     depths((0.1,) if args.quick else (0.1, 1.0))
 
