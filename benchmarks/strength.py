@@ -62,7 +62,8 @@ def main() -> None:
         labels = [spec.label for spec in setup.bots]
         map_name = setup.game_map.name if setup.game_map else "-"
         for seat, kind in outcome.failures.items():
-            failures.append(f"{labels[seat]} {kind} on {map_name}")
+            against = ", ".join(label for other, label in enumerate(labels) if other != seat)
+            failures.append(f"{labels[seat]} {kind} on {map_name} against {against}")
         for seat, label in enumerate(labels):
             for other, opponent in enumerate(labels):
                 if other != seat:
