@@ -3,33 +3,16 @@
 import random
 import time
 
-import numpy as np
 import pytest
 
 from arena.games.tron.compiled import CompiledSearch
-from arena.games.tron.game import TronGame
 from arena.games.tron.search import WIN, Position, Searcher, Timeout
-from arena.maps import resolve_map
 from tests.test_strong_bots import random_positions
 
 
 def open_30_positions(count, seed):
-    """Positions on the 30x30 open map after up to 60 random safe rounds."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        game = TronGame(resolve_map("open_30"), {}, np.random.default_rng(0))
-        for _ in range(rng.randrange(0, 60)):
-            actions = {}
-            for seat in game.to_act():
-                safe = game.observe(seat).safe_moves()
-                actions[seat] = rng.choice(safe) if safe else "N"
-            game.apply(actions)
-            if game.result is not None:
-                break
-        if game.result is None:
-            positions.append(game.observe(0))
-    return positions
+    """Positions on the 30x30 open map after fewer than 60 random safe rounds."""
+    return random_positions(count, seed, maps=("open_30",), turns=60)
 
 
 POSITIONS = random_positions(10, seed=11) + open_30_positions(3, seed=2)

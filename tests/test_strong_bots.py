@@ -76,14 +76,14 @@ def plain_voronoi(cells, a, b, stride):
             sum(1 for c, d in db.items() if c != b and d < da.get(c, far)))
 
 
-def random_positions(count, seed=3):
-    """Seeded positions on the 13x13 maps after a few random safe moves (games that have not ended)."""
+def random_positions(count, seed=3, maps=("empty_room", "center_block", "diagonal_blocks"), turns=30):
+    """Seeded positions on ``maps`` (the 13x13 ones) after fewer than ``turns`` random safe rounds (games
+    that have not ended)."""
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        game = TronGame(resolve_map(rng.choice(["empty_room", "center_block", "diagonal_blocks"])), {},
-                        np.random.default_rng(0))
-        for _ in range(rng.randrange(0, 30)):
+        game = TronGame(resolve_map(rng.choice(maps)), {}, np.random.default_rng(0))
+        for _ in range(rng.randrange(0, turns)):
             actions = {}
             for seat in game.to_act():
                 safe = game.observe(seat).safe_moves()
