@@ -62,6 +62,23 @@ def _territory(cells, count, head, owner_mark, base, vis, owner, stride, colour,
 
 
 @njit(cache=True)
+def _next_layer(front, start, end, owner, mark, cells, count):
+    """Move the new layer ``front[start:end]`` to the front; add its cells owned by ``mark`` to ``cells``.
+
+    Returns the layer's size and the new count of ``cells``.
+    """
+    kept = 0
+    for index in range(start, end):
+        cell = front[index]
+        if owner[cell] == mark:
+            cells[count] = cell
+            count += 1
+        front[kept] = cell
+        kept += 1
+    return kept, count
+
+
+@njit(cache=True)
 def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, vis, owner, scratch):
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
@@ -103,24 +120,8 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
                         owner[nxt] = 3
                         front_b[end_b] = nxt
                         end_b += 1
-        kept = 0
-        for index in range(size_a, end_a):
-            cell = front_a[index]
-            if owner[cell] == 1:
-                cells_a[mine] = cell
-                mine += 1
-            front_a[kept] = cell
-            kept += 1
-        size_a = kept
-        kept = 0
-        for index in range(size_b, end_b):
-            cell = front_b[index]
-            if owner[cell] == 2:
-                cells_b[theirs] = cell
-                theirs += 1
-            front_b[kept] = cell
-            kept += 1
-        size_b = kept
+        size_a, mine = _next_layer(front_a, size_a, end_a, owner, 1, cells_a, mine)
+        size_b, theirs = _next_layer(front_b, size_b, end_b, owner, 2, cells_b, theirs)
     counters[EPOCH] = epoch
     if evaluation == VORONOI:
         return mine - theirs
