@@ -8,6 +8,10 @@ After the winner of the 2010 Google AI Challenge:
   checkerboard parity (a path alternates square colours, so surplus cells of one colour can't all be
   filled) and the pairs of neighbouring cells inside it (an open room is worth more than a corridor or
   a ragged fringe of the same size, which is easy to cut off).
+* Edges count only in the fight: while the heads are more than ``FIGHT_DISTANCE`` moves apart, the
+  search scores the parity-bounded cells alone. Far apart, the border between the territories is only
+  a forecast of a race, and the edge term, which rewards keeping one's own territory compact, makes the
+  bot shape its corner instead of racing: on center_block it lost every game to ``voronoi`` that way.
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try
   move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
   which splits the region at its articulation points into chambers and counts only the chambers one
@@ -44,6 +48,15 @@ from arena import Bot
 from arena.games.tron.paranoid import several_opponents_step
 from arena.games.tron.search import Position, Searcher, action_for, default_budget
 from arena.learning.tron_eval import load_weights
+
+FIGHT_DISTANCE = 8
+"""Heads at most this many moves apart are in a fight, scored with edges; farther apart, cells alone."""
+
+
+def fight_evaluation(pos: Position) -> str:
+    """The search evaluation for a two-player position: ``chamber`` in a fight, ``parity`` before one."""
+    distance = pos.head_distance()
+    return "chamber" if distance is not None and distance <= FIGHT_DISTANCE else "parity"
 
 
 class Chamber(Bot):
@@ -82,11 +95,14 @@ class Chamber(Bot):
             step = several_opponents_step(pos, "chamber", deadline=deadline, rng=self.rng, depth=self.depth)
             if step is not None:
                 return action_for(obs, step)
-        search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned, rng=self.rng)
         if not pos.in_contact():  # alone, or cut off from every opponent
+            search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
+                              deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
-        elif self.depth:
+            return action_for(obs, step)
+        search = Searcher(pos.stride, pos.size, evaluation=fight_evaluation(pos), simultaneous=pos.simultaneous,
+                          deadline=deadline, learned=self.learned, rng=self.rng)
+        if self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
         else:
             step, _, _ = search.iterate(pos.free, pos.me, pos.op)

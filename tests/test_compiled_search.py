@@ -18,7 +18,7 @@ def open_30_positions(count, seed):
 POSITIONS = random_positions(10, seed=11) + open_30_positions(3, seed=2)
 
 
-@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
+@pytest.mark.parametrize("evaluation", ["voronoi", "chamber", "parity"])
 @pytest.mark.parametrize("simultaneous", [True, False])
 def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous):
     for obs in POSITIONS:
@@ -37,7 +37,7 @@ def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluat
                 assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
 
 
-@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
+@pytest.mark.parametrize("evaluation", ["voronoi", "chamber", "parity"])
 def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation):
     for index, obs in enumerate(POSITIONS):
         pos = Position.from_observation(obs)

@@ -1,6 +1,7 @@
 """The search bots (minimax, voronoi, chamber) and the engine they share: exact results at fixed depths."""
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from arena.games.tron.search import (
     free_bits,
     inner_edges,
     parity_bound,
+    territories,
     territory_value,
     voronoi,
 )
@@ -67,6 +69,38 @@ def test_voronoi_counts_cells_strictly_closer_and_leaves_ties_to_nobody():
     assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (4, 4, True)
     obs = observe(["1.#..2"])
     assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (1, 2, False)
+
+
+def test_head_distance_is_the_shortest_path_between_the_heads():
+    assert Position.from_observation(observe(["12"])).head_distance() == 1
+    around = observe(["1.#2",
+                      "..#.",
+                      "...."])
+    assert Position.from_observation(around).head_distance() == 7  # down, across and up round the wall
+    assert Position.from_observation(observe(["1.#.2"])).head_distance() is None
+
+
+def test_parity_evaluation_counts_each_territory_bounded_by_parity_without_edges():
+    obs = observe(["1...",
+                   "....",
+                   "####",
+                   "2..."])
+    pos = Position.from_observation(obs)
+    mine, theirs = territories(pos.free, 1 << pos.me, 1 << pos.op, pos.stride)
+    expected = (parity_bound(mine, pos.me, pos.stride, pos.size)
+                - parity_bound(theirs, pos.op, pos.stride, pos.size))
+    assert expected == 7 - 3  # 7 cells in a 2x4 room, 3 in the corridor below
+    assert Searcher(pos.stride, pos.size, evaluation="parity").evaluate(pos.free, pos.me, pos.op) == expected
+
+
+def test_chamber_counts_edges_only_once_the_heads_are_within_the_fight_distance(registry):
+    module = sys.modules[registry.bots["chamber"].cls.__module__]
+    assert module.FIGHT_DISTANCE == 8
+    nine_apart = Position.from_observation(observe(["1........2"]))
+    eight_apart = Position.from_observation(observe(["1.......2"]))
+    cut_off = Position.from_observation(observe(["1.#.2"]))
+    assert [module.fight_evaluation(pos) for pos in (nine_apart, eight_apart, cut_off)] == [
+        "parity", "chamber", "parity"]
 
 
 def plain_voronoi(cells, a, b, stride):

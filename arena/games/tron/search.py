@@ -19,8 +19,8 @@ The pieces:
   estimate of how many cells can be filled in one pass when a region is a tree of chambers joined by
   such cells (only one branch can be entered).
 * :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
-  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi or
-  chamber evaluation; plus a one-player space-filling search for once the players are cut off.
+  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi, chamber
+  or parity evaluation; plus a one-player space-filling search for once the players are cut off.
   Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
 """
 
@@ -49,6 +49,9 @@ EDGE_WEIGHT = 7
 """What one edge between two cells of a territory is worth to the ``chamber`` evaluation."""
 
 ENGINES = ("auto", "python", "compiled")
+
+EVALUATION_WEIGHTS = {"chamber": (CELL_WEIGHT, EDGE_WEIGHT), "parity": (1, 0)}
+"""The cell and edge weights of the territory evaluations: ``chamber`` counts both, ``parity`` only cells."""
 
 _FREE_TABLE = bytes.maketrans(bytes(range(256)), b"1" + b"0" * 255)
 
@@ -97,6 +100,23 @@ def flood(free: int, seed: int, stride: int) -> int:
 def reachable_count(free: int, head: int, stride: int) -> int:
     """How many free cells the head at flat index ``head`` can reach (the plain "area" evaluation)."""
     return flood(free, 1 << head, stride).bit_count()
+
+
+def head_distance(free: int, a: int, b: int, stride: int) -> int | None:
+    """The length of the shortest path from the head at ``a`` to the head at ``b`` through ``free`` cells
+    (1 when they are side by side), or None if no path joins them."""
+    target = 1 << b
+    passable = free | target
+    reached = 1 << a
+    steps = 0
+    while True:
+        grown = neighbours(reached, stride) & passable | reached
+        steps += 1
+        if grown & target:
+            return steps
+        if grown == reached:
+            return None
+        reached = grown
 
 
 def voronoi(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
@@ -236,8 +256,9 @@ class Searcher:
     """Two-player alpha-beta over bitboard positions, from the point of view of player ``me``.
 
     ``evaluation`` is ``"area"`` (reachable cells, ours minus theirs), ``"voronoi"`` (Voronoi territory
-    difference) or ``"chamber"`` (each side's Voronoi territory by :func:`territory_value`: cells bounded
-    by checkerboard parity, plus the edges between them).
+    difference), ``"chamber"`` (each side's Voronoi territory by :func:`territory_value`: cells bounded
+    by checkerboard parity, plus the edges between them) or ``"parity"`` (the cells alone, bounded by
+    parity).
     ``learned``, if given, replaces it: a function ``(free, me, op, stride, size) -> value`` such as
     :meth:`arena.learning.tron_eval.LearnedEval.value`. ``rng``, if given, breaks ties between equally
     good root moves at random (otherwise in ``N, E, S, W`` order), so that a deterministic search still
@@ -259,9 +280,11 @@ class Searcher:
                  rng: random.Random | None = None, engine: str = "auto"):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
-        compilable = learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
+        compilable = (learned is None and evaluation in ("voronoi", *EVALUATION_WEIGHTS)
+                      and clock is time.perf_counter)
         if engine == "compiled" and not compilable:
-            raise ValueError("the compiled search has only the voronoi and chamber evaluations and the real clock")
+            raise ValueError("the compiled search has only the voronoi, chamber and parity evaluations and the "
+                             "real clock")
         self.stride = stride
         self.rng = rng
         self.learned = learned
@@ -281,7 +304,10 @@ class Searcher:
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
-            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT)
+            if evaluation == "voronoi":
+                self.compiled = CompiledSearch(stride, size, "voronoi", simultaneous, 0, 0)
+            else:
+                self.compiled = CompiledSearch(stride, size, "chamber", simultaneous, *EVALUATION_WEIGHTS[evaluation])
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -298,9 +324,12 @@ class Searcher:
         return self.chamber_value(free, me, op)
 
     def chamber_value(self, free: int, me: int, op: int) -> int:
-        """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges)."""
+        """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges),
+        or with the ``parity`` evaluation its parity-bounded cells alone."""
         s = self.stride
         mine_bits, theirs_bits = territories(free, 1 << me, 1 << op, s)
+        if self.evaluation == "parity":
+            return parity_bound(mine_bits, me, s, self.size) - parity_bound(theirs_bits, op, s, self.size)
         return territory_value(mine_bits, me, s, self.size) - territory_value(theirs_bits, op, s, self.size)
 
     # -- search -------------------------------------------------------------------------------------------
@@ -577,6 +606,10 @@ class Position:
         ops = tuple(obs.heads[seat] for seat in later if obs.heads[seat] >= 0)
         simultaneous = getattr(obs, "moves", "simultaneous") != "alternating"
         return cls(free_bits(obs.cells), obs.heads[obs.seat], ops, obs.stride, len(obs.cells), simultaneous)
+
+    def head_distance(self) -> int | None:
+        """The fewest moves from our head to the (first) opponent's through free cells, or None if none."""
+        return head_distance(self.free, self.me, self.op, self.stride)
 
     def in_contact(self) -> tuple[int, ...]:
         """The opponents whose head touches a cell we can reach (the others can no longer affect us)."""
