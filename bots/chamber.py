@@ -8,10 +8,11 @@ After the winner of the 2010 Google AI Challenge:
   checkerboard parity (a path alternates square colours, so surplus cells of one colour can't all be
   filled) and the pairs of neighbouring cells inside it (an open room is worth more than a corridor or
   a ragged fringe of the same size, which is easy to cut off).
-* Edges count only in the fight: while the heads are more than ``FIGHT_DISTANCE`` moves apart, the
+* Edges count only in the fight: while the two heads are more than ``FIGHT_DISTANCE`` moves apart, the
   search scores the parity-bounded cells alone. Far apart, the border between the territories is only
-  a forecast of a race, and the edge term, which rewards keeping one's own territory compact, makes the
-  bot shape its corner instead of racing: on center_block it lost every game to ``voronoi`` that way.
+  a forecast of a race for the ground between the heads, and the edge term, which rewards a compact
+  territory, lost that race: with edges from the first move, chamber lost every game on center_block
+  to ``voronoi`` (the README has the figures).
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try
   move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
   which splits the region at its articulation points into chambers and counts only the chambers one
@@ -39,7 +40,8 @@ Snafu: the search thinks in absolute steps and answers with the relative action 
 step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
 ``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 30% of the time limit),
 ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``
-wrote; the space-filling endgame is unchanged).
+wrote; the space-filling endgame is unchanged), ``chamber:fight=8`` (the head distance at which edges
+start to count: ``fight=0`` never counts them, a number larger than the board always does).
 """
 
 import time
@@ -53,10 +55,11 @@ FIGHT_DISTANCE = 8
 """Heads at most this many moves apart are in a fight, scored with edges; farther apart, cells alone."""
 
 
-def fight_evaluation(pos: Position) -> str:
-    """The search evaluation for a two-player position: ``chamber`` in a fight, ``parity`` before one."""
+def fight_evaluation(pos: Position, fight: int = FIGHT_DISTANCE) -> str:
+    """The search evaluation for a two-player position: ``chamber`` once the heads are at most ``fight``
+    moves apart, ``parity`` before."""
     distance = pos.head_distance()
-    return "chamber" if distance is not None and distance <= FIGHT_DISTANCE else "parity"
+    return "chamber" if distance is not None and distance <= fight else "parity"
 
 
 class Chamber(Bot):
@@ -65,9 +68,10 @@ class Chamber(Bot):
     name = "chamber"
     games = ("tron", "snafu")
 
-    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", fight: int = FIGHT_DISTANCE):
         self.depth = int(depth)
         self.think = float(think)
+        self.fight = int(fight)
         self.learned = load_weights(weights).value if weights else None
 
     @classmethod
@@ -100,8 +104,8 @@ class Chamber(Bot):
                               deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
             return action_for(obs, step)
-        search = Searcher(pos.stride, pos.size, evaluation=fight_evaluation(pos), simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned, rng=self.rng)
+        search = Searcher(pos.stride, pos.size, evaluation=fight_evaluation(pos, self.fight),
+                          simultaneous=pos.simultaneous, deadline=deadline, learned=self.learned, rng=self.rng)
         if self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
         else:

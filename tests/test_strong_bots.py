@@ -101,6 +101,8 @@ def test_chamber_counts_edges_only_once_the_heads_are_within_the_fight_distance(
     cut_off = Position.from_observation(observe(["1.#.2"]))
     assert [module.fight_evaluation(pos) for pos in (nine_apart, eight_apart, cut_off)] == [
         "parity", "chamber", "parity"]
+    assert module.fight_evaluation(eight_apart, fight=7) == "parity"
+    assert module.fight_evaluation(nine_apart, fight=99) == "chamber"
 
 
 def plain_voronoi(cells, a, b, stride):
