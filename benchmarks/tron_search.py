@@ -11,7 +11,7 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 * a plain two-source BFS Voronoi count (Python dicts), for comparison;
 * the ``voronoi`` bot's evaluation: the bitboard Voronoi count
   (:func:`~arena.games.tron.search.territories`, cells strictly closer to each head);
-* the ``chamber`` bot's evaluation (Voronoi regions with checkerboard parity);
+* the ``chamber`` bot's evaluation (Voronoi regions, the part of each one pass can fill, parity, edges);
 * both again in compiled code (:func:`arena.games.tron.compiled.evaluate`, called from Python: the
   search calls it from compiled code, without the call's overhead);
 * :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head.
@@ -127,7 +127,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
 
     def compiled(kind: int) -> Callable[[], object]:
         return lambda: evaluate(board, a, b, s, kind, engine.colour, CELL_WEIGHT, EDGE_WEIGHT, engine.counters,
-                                engine.vis, engine.owner, engine.scratch)
+                                engine.vis, engine.owner, engine.scratch, engine.chambers)
 
     lines = [
         ("floodfill.py BFS, both heads (base)",

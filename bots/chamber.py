@@ -4,15 +4,13 @@ After the winner of the 2010 Google AI Challenge:
 
 * While the players can still reach each other, an iterative-deepening alpha-beta search (with
   killer-move ordering: a move that caused a cut-off at a depth is tried first next time) scores
-  positions by Voronoi territory, each side's worth ``2 * cells + 7 * edges``: its cells bounded by
-  checkerboard parity (a path alternates square colours, so surplus cells of one colour can't all be
-  filled) and the pairs of neighbouring cells inside it (an open room is worth more than a corridor or
-  a ragged fringe of the same size, which is easy to cut off).
-* Edges count only in the fight: while the two heads are more than ``FIGHT_DISTANCE`` moves apart, the
-  search scores the parity-bounded cells alone. Far apart, the border between the territories is only
-  a forecast of a race for the ground between the heads, and the edge term, which rewards a compact
-  territory, lost that race: with edges from the first move, chamber lost every game on center_block
-  to ``voronoi`` (the README has the figures).
+  positions by Voronoi territory, each side's worth ``2 * cells + 7 * edges`` of the part of its
+  territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the territory
+  hangs together through a single cell (an articulation point), a head that goes through can't come
+  back, so of the branches off a chamber only the best counts. The cells are bounded by checkerboard
+  parity (a path alternates square colours, so surplus cells of one colour can't all be filled); the
+  edges are the pairs of neighbouring cells (an open room is worth more than a corridor or a ragged
+  fringe of the same size, which is easy to cut off).
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try
   move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
   which splits the region at its articulation points into chambers and counts only the chambers one
@@ -40,8 +38,7 @@ Snafu: the search thinks in absolute steps and answers with the relative action 
 step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
 ``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 30% of the time limit),
 ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``
-wrote; the space-filling endgame is unchanged), ``chamber:fight=8`` (the head distance at which edges
-start to count: ``fight=0`` never counts them, a number larger than the board always does).
+wrote; the space-filling endgame is unchanged).
 """
 
 import time
@@ -51,16 +48,6 @@ from arena.games.tron.paranoid import several_opponents_step
 from arena.games.tron.search import Position, Searcher, action_for, default_budget
 from arena.learning.tron_eval import load_weights
 
-FIGHT_DISTANCE = 8
-"""Heads at most this many moves apart are in a fight, scored with edges; farther apart, cells alone."""
-
-
-def fight_evaluation(pos: Position, fight: int = FIGHT_DISTANCE) -> str:
-    """The search evaluation for a two-player position: ``chamber`` once the heads are at most ``fight``
-    moves apart, ``parity`` before."""
-    distance = pos.head_distance()
-    return "chamber" if distance is not None and distance <= fight else "parity"
-
 
 class Chamber(Bot):
     """Voronoi + parity alpha-beta while in contact; chamber-aware space filling once cut off."""
@@ -68,10 +55,9 @@ class Chamber(Bot):
     name = "chamber"
     games = ("tron", "snafu")
 
-    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", fight: int = FIGHT_DISTANCE):
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
         self.depth = int(depth)
         self.think = float(think)
-        self.fight = int(fight)
         self.learned = load_weights(weights).value if weights else None
 
     @classmethod
@@ -99,14 +85,11 @@ class Chamber(Bot):
             step = several_opponents_step(pos, "chamber", deadline=deadline, rng=self.rng, depth=self.depth)
             if step is not None:
                 return action_for(obs, step)
+        search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
+                          deadline=deadline, learned=self.learned, rng=self.rng)
         if not pos.in_contact():  # alone, or cut off from every opponent
-            search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                              deadline=deadline, rng=self.rng)
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
-            return action_for(obs, step)
-        search = Searcher(pos.stride, pos.size, evaluation=fight_evaluation(pos, self.fight),
-                          simultaneous=pos.simultaneous, deadline=deadline, learned=self.learned, rng=self.rng)
-        if self.depth:
+        elif self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
         else:
             step, _, _ = search.iterate(pos.free, pos.me, pos.op)

@@ -1,7 +1,6 @@
 """The search bots (minimax, voronoi, chamber) and the engine they share: exact results at fixed depths."""
 
 import random
-import sys
 
 import numpy as np
 import pytest
@@ -21,8 +20,8 @@ from arena.games.tron.search import (
     flood,
     free_bits,
     inner_edges,
+    one_pass_region,
     parity_bound,
-    territories,
     territory_value,
     voronoi,
 )
@@ -69,40 +68,6 @@ def test_voronoi_counts_cells_strictly_closer_and_leaves_ties_to_nobody():
     assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (4, 4, True)
     obs = observe(["1.#..2"])
     assert voronoi(free_bits(obs.cells), obs.heads[0], obs.heads[1], obs.stride) == (1, 2, False)
-
-
-def test_head_distance_is_the_shortest_path_between_the_heads():
-    assert Position.from_observation(observe(["12"])).head_distance() == 1
-    around = observe(["1.#2",
-                      "..#.",
-                      "...."])
-    assert Position.from_observation(around).head_distance() == 7  # down, across and up round the wall
-    assert Position.from_observation(observe(["1.#.2"])).head_distance() is None
-
-
-def test_parity_evaluation_counts_each_territory_bounded_by_parity_without_edges():
-    obs = observe(["1...",
-                   "....",
-                   "####",
-                   "2..."])
-    pos = Position.from_observation(obs)
-    mine, theirs = territories(pos.free, 1 << pos.me, 1 << pos.op, pos.stride)
-    expected = (parity_bound(mine, pos.me, pos.stride, pos.size)
-                - parity_bound(theirs, pos.op, pos.stride, pos.size))
-    assert expected == 7 - 3  # 7 cells in a 2x4 room, 3 in the corridor below
-    assert Searcher(pos.stride, pos.size, evaluation="parity").evaluate(pos.free, pos.me, pos.op) == expected
-
-
-def test_chamber_counts_edges_only_once_the_heads_are_within_the_fight_distance(registry):
-    module = sys.modules[registry.bots["chamber"].cls.__module__]
-    assert module.FIGHT_DISTANCE == 8
-    nine_apart = Position.from_observation(observe(["1........2"]))
-    eight_apart = Position.from_observation(observe(["1.......2"]))
-    cut_off = Position.from_observation(observe(["1.#.2"]))
-    assert [module.fight_evaluation(pos) for pos in (nine_apart, eight_apart, cut_off)] == [
-        "parity", "chamber", "parity"]
-    assert module.fight_evaluation(eight_apart, fight=7) == "parity"
-    assert module.fight_evaluation(nine_apart, fight=99) == "chamber"
 
 
 def plain_voronoi(cells, a, b, stride):
@@ -186,6 +151,57 @@ def test_territory_value_counts_cells_and_the_edges_between_them():
         values.append(territory_value(region, obs.heads[0], obs.stride, len(obs.cells)))
         assert values[-1] == 2 * moves + 7 * edges  # moves: the cells bounded by parity
     assert values[0] > values[1]  # the same seven cells are worth more as a room than as a corridor
+
+
+def cells_at(obs, *places):
+    """The bitboard of the cells at ``(x, y)`` places of an observation's rows."""
+    return sum(1 << (y + 1) * obs.stride + x + 1 for x, y in places)
+
+
+def test_one_pass_region_keeps_only_the_best_branch_beyond_each_cut_cell():
+    obs = observe(["1...",
+                   "....",
+                   "#.#.",
+                   "#.##",
+                   "#.##"])
+    region = flood(free_bits(obs.cells), 1 << obs.heads[0], obs.stride)
+    kept = one_pass_region(region, obs.heads[0], obs.stride)
+    # Dead ends hang off the room: a corridor of three cells, a single cell, and the cell below the head
+    # (a pass can't come back through the head's cell, so the room reaches it through one cell). One
+    # pass takes one of them: the corridor.
+    assert kept == region & ~cells_at(obs, (3, 2), (0, 1))
+    assert kept.bit_count() == 9 and inner_edges(kept, obs.stride) == 10
+    # 9 cells, 5 of them the colour of the first move: at most 2 * 4 + 1 = 9 moves.
+    assert territory_value(region, obs.heads[0], obs.stride, len(obs.cells)) == 2 * 9 + 7 * 10
+
+
+def test_one_pass_region_takes_one_side_when_the_head_stands_in_a_doorway():
+    obs = observe(["...#....",
+                   "...1....",
+                   "...#...."])
+    region = flood(free_bits(obs.cells), 1 << obs.heads[0], obs.stride)
+    east = cells_at(obs, *((x, y) for x in range(4, 8) for y in range(3)))
+    assert one_pass_region(region, obs.heads[0], obs.stride) == east  # the bigger room, either side of the door
+    obs = observe(["...#...",
+                   "...1...",
+                   "...#..."])
+    region = flood(free_bits(obs.cells), 1 << obs.heads[0], obs.stride)
+    east = cells_at(obs, *((x, y) for x in range(4, 7) for y in range(3)))
+    assert one_pass_region(region, obs.heads[0], obs.stride) == east  # equal rooms: the first tried (N, E, ...)
+
+
+def test_one_pass_region_keeps_a_room_around_the_head_and_the_corridor_leaving_it():
+    obs = observe(["....",
+                   ".1..",
+                   "....",
+                   "....",
+                   "#.##",
+                   "#.##"])
+    region = flood(free_bits(obs.cells), 1 << obs.heads[0], obs.stride)
+    assert one_pass_region(region, obs.heads[0], obs.stride) == region
+    corridor = observe(["1......."])
+    region = flood(free_bits(corridor.cells), 1 << corridor.heads[0], corridor.stride)
+    assert one_pass_region(region, corridor.heads[0], corridor.stride) == region
 
 
 def test_ties_between_root_moves_go_at_random_with_an_rng():

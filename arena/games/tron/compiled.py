@@ -38,40 +38,102 @@ def _clock() -> float:
     return now
 
 
+# Rows of the ``chambers`` work array of :func:`_one_pass_territory`.
+SEEN, ORDER, LOW, CELLS, BLACKS, EDGES, BRANCH_KEY, BRANCH_CELLS, BRANCH_BLACKS, BRANCH_EDGES = range(10)
+STACK_CELL, STACK_PARENT, STACK_NEXT = 10, 11, 12
+CHAMBER_ROWS = 13
+
+
 @njit(cache=True)
-def _territory(cells, count, head, owner_mark, base, vis, owner, stride, colour, cell_weight, edge_weight):
-    """``cell_weight`` x the parity-bounded size of a territory plus ``edge_weight`` x its inner edges."""
-    blacks = 0
-    edges = 0
-    for index in range(count):
-        cell = cells[index]
-        blacks += colour[cell]
-        right = cell + 1
-        if vis[right] > base and owner[right] == owner_mark:
-            edges += 1
-        below = cell + stride
-        if vis[below] > base and owner[below] == owner_mark:
-            edges += 1
-    whites = count - blacks
+def _one_pass_territory(head, mark, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight, chambers):
+    """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
+
+    The same value as :func:`arena.games.tron.search.territory_value`: a depth-first search from the
+    head over the territory (Tarjan's low links) closes a block each time a cell's subtree cannot
+    reach above its parent, which is then a cut vertex (or the head). A closed block is a branch: its
+    cells plus the best branch hanging inside it. Each cell keeps the cells, black cells and edges of
+    its still-open block and the best branch found in it; the head keeps the best of its branches. An
+    edge is counted at its deeper end, so a dropped branch takes the edge to its door with it.
+    ``stamp`` marks the cells seen by this search (a number no earlier evaluation used).
+    """
+    seen, order, low = chambers[SEEN], chambers[ORDER], chambers[LOW]
+    cells, blacks, edges = chambers[CELLS], chambers[BLACKS], chambers[EDGES]
+    branch_key, branch_cells = chambers[BRANCH_KEY], chambers[BRANCH_CELLS]
+    branch_blacks, branch_edges = chambers[BRANCH_BLACKS], chambers[BRANCH_EDGES]
+    stack_cell, stack_parent, stack_next = chambers[STACK_CELL], chambers[STACK_PARENT], chambers[STACK_NEXT]
+    steps = (-stride, 1, stride, -1)
+    seen[head] = stamp
+    order[head] = low[head] = 0
+    branch_key[head] = -1
+    branch_cells[head] = branch_blacks[head] = branch_edges[head] = 0
+    top = 0
+    stack_cell[0], stack_parent[0], stack_next[0] = head, -1, 0
+    counter = 1
+    while top >= 0:
+        cell = stack_cell[top]
+        direction = stack_next[top]
+        if direction < 4:
+            stack_next[top] = direction + 1
+            nxt = cell + steps[direction]
+            if vis[nxt] <= base or owner[nxt] != mark:  # the head's own cell is not in the territory
+                continue
+            if seen[nxt] != stamp:
+                seen[nxt] = stamp
+                order[nxt] = low[nxt] = counter
+                counter += 1
+                cells[nxt], blacks[nxt], edges[nxt] = 1, colour[nxt], 0
+                branch_key[nxt] = -1
+                branch_cells[nxt] = branch_blacks[nxt] = branch_edges[nxt] = 0
+                top += 1
+                stack_cell[top], stack_parent[top], stack_next[top] = nxt, cell, 0
+            elif order[nxt] < order[cell]:  # the parent or an ancestor
+                edges[cell] += 1
+                if nxt != stack_parent[top] and order[nxt] < low[cell]:
+                    low[cell] = order[nxt]
+            continue
+        top -= 1
+        if top < 0:
+            break
+        parent = stack_cell[top]
+        if low[cell] < low[parent]:
+            low[parent] = low[cell]
+        if low[cell] >= order[parent]:  # the subtree's open block closes here: a branch off ``parent``
+            total_cells = cells[cell] + branch_cells[cell]
+            total_edges = edges[cell] + branch_edges[cell]
+            key = cell_weight * total_cells + edge_weight * total_edges
+            if key > branch_key[parent]:
+                branch_key[parent] = key
+                branch_cells[parent] = total_cells
+                branch_blacks[parent] = blacks[cell] + branch_blacks[cell]
+                branch_edges[parent] = total_edges
+        else:  # the same block as the parent's
+            cells[parent] += cells[cell]
+            blacks[parent] += blacks[cell]
+            edges[parent] += edges[cell]
+            if branch_key[cell] > branch_key[parent]:
+                branch_key[parent] = branch_key[cell]
+                branch_cells[parent] = branch_cells[cell]
+                branch_blacks[parent] = branch_blacks[cell]
+                branch_edges[parent] = branch_edges[cell]
+    count, black = branch_cells[head], branch_blacks[head]
     if colour[head]:
-        other, same = whites, blacks
+        other, same = count - black, black
     else:
-        other, same = blacks, whites
+        other, same = black, count - black
     bound = 2 * min(other, same) + (1 if other > same else 0)
-    return cell_weight * bound + edge_weight * edges
+    return cell_weight * bound + edge_weight * branch_edges[head]
 
 
 @njit(cache=True)
-def _next_layer(front, start, end, owner, mark, cells, count):
-    """Move the new layer ``front[start:end]`` to the front; add its cells owned by ``mark`` to ``cells``.
+def _next_layer(front, start, end, owner, mark, count):
+    """Move the new layer ``front[start:end]`` to the front and add its cells owned by ``mark`` to ``count``.
 
-    Returns the layer's size and the new count of ``cells``.
+    Returns the layer's size and the new count.
     """
     kept = 0
     for index in range(start, end):
         cell = front[index]
         if owner[cell] == mark:
-            cells[count] = cell
             count += 1
         front[kept] = cell
         kept += 1
@@ -79,7 +141,8 @@ def _next_layer(front, start, end, owner, mark, cells, count):
 
 
 @njit(cache=True)
-def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, vis, owner, scratch):
+def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, vis, owner, scratch,
+             chambers):
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
     Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's
@@ -87,7 +150,7 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
     """
     base = counters[EPOCH]
     epoch = base
-    front_a, front_b, cells_a, cells_b = scratch[0], scratch[1], scratch[2], scratch[3]
+    front_a, front_b = scratch[0], scratch[1]
     front_a[0] = me
     front_b[0] = op
     size_a = size_b = 1
@@ -120,18 +183,20 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
                         owner[nxt] = 3
                         front_b[end_b] = nxt
                         end_b += 1
-        size_a, mine = _next_layer(front_a, size_a, end_a, owner, 1, cells_a, mine)
-        size_b, theirs = _next_layer(front_b, size_b, end_b, owner, 2, cells_b, theirs)
+        size_a, mine = _next_layer(front_a, size_a, end_a, owner, 1, mine)
+        size_b, theirs = _next_layer(front_b, size_b, end_b, owner, 2, theirs)
     counters[EPOCH] = epoch
     if evaluation == VORONOI:
         return mine - theirs
-    return (_territory(cells_a, mine, me, 1, base, vis, owner, stride, colour, cell_weight, edge_weight)
-            - _territory(cells_b, theirs, op, 2, base, vis, owner, stride, colour, cell_weight, edge_weight))
+    stamp = epoch  # larger than every earlier evaluation's, and the two territories don't overlap
+    return (_one_pass_territory(me, 1, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight, chambers)
+            - _one_pass_territory(op, 2, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight,
+                                  chambers))
 
 
 @njit(cache=True)
 def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
-           edge_weight, killers, counters, deadline, vis, owner, scratch):
+           edge_weight, killers, counters, deadline, vis, owner, scratch, chambers):
     """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
 
     The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``. If the clock passes
@@ -173,7 +238,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                 if remaining <= 0:
                     counters[HORIZON] += 1
                     value = evaluate(free, at_me[level], at_op[level], stride, evaluation, colour, cell_weight,
-                                     edge_weight, counters, vis, owner, scratch)
+                                     edge_weight, counters, vis, owner, scratch, chambers)
                     done = True
                 else:
                     at_best[level] = -2 * WIN
@@ -288,7 +353,8 @@ class CompiledSearch:
         self.counters = np.zeros(4, np.int64)
         self.vis = np.zeros(size, np.int64)
         self.owner = np.zeros(size, np.uint8)
-        self.scratch = np.zeros((4, size), np.int64)
+        self.scratch = np.zeros((2, size), np.int64)
+        self.chambers = np.zeros((CHAMBER_ROWS, size), np.int64)
         self.nbytes = (size + 7) // 8
 
     def cells(self, free: int) -> np.ndarray:
@@ -303,7 +369,8 @@ class CompiledSearch:
         counters[NODES] = counters[HORIZON] = counters[TIMED_OUT] = 0
         value = search(self.cells(free), me, op, depth, alpha, beta, False, self.simultaneous, self.stride,
                        self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.killers, counters,
-                       float(deadline), self.vis, self.owner, self.scratch)
+                       float(deadline), self.vis, self.owner, self.scratch,
+                       self.chambers)
         return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
 
 

@@ -14,13 +14,15 @@ The pieces:
   at once (cells at equal distance are nobody's).
 * :func:`parity_bound`: checkerboard parity: a path alternates colours, so a region with ``a`` cells
   of one colour and ``b`` of the other can't be filled in more than about ``2 min(a, b) + 1`` moves.
-* :func:`territory_value`: a territory's parity-bounded cells and the edges between its cells.
+* :func:`one_pass_region` and :func:`territory_value`: the part of a territory one pass can fill (its
+  cut vertices let a head into only one of the branches beyond them), and that part's parity-bounded
+  cells and the edges between them.
 * :func:`articulation_points` and :func:`chamber_space`: the cells whose loss splits a region, and an
   estimate of how many cells can be filled in one pass when a region is a tree of chambers joined by
   such cells (only one branch can be entered).
 * :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
-  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi, chamber
-  or parity evaluation; plus a one-player space-filling search for once the players are cut off.
+  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi or
+  chamber evaluation; plus a one-player space-filling search for once the players are cut off.
   Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
 """
 
@@ -49,9 +51,6 @@ EDGE_WEIGHT = 7
 """What one edge between two cells of a territory is worth to the ``chamber`` evaluation."""
 
 ENGINES = ("auto", "python", "compiled")
-
-EVALUATION_WEIGHTS = {"chamber": (CELL_WEIGHT, EDGE_WEIGHT), "parity": (1, 0)}
-"""The cell and edge weights of the territory evaluations: ``chamber`` counts both, ``parity`` only cells."""
 
 _FREE_TABLE = bytes.maketrans(bytes(range(256)), b"1" + b"0" * 255)
 
@@ -102,23 +101,6 @@ def reachable_count(free: int, head: int, stride: int) -> int:
     return flood(free, 1 << head, stride).bit_count()
 
 
-def head_distance(free: int, a: int, b: int, stride: int) -> int | None:
-    """The length of the shortest path from the head at ``a`` to the head at ``b`` through ``free`` cells
-    (1 when they are side by side), or None if no path joins them."""
-    target = 1 << b
-    passable = free | target
-    reached = 1 << a
-    steps = 0
-    while True:
-        grown = neighbours(reached, stride) & passable | reached
-        steps += 1
-        if grown & target:
-            return steps
-        if grown == reached:
-            return None
-        reached = grown
-
-
 def voronoi(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
     """Voronoi territory of heads at ``a`` and ``b``: cells strictly closer to each, and whether they touch.
 
@@ -163,16 +145,70 @@ def inner_edges(region: int, stride: int) -> int:
     return (region & region >> 1).bit_count() + (region & region >> stride).bit_count()
 
 
-def territory_value(region: int, head: int, stride: int, size: int) -> int:
-    """What a territory is worth to the head at ``head``: ``2 * cells + 7 * edges``.
+def one_pass_region(region: int, head: int, stride: int) -> int:
+    """The part of a territory the head at ``head`` can fill in one pass, as a bitboard.
 
-    ``cells`` is the region's size bounded by checkerboard parity (:func:`parity_bound`) and ``edges``
+    ``region`` is the head's territory (without the head). Wherever the territory hangs together
+    only through a cell (a cut vertex), the head can enter the far side but not come back: of the
+    *branches* hanging off one block of the territory, a single pass takes one. So the territory is
+    cut into its blocks by a depth-first search (Tarjan's low links), and each block keeps only its
+    best branch, the one worth most as ``2 * cells + 7 * edges`` (edges to the cut vertex included).
+    Ties go to the branch found first (the search tries ``N, E, S, W``). The head's cell is where the
+    pass starts, never a cell it can come back through, so its edges join no blocks: the search enters
+    through the first neighbour it tries, and a neighbour the rest reaches only through one cell is a
+    branch like any other.
+    """
+    steps = (-stride, 1, stride, -1)
+    order = {head: 0}
+    low = {head: 0}
+    block = {head: 0}  # the cells below a cell in its still-open block
+    branch: dict[int, tuple[int, int]] = {head: (-1, 0)}  # the best closed branch in that block: (worth, cells)
+    stack = [(head, -1, iter(steps))]
+    while stack:
+        cell, parent, untried = stack[-1]
+        for step in untried:
+            nxt = cell + step
+            if not region >> nxt & 1:
+                continue
+            if nxt not in order:
+                order[nxt] = low[nxt] = len(order)
+                block[nxt] = 1 << nxt
+                branch[nxt] = (-1, 0)
+                stack.append((nxt, cell, iter(steps)))
+                break
+            if nxt != parent and order[nxt] < low[cell]:
+                low[cell] = order[nxt]
+        else:
+            stack.pop()
+            if parent < 0:
+                continue
+            low[parent] = min(low[parent], low[cell])
+            if low[cell] >= order[parent]:  # the subtree's block closes here: a branch off ``parent``
+                cells = block[cell] | branch[cell][1]
+                edges = inner_edges((cells | 1 << parent) & region, stride)
+                worth = CELL_WEIGHT * cells.bit_count() + EDGE_WEIGHT * edges
+                if worth > branch[parent][0]:
+                    branch[parent] = (worth, cells)
+            else:
+                block[parent] |= block[cell]
+                if branch[cell][0] > branch[parent][0]:
+                    branch[parent] = branch[cell]
+    return branch[head][1]
+
+
+def territory_value(region: int, head: int, stride: int, size: int) -> int:
+    """What a territory is worth to the head at ``head``: ``2 * cells + 7 * edges`` of the part it can
+    fill in one pass (:func:`one_pass_region`).
+
+    ``cells`` is that part's size bounded by checkerboard parity (:func:`parity_bound`) and ``edges``
     its :func:`inner_edges`. Counting edges as well as cells prefers open rooms to corridors and ragged
     edges of the same size: a room has about two edges per cell, a corridor one, and a cell reached
-    through a single neighbour is easily cut off. The weights were chosen in play against the plain
-    Voronoi count (see the README's strength figures).
+    through a single neighbour is easily cut off. Dropping the branches a pass can't take keeps a
+    territory full of pockets from looking bigger than it is. The weights were chosen in play against
+    the plain Voronoi count (see the README's strength figures).
     """
-    return CELL_WEIGHT * parity_bound(region, head, stride, size) + EDGE_WEIGHT * inner_edges(region, stride)
+    fillable = one_pass_region(region, head, stride)
+    return CELL_WEIGHT * parity_bound(fillable, head, stride, size) + EDGE_WEIGHT * inner_edges(fillable, stride)
 
 
 def articulation_points(free: int, head: int, stride: int) -> int:
@@ -256,9 +292,8 @@ class Searcher:
     """Two-player alpha-beta over bitboard positions, from the point of view of player ``me``.
 
     ``evaluation`` is ``"area"`` (reachable cells, ours minus theirs), ``"voronoi"`` (Voronoi territory
-    difference), ``"chamber"`` (each side's Voronoi territory by :func:`territory_value`: cells bounded
-    by checkerboard parity, plus the edges between them) or ``"parity"`` (the cells alone, bounded by
-    parity).
+    difference) or ``"chamber"`` (each side's Voronoi territory by :func:`territory_value`: cells bounded
+    by checkerboard parity, plus the edges between them).
     ``learned``, if given, replaces it: a function ``(free, me, op, stride, size) -> value`` such as
     :meth:`arena.learning.tron_eval.LearnedEval.value`. ``rng``, if given, breaks ties between equally
     good root moves at random (otherwise in ``N, E, S, W`` order), so that a deterministic search still
@@ -280,11 +315,9 @@ class Searcher:
                  rng: random.Random | None = None, engine: str = "auto"):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
-        compilable = (learned is None and evaluation in ("voronoi", *EVALUATION_WEIGHTS)
-                      and clock is time.perf_counter)
+        compilable = learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
         if engine == "compiled" and not compilable:
-            raise ValueError("the compiled search has only the voronoi, chamber and parity evaluations and the "
-                             "real clock")
+            raise ValueError("the compiled search has only the voronoi and chamber evaluations and the real clock")
         self.stride = stride
         self.rng = rng
         self.learned = learned
@@ -304,10 +337,7 @@ class Searcher:
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
-            if evaluation == "voronoi":
-                self.compiled = CompiledSearch(stride, size, "voronoi", simultaneous, 0, 0)
-            else:
-                self.compiled = CompiledSearch(stride, size, "chamber", simultaneous, *EVALUATION_WEIGHTS[evaluation])
+            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT)
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -324,12 +354,9 @@ class Searcher:
         return self.chamber_value(free, me, op)
 
     def chamber_value(self, free: int, me: int, op: int) -> int:
-        """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges),
-        or with the ``parity`` evaluation its parity-bounded cells alone."""
+        """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges)."""
         s = self.stride
         mine_bits, theirs_bits = territories(free, 1 << me, 1 << op, s)
-        if self.evaluation == "parity":
-            return parity_bound(mine_bits, me, s, self.size) - parity_bound(theirs_bits, op, s, self.size)
         return territory_value(mine_bits, me, s, self.size) - territory_value(theirs_bits, op, s, self.size)
 
     # -- search -------------------------------------------------------------------------------------------
@@ -606,10 +633,6 @@ class Position:
         ops = tuple(obs.heads[seat] for seat in later if obs.heads[seat] >= 0)
         simultaneous = getattr(obs, "moves", "simultaneous") != "alternating"
         return cls(free_bits(obs.cells), obs.heads[obs.seat], ops, obs.stride, len(obs.cells), simultaneous)
-
-    def head_distance(self) -> int | None:
-        """The fewest moves from our head to the (first) opponent's through free cells, or None if none."""
-        return head_distance(self.free, self.me, self.op, self.stride)
 
     def in_contact(self) -> tuple[int, ...]:
         """The opponents whose head touches a cell we can reach (the others can no longer affect us)."""
