@@ -11,7 +11,8 @@ can't cache recursive functions on disk; the cache keeps a fresh process from co
 (compiling takes a few seconds, loading the cache a fraction of one).
 
 ``counters`` is shared with the caller: ``[nodes, evaluations at the depth limit, timed out,
-epoch]``. The epoch numbers BFS layers across evaluations, so the visit marks never need clearing.
+epoch, orders]``. The epoch numbers BFS layers across evaluations, and orders the cells the
+``chamber`` evaluation's depth-first searches visit, so the visit marks never need clearing.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ DRAW = -WIN // 2
 VORONOI = 0
 CHAMBER = 1
 KILLER_OFFSET = 128  # killers[KILLER_OFFSET + depth] at our moves, [KILLER_OFFSET - depth - 1] at theirs
-NODES, HORIZON, TIMED_OUT, EPOCH = 0, 1, 2, 3
+NODES, HORIZON, TIMED_OUT, EPOCH, ORDERS = 0, 1, 2, 3, 4
 CLOCK_EVERY = 255  # look at the clock when ``nodes & CLOCK_EVERY == 0``
 
 
@@ -39,13 +40,13 @@ def _clock() -> float:
 
 
 # Rows of the ``chambers`` work array of :func:`_one_pass_territory`.
-SEEN, ORDER, LOW, CELLS, BLACKS, EDGES, BRANCH_KEY, BRANCH_CELLS, BRANCH_BLACKS, BRANCH_EDGES = range(10)
-STACK_CELL, STACK_PARENT, STACK_NEXT = 10, 11, 12
-CHAMBER_ROWS = 13
+ORDER, LOW, CELLS, BLACKS, EDGES, BRANCH_KEY, BRANCH_CELLS, BRANCH_BLACKS, BRANCH_EDGES = range(9)
+STACK_CELL, STACK_PARENT, STACK_NEXT = 9, 10, 11
+CHAMBER_ROWS = 12
 
 
 @njit(cache=True)
-def _one_pass_territory(head, mark, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight, chambers):
+def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weight, edge_weight, counters, chambers):
     """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
 
     The same value as :func:`arena.games.tron.search.territory_value`: a depth-first search from the
@@ -54,31 +55,39 @@ def _one_pass_territory(head, mark, stamp, base, vis, owner, stride, colour, cel
     cells plus the best branch hanging inside it. Each cell keeps the cells, black cells and edges of
     its still-open block and the best branch found in it; the head keeps the best of its branches. An
     edge is counted at its deeper end, so a dropped branch takes the edge to its door with it.
-    ``stamp`` marks the cells seen by this search (a number no earlier evaluation used).
+    Depth-first numbers continue from the last search's (``counters[ORDERS]``), so a cell is new to
+    this search if its number is not above the first one, and the arrays never need clearing.
     """
-    seen, order, low = chambers[SEEN], chambers[ORDER], chambers[LOW]
+    order, low = chambers[ORDER], chambers[LOW]
     cells, blacks, edges = chambers[CELLS], chambers[BLACKS], chambers[EDGES]
     branch_key, branch_cells = chambers[BRANCH_KEY], chambers[BRANCH_CELLS]
     branch_blacks, branch_edges = chambers[BRANCH_BLACKS], chambers[BRANCH_EDGES]
     stack_cell, stack_parent, stack_next = chambers[STACK_CELL], chambers[STACK_PARENT], chambers[STACK_NEXT]
-    steps = (-stride, 1, stride, -1)
-    seen[head] = stamp
-    order[head] = low[head] = 0
+    first = counters[ORDERS] + 1
+    order[head] = low[head] = first
     branch_key[head] = -1
     branch_cells[head] = branch_blacks[head] = branch_edges[head] = 0
     top = 0
     stack_cell[0], stack_parent[0], stack_next[0] = head, -1, 0
-    counter = 1
+    counter = first + 1
     while top >= 0:
         cell = stack_cell[top]
         direction = stack_next[top]
-        if direction < 4:
-            stack_next[top] = direction + 1
-            nxt = cell + steps[direction]
+        pushed = False
+        while direction < 4:
+            if direction == 0:
+                nxt = cell - stride
+            elif direction == 1:
+                nxt = cell + 1
+            elif direction == 2:
+                nxt = cell + stride
+            else:
+                nxt = cell - 1
+            direction += 1
             if vis[nxt] <= base or owner[nxt] != mark:  # the head's own cell is not in the territory
                 continue
-            if seen[nxt] != stamp:
-                seen[nxt] = stamp
+            if order[nxt] < first:
+                stack_next[top] = direction
                 order[nxt] = low[nxt] = counter
                 counter += 1
                 cells[nxt], blacks[nxt], edges[nxt] = 1, colour[nxt], 0
@@ -86,10 +95,13 @@ def _one_pass_territory(head, mark, stamp, base, vis, owner, stride, colour, cel
                 branch_cells[nxt] = branch_blacks[nxt] = branch_edges[nxt] = 0
                 top += 1
                 stack_cell[top], stack_parent[top], stack_next[top] = nxt, cell, 0
-            elif order[nxt] < order[cell]:  # the parent or an ancestor
+                pushed = True
+                break
+            if order[nxt] < order[cell]:  # the parent or an ancestor
                 edges[cell] += 1
                 if nxt != stack_parent[top] and order[nxt] < low[cell]:
                     low[cell] = order[nxt]
+        if pushed:
             continue
         top -= 1
         if top < 0:
@@ -115,6 +127,7 @@ def _one_pass_territory(head, mark, stamp, base, vis, owner, stride, colour, cel
                 branch_cells[parent] = branch_cells[cell]
                 branch_blacks[parent] = branch_blacks[cell]
                 branch_edges[parent] = branch_edges[cell]
+    counters[ORDERS] = counter
     count, black = branch_cells[head], branch_blacks[head]
     if colour[head]:
         other, same = count - black, black
@@ -188,9 +201,9 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
     counters[EPOCH] = epoch
     if evaluation == VORONOI:
         return mine - theirs
-    stamp = epoch  # larger than every earlier evaluation's, and the two territories don't overlap
-    return (_one_pass_territory(me, 1, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight, chambers)
-            - _one_pass_territory(op, 2, stamp, base, vis, owner, stride, colour, cell_weight, edge_weight,
+    return (_one_pass_territory(me, 1, base, vis, owner, stride, colour, cell_weight, edge_weight, counters,
+                                chambers)
+            - _one_pass_territory(op, 2, base, vis, owner, stride, colour, cell_weight, edge_weight, counters,
                                   chambers))
 
 
@@ -350,7 +363,7 @@ class CompiledSearch:
         self.cell_weight, self.edge_weight = int(cell_weight), int(edge_weight)
         self.colour = _colours(stride, size)
         self.killers = np.zeros(2 * KILLER_OFFSET + 2, np.int64)
-        self.counters = np.zeros(4, np.int64)
+        self.counters = np.zeros(5, np.int64)
         self.vis = np.zeros(size, np.int64)
         self.owner = np.zeros(size, np.uint8)
         self.scratch = np.zeros((2, size), np.int64)
