@@ -40,9 +40,10 @@ def _clock() -> float:
 
 
 # Rows of the ``chambers`` work array of :func:`_one_pass_territory`.
-ORDER, LOW, CELLS, BLACKS, EDGES, BRANCH_KEY, BRANCH_CELLS, BRANCH_BLACKS, BRANCH_EDGES = range(9)
-STACK_CELL, STACK_PARENT, STACK_NEXT = 9, 10, 11
-CHAMBER_ROWS = 12
+ORDER, LOW, OPEN, BRANCH, BRANCH_KEY, STACK_CELL, STACK_NEXT = range(7)
+CHAMBER_ROWS = 7
+# Cells, black cells and edges packed in one integer, so a block's three counts add up in one sum.
+CELLS_SHIFT, BLACKS_SHIFT, FIELD = 42, 21, (1 << 21) - 1
 
 
 @njit(cache=True)
@@ -52,23 +53,21 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
     The same value as :func:`arena.games.tron.search.territory_value`: a depth-first search from the
     head over the territory (Tarjan's low links) closes a block each time a cell's subtree cannot
     reach above its parent, which is then a cut vertex (or the head). A closed block is a branch: its
-    cells plus the best branch hanging inside it. Each cell keeps the cells, black cells and edges of
-    its still-open block and the best branch found in it; the head keeps the best of its branches. An
-    edge is counted at its deeper end, so a dropped branch takes the edge to its door with it.
-    Depth-first numbers continue from the last search's (``counters[ORDERS]``), so a cell is new to
-    this search if its number is not above the first one, and the arrays never need clearing.
+    cells plus the best branch hanging inside it. Each cell keeps the counts of its still-open block
+    (``OPEN``) and the best branch found in it (``BRANCH``, worth ``BRANCH_KEY``; -1 for none); the
+    head keeps the best of its branches. An edge is counted at its deeper end, so a dropped branch
+    takes the edge to its door with it. Depth-first numbers continue from the last search's
+    (``counters[ORDERS]``), so a cell is new to this search if its number is older than the first one,
+    and the arrays never need clearing.
     """
-    order, low = chambers[ORDER], chambers[LOW]
-    cells, blacks, edges = chambers[CELLS], chambers[BLACKS], chambers[EDGES]
-    branch_key, branch_cells = chambers[BRANCH_KEY], chambers[BRANCH_CELLS]
-    branch_blacks, branch_edges = chambers[BRANCH_BLACKS], chambers[BRANCH_EDGES]
-    stack_cell, stack_parent, stack_next = chambers[STACK_CELL], chambers[STACK_PARENT], chambers[STACK_NEXT]
+    order, low, open_counts = chambers[ORDER], chambers[LOW], chambers[OPEN]
+    branch, branch_key = chambers[BRANCH], chambers[BRANCH_KEY]
+    stack_cell, stack_next = chambers[STACK_CELL], chambers[STACK_NEXT]
     first = counters[ORDERS] + 1
     order[head] = low[head] = first
     branch_key[head] = -1
-    branch_cells[head] = branch_blacks[head] = branch_edges[head] = 0
     top = 0
-    stack_cell[0], stack_parent[0], stack_next[0] = head, -1, 0
+    stack_cell[0], stack_next[0] = head, 0
     counter = first + 1
     while top >= 0:
         cell = stack_cell[top]
@@ -90,16 +89,15 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
                 stack_next[top] = direction
                 order[nxt] = low[nxt] = counter
                 counter += 1
-                cells[nxt], blacks[nxt], edges[nxt] = 1, colour[nxt], 0
+                open_counts[nxt] = (1 << CELLS_SHIFT) | (colour[nxt] << BLACKS_SHIFT)
                 branch_key[nxt] = -1
-                branch_cells[nxt] = branch_blacks[nxt] = branch_edges[nxt] = 0
                 top += 1
-                stack_cell[top], stack_parent[top], stack_next[top] = nxt, cell, 0
+                stack_cell[top], stack_next[top] = nxt, 0
                 pushed = True
                 break
             if order[nxt] < order[cell]:  # the parent or an ancestor
-                edges[cell] += 1
-                if nxt != stack_parent[top] and order[nxt] < low[cell]:
+                open_counts[cell] += 1
+                if order[nxt] < low[cell] and (top < 1 or nxt != stack_cell[top - 1]):
                     low[cell] = order[nxt]
         if pushed:
             continue
@@ -110,31 +108,27 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
         if low[cell] < low[parent]:
             low[parent] = low[cell]
         if low[cell] >= order[parent]:  # the subtree's open block closes here: a branch off ``parent``
-            total_cells = cells[cell] + branch_cells[cell]
-            total_edges = edges[cell] + branch_edges[cell]
-            key = cell_weight * total_cells + edge_weight * total_edges
+            total = open_counts[cell]
+            if branch_key[cell] >= 0:
+                total += branch[cell]
+            key = cell_weight * (total >> CELLS_SHIFT) + edge_weight * (total & FIELD)
             if key > branch_key[parent]:
                 branch_key[parent] = key
-                branch_cells[parent] = total_cells
-                branch_blacks[parent] = blacks[cell] + branch_blacks[cell]
-                branch_edges[parent] = total_edges
+                branch[parent] = total
         else:  # the same block as the parent's
-            cells[parent] += cells[cell]
-            blacks[parent] += blacks[cell]
-            edges[parent] += edges[cell]
+            open_counts[parent] += open_counts[cell]
             if branch_key[cell] > branch_key[parent]:
                 branch_key[parent] = branch_key[cell]
-                branch_cells[parent] = branch_cells[cell]
-                branch_blacks[parent] = branch_blacks[cell]
-                branch_edges[parent] = branch_edges[cell]
+                branch[parent] = branch[cell]
     counters[ORDERS] = counter
-    count, black = branch_cells[head], branch_blacks[head]
+    kept = branch[head] if branch_key[head] >= 0 else 0
+    count, black, edges = kept >> CELLS_SHIFT, (kept >> BLACKS_SHIFT) & FIELD, kept & FIELD
     if colour[head]:
         other, same = count - black, black
     else:
         other, same = black, count - black
     bound = 2 * min(other, same) + (1 if other > same else 0)
-    return cell_weight * bound + edge_weight * branch_edges[head]
+    return cell_weight * bound + edge_weight * edges
 
 
 @njit(cache=True)
