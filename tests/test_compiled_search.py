@@ -99,6 +99,7 @@ def test_auto_takes_the_compiled_engine_only_where_it_searches_the_same_tree():
     assert Searcher(15, 225, evaluation="voronoi", clock=lambda: 0.0).compiled is None
     assert Searcher(15, 225, evaluation="voronoi", learned=lambda *args: 0).compiled is None
     assert Searcher(15, 225, evaluation="voronoi", engine="python").compiled is None
+    assert Searcher(1026, 1026 * 1026, evaluation="chamber").compiled is None  # too big to pack its counts
     with pytest.raises(ValueError, match="compiled search has only"):
         Searcher(15, 225, evaluation="area", engine="compiled")
     with pytest.raises(ValueError, match="unknown search engine 'fast'"):

@@ -52,6 +52,9 @@ EDGE_WEIGHT = 7
 
 ENGINES = ("auto", "python", "compiled")
 
+COMPILED_MAX_CELLS = 1 << 20
+"""The largest padded grid the compiled search takes (its ``chamber`` evaluation packs counts in 21 bits)."""
+
 _FREE_TABLE = bytes.maketrans(bytes(range(256)), b"1" + b"0" * 255)
 
 
@@ -315,9 +318,11 @@ class Searcher:
                  rng: random.Random | None = None, engine: str = "auto"):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
-        compilable = learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
+        compilable = (learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
+                      and size <= COMPILED_MAX_CELLS)
         if engine == "compiled" and not compilable:
-            raise ValueError("the compiled search has only the voronoi and chamber evaluations and the real clock")
+            raise ValueError("the compiled search has only the voronoi and chamber evaluations, the real clock and "
+                             f"grids of at most {COMPILED_MAX_CELLS} cells")
         self.stride = stride
         self.rng = rng
         self.learned = learned
