@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from arena.games.tron.compiled import CompiledSearch, evaluate
+from arena.games.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
 from arena.games.tron.search import WIN, Position, Searcher, Timeout
 from tests.test_strong_bots import random_positions
 from tests.tron_positions import observe
@@ -105,3 +105,7 @@ def test_auto_takes_the_compiled_engine_only_where_it_searches_the_same_tree():
     with pytest.raises(ValueError, match="unknown search engine 'fast'"):
         Searcher(15, 225, engine="fast")
 
+
+
+def test_every_warm_up_search_reads_the_clock_so_the_first_move_does_not_pay_for_it():
+    assert warm_up() > CLOCK_EVERY

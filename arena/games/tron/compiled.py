@@ -381,12 +381,22 @@ class CompiledSearch:
         return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
 
 
-def warm_up() -> None:
+def warm_up() -> int:
     """Load the compiled code (compiling it the first time on a machine: a few seconds; later, from the
-    cache, a fraction of one), so that no move pays for it."""
-    stride, size = 5, 25  # a 3x3 room: enough to run every branch of the search and both evaluations
-    free = sum(1 << (y * stride + x) for y in range(1, 4) for x in range(1, 4))
+    cache, a fraction of one), so that no move pays for it. Returns the fewest nodes a warm-up search
+    visited.
+
+    The searches are long enough to read the clock: the first reading runs numba's object-mode
+    machinery, which otherwise costs the first real move tens of milliseconds.
+    """
+    stride, size = 7, 49  # a 5x5 room: every branch of the search, both evaluations and the clock
+    free = sum(1 << (y * stride + x) for y in range(1, 6) for x in range(1, 6))
+    me, op = stride + 1, 5 * stride + 5
+    fewest = None
     for evaluation in ("voronoi", "chamber"):
         for simultaneous in (True, False):
             engine = CompiledSearch(stride, size, evaluation, simultaneous, 2, 7)
-            engine.reply(free & ~(1 << 6) & ~(1 << 18), 6, 18, 3, -2 * WIN, 2 * WIN, float("inf"))
+            _, nodes, _, _ = engine.reply(free & ~(1 << me) & ~(1 << op), me, op, 9, -2 * WIN, 2 * WIN,
+                                          time.perf_counter() + 60)
+            fewest = nodes if fewest is None else min(fewest, nodes)
+    return fewest
