@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 WIN = 100_000
@@ -148,6 +148,38 @@ def inner_edges(region: int, stride: int) -> int:
     return (region & region >> 1).bit_count() + (region & region >> stride).bit_count()
 
 
+def finished_subtrees(region: int, head: int, stride: int) -> Iterator[tuple[int, int, bool]]:
+    """Tarjan's low-link depth-first search over ``region`` from the head at ``head``, iterative.
+
+    Yields ``(cell, parent, separate)`` each time the subtree below a cell is finished, children before
+    their parents (the head, the root, is never yielded). ``separate`` is true when nothing in the
+    subtree has an edge to a cell above ``parent``: then ``parent`` (if not the root) is an
+    articulation point, and the subtree with ``parent`` closes a block of the region. Neighbours are
+    tried in ``N, E, S, W`` order.
+    """
+    steps = (-stride, 1, stride, -1)
+    order = {head: 0}
+    low = {head: 0}
+    stack = [(head, -1, iter(steps))]
+    while stack:
+        cell, parent, untried = stack[-1]
+        for step in untried:
+            nxt = cell + step
+            if not region >> nxt & 1:
+                continue
+            if nxt not in order:
+                order[nxt] = low[nxt] = len(order)
+                stack.append((nxt, cell, iter(steps)))
+                break
+            if nxt != parent and order[nxt] < low[cell]:
+                low[cell] = order[nxt]
+        else:
+            stack.pop()
+            if parent >= 0:
+                low[parent] = min(low[parent], low[cell])
+                yield cell, parent, low[cell] >= order[parent]
+
+
 def one_pass_region(region: int, head: int, stride: int) -> int:
     """The part of a territory the head at ``head`` can fill in one pass, as a bitboard.
 
@@ -161,42 +193,23 @@ def one_pass_region(region: int, head: int, stride: int) -> int:
     through the first neighbour it tries, and a neighbour the rest reaches only through one cell is a
     branch like any other.
     """
-    steps = (-stride, 1, stride, -1)
-    order = {head: 0}
-    low = {head: 0}
-    block = {head: 0}  # the cells below a cell in its still-open block
-    branch: dict[int, tuple[int, int]] = {head: (-1, 0)}  # the best closed branch in that block: (worth, cells)
-    stack = [(head, -1, iter(steps))]
-    while stack:
-        cell, parent, untried = stack[-1]
-        for step in untried:
-            nxt = cell + step
-            if not region >> nxt & 1:
-                continue
-            if nxt not in order:
-                order[nxt] = low[nxt] = len(order)
-                block[nxt] = 1 << nxt
-                branch[nxt] = (-1, 0)
-                stack.append((nxt, cell, iter(steps)))
-                break
-            if nxt != parent and order[nxt] < low[cell]:
-                low[cell] = order[nxt]
+    block: dict[int, int] = {}  # the cells below a cell in its still-open block
+    branch: dict[int, tuple[int, int]] = {}  # the best closed branch in that block: (worth, cells)
+    none = (-1, 0)
+    for cell, parent, separate in finished_subtrees(region, head, stride):
+        own = block.pop(cell, 0) | 1 << cell
+        best = branch.pop(cell, none)
+        if separate:  # the subtree's block closes here: a branch off ``parent``
+            cells = own | best[1]
+            edges = inner_edges((cells | 1 << parent) & region, stride)
+            worth = CELL_WEIGHT * cells.bit_count() + EDGE_WEIGHT * edges
+            if worth > branch.get(parent, none)[0]:
+                branch[parent] = (worth, cells)
         else:
-            stack.pop()
-            if parent < 0:
-                continue
-            low[parent] = min(low[parent], low[cell])
-            if low[cell] >= order[parent]:  # the subtree's block closes here: a branch off ``parent``
-                cells = block[cell] | branch[cell][1]
-                edges = inner_edges((cells | 1 << parent) & region, stride)
-                worth = CELL_WEIGHT * cells.bit_count() + EDGE_WEIGHT * edges
-                if worth > branch[parent][0]:
-                    branch[parent] = (worth, cells)
-            else:
-                block[parent] |= block[cell]
-                if branch[cell][0] > branch[parent][0]:
-                    branch[parent] = branch[cell]
-    return branch[head][1]
+            block[parent] = block.get(parent, 0) | own
+            if best[0] > branch.get(parent, none)[0]:
+                branch[parent] = best
+    return branch.get(head, none)[1]
 
 
 def territory_value(region: int, head: int, stride: int, size: int) -> int:
@@ -222,32 +235,10 @@ def articulation_points(free: int, head: int, stride: int) -> int:
     over the head's region.
     """
     region = flood(free, 1 << head, stride) | 1 << head
-    steps = (-stride, 1, stride, -1)
-    order = {head: 0}
-    low = {head: 0}
     points = 0
-    stack = [(head, -1, iter(steps))]
-    counter = 1
-    while stack:
-        cell, parent, it = stack[-1]
-        for step in it:
-            nxt = cell + step
-            if not region >> nxt & 1:
-                continue
-            if nxt not in order:
-                order[nxt] = low[nxt] = counter
-                counter += 1
-                stack.append((nxt, cell, iter(steps)))
-                break
-            if nxt != parent and order[nxt] < low[cell]:
-                low[cell] = order[nxt]
-        else:
-            stack.pop()
-            if parent >= 0:
-                if low[cell] < low[parent]:
-                    low[parent] = low[cell]
-                if parent != head and low[cell] >= order[parent]:
-                    points |= 1 << parent
+    for _, parent, separate in finished_subtrees(region, head, stride):
+        if separate and parent != head:
+            points |= 1 << parent
     return points
 
 
