@@ -1,6 +1,6 @@
 """Speed of the Tron search engine (:mod:`arena.games.tron.search`): evaluations per second and search depth.
 
-Run: python benchmarks/tron_search.py [--repeat R] [--quick]
+Run: python benchmarks/tron_search.py [--repeat R] [--quick] [--seeds S]
 
 Evaluations: on the opening and a mid-game position (15 turns on 13x13, 40 on 30x30, of greedy
 space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``), the time of one call of
@@ -19,8 +19,15 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
 finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
 with the Voronoi and chamber evaluations under simultaneous moves, searched in Python and by the
-compiled engine (:mod:`arena.games.tron.compiled`; the bots use it). Absolute speeds vary between
-machines; the ratios less so. Each timing is the best of R runs.
+compiled engine (:mod:`arena.games.tron.compiled`; the bots use it), with the ``voronoi`` bot's move
+order (killer moves) and with the ``chamber`` bot's (killers by ply, history heuristic, aspiration
+windows). Absolute speeds vary between machines; the ratios less so. Each timing is the best of R runs.
+
+Fixed depth: the nodes and seconds each of those searches (compiled) takes to finish a fixed depth (14
+plies on the 13x13 maps, 10 on ``open_30``) from every third position of S games of greedy play per
+map (``--seeds S``) while the players are in contact; ``x nodes`` and ``x speed`` are against the same
+evaluation searched in the killer order. The evaluation timings above repeat one position, which flatters
+code with many branches (the processor learns them); searching many positions does not.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import numpy as np
 from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
 from arena.games.tron.game import TronGame
 from arena.games.tron.search import (
+    ASPIRATION,
     CELL_WEIGHT,
     EDGE_WEIGHT,
     Position,
@@ -127,7 +135,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
 
     def compiled(kind: int) -> Callable[[], object]:
         return lambda: evaluate(board, a, b, s, kind, engine.colour, CELL_WEIGHT, EDGE_WEIGHT, engine.counters,
-                                engine.vis, engine.owner, engine.scratch, engine.chambers)
+                                engine.tags, engine.scratch, engine.chambers)
 
     lines = [
         ("floodfill.py BFS, both heads (base)",
@@ -158,32 +166,80 @@ def evaluations(repeat: int) -> None:
             print(f"{label:<22} {name:<34} {seconds * 1e6:>9.1f} {1 / seconds:>10,.0f} {base / seconds:>10.1f}")
 
 
+SEARCHES = (("voronoi", "killers", {}),
+            ("chamber", "killers", {}),
+            ("chamber", "history", {"ordering": "history", "aspiration": ASPIRATION}))
+"""What the depth table searches: the voronoi bot's search, chamber's evaluation in that search, and the
+chamber bot's search (history ordering and aspiration windows)."""
+
+
 def depths(limits: tuple[float, ...]) -> None:
     """Print the depth iterative deepening completes from each opening within each time limit."""
-    print(f"\n{'opening':<12} {'evaluation':<10} {'engine':<9} "
+    print(f"\n{'opening':<12} {'evaluation':<10} {'ordering':<9} {'engine':<9} "
           + " ".join(f"{f'depth in {t:g} s':>14} {'nodes':>9}" for t in limits))
     for map_name in ("empty_room", "open_30", "pillars_30"):
         pos = Position.from_observation(position(map_name, 0).observe(0))
-        for evaluation in ("voronoi", "chamber"):
+        for evaluation, ordering, options in SEARCHES:
             for engine in ("python", "compiled"):
                 cells = []
                 for limit in limits:
                     search = Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine,
-                                      deadline=time.perf_counter() + limit)
+                                      deadline=time.perf_counter() + limit, **options)
                     _, _, done = search.iterate(pos.free, pos.me, pos.op, max_depth=200)
                     cells.append(f"{done:>14} {search.nodes:>9}")
-                print(f"{map_name:<12} {evaluation:<10} {engine:<9} " + " ".join(cells))
+                print(f"{map_name:<12} {evaluation:<10} {ordering:<9} {engine:<9} " + " ".join(cells))
+
+
+def greedy_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]:
+    """Positions still in contact from games of greedy play (:func:`position`), every ``every`` turns."""
+    found = []
+    for seed in range(1, seeds + 1):
+        for turns in range(0, 200, every):
+            try:
+                game = position(map_name, turns, seed)
+            except ValueError:
+                break
+            pos = Position.from_observation(game.observe(0))
+            if not pos.in_contact():
+                break
+            found.append(pos)
+    return found
+
+
+FIXED_DEPTHS = {"empty_room": 14, "center_block": 14, "diagonal_blocks": 14, "open_30": 10}
+
+
+def fixed_depth(seeds: int) -> None:
+    """Print the nodes and seconds each search takes to reach a fixed depth from the same positions."""
+    print(f"\n{'map':<16} {'positions':>9} {'depth':>5} {'evaluation':<10} {'ordering':<9} {'nodes':>10} "
+          f"{'seconds':>8} {'x nodes':>8} {'x speed':>8}")
+    for map_name, depth in FIXED_DEPTHS.items():
+        positions = greedy_positions(map_name, seeds)
+        base: dict[str, tuple[int, float]] = {}
+        for evaluation, ordering, options in SEARCHES:
+            nodes, started = 0, time.perf_counter()
+            for pos in positions:
+                search = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=pos.simultaneous,
+                                  engine="compiled", **options)
+                search.iterate(pos.free, pos.me, pos.op, max_depth=depth)
+                nodes += search.nodes
+            seconds = time.perf_counter() - started
+            base_nodes, base_seconds = base.setdefault(evaluation, (nodes, seconds))
+            print(f"{map_name:<16} {len(positions):>9} {depth:>5} {evaluation:<10} {ordering:<9} {nodes:>10} "
+                  f"{seconds:>8.2f} {base_nodes / nodes:>8.2f} {base_seconds / seconds:>8.2f}")
 
 
 def main() -> None:
-    """Print both tables."""
+    """Print the three tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timings per evaluation; the best counts")
     parser.add_argument("--quick", action="store_true", help="only the 100 ms depth column")
+    parser.add_argument("--seeds", type=int, default=4, help="games of greedy play per map for the fixed depths")
     args = parser.parse_args()
     warm_up()
     evaluations(args.repeat)
     depths((0.1,) if args.quick else (0.1, 1.0))
+    fixed_depth(args.seeds)
 
 
 if __name__ == "__main__":

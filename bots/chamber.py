@@ -2,8 +2,7 @@
 
 After the winner of the 2010 Google AI Challenge:
 
-* While the players can still reach each other, an iterative-deepening alpha-beta search (with
-  killer-move ordering: a move that caused a cut-off at a depth is tried first next time) scores
+* While the players can still reach each other, an iterative-deepening alpha-beta search scores
   positions by Voronoi territory, each side's worth ``2 * cells + 7 * edges`` of the part of its
   territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the territory
   hangs together through a single cell (an articulation point), a head that goes through can't come
@@ -11,6 +10,12 @@ After the winner of the 2010 Google AI Challenge:
   parity (a path alternates square colours, so surplus cells of one colour can't all be filled); the
   edges are the pairs of neighbouring cells (an open room is worth more than a corridor or a ragged
   fringe of the same size, which is easy to cut off).
+* The search orders moves to cut off early (a deeper search in the same time): the killer move of
+  each ply first (the last move that refuted a line there), then the others by the history heuristic
+  (how much each move of each player from each cell has refuted, anywhere in the tree). Each deeper
+  search tries the last one's best root move first, in an aspiration window: a narrow window around
+  the value the last search found, searched again with the whole window only if the value falls
+  outside it. ``voronoi`` keeps the plain order, killer moves by remaining depth.
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try
   move sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`,
   which splits the region at its articulation points into chambers and counts only the chambers one
@@ -45,7 +50,7 @@ import time
 
 from arena import Bot
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for, default_budget
+from arena.games.tron.search import ASPIRATION, Position, Searcher, action_for, default_budget
 from arena.learning.tron_eval import load_weights
 
 
@@ -86,7 +91,8 @@ class Chamber(Bot):
             if step is not None:
                 return action_for(obs, step)
         search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned, rng=self.rng)
+                          deadline=deadline, learned=self.learned, rng=self.rng, ordering="history",
+                          aspiration=ASPIRATION)
         if not pos.in_contact():  # alone, or cut off from every opponent
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
         elif self.depth:

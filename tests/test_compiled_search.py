@@ -6,7 +6,7 @@ import time
 import pytest
 
 from arena.games.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
-from arena.games.tron.search import WIN, Position, Searcher, Timeout
+from arena.games.tron.search import ASPIRATION, WIN, Position, Searcher, Timeout
 from tests.test_strong_bots import random_positions
 from tests.tron_positions import observe
 
@@ -21,14 +21,16 @@ POSITIONS = random_positions(10, seed=11) + open_30_positions(3, seed=2)
 
 @pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
 @pytest.mark.parametrize("simultaneous", [True, False])
-def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous):
+@pytest.mark.parametrize("ordering", ["killers", "history"])
+def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous, ordering):
     for obs in POSITIONS:
         pos = Position.from_observation(obs)
-        python = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous, engine="python")
+        python = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous, engine="python",
+                          ordering=ordering)
         compiled = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous,
-                            engine="compiled")
+                            engine="compiled", ordering=ordering)
         for depth in (1, 2, 3, 5, 7):
-            for step in python.steps:  # killers carry over between calls, in both engines alike
+            for step in python.steps:  # killers and history carry over between calls, in both engines alike
                 target = pos.me + step
                 if not pos.free >> target & 1:
                     continue
@@ -36,16 +38,20 @@ def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluat
                 expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
                 assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
                 assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+        if ordering == "history":
+            assert compiled.compiled.history.tolist() == [list(python.history[0]), list(python.history[1])]
 
 
-@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
-def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation):
+@pytest.mark.parametrize(("evaluation", "ordering", "aspiration"),
+                         [("voronoi", "killers", 0), ("chamber", "history", ASPIRATION)])
+def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation, ordering, aspiration):
     for index, obs in enumerate(POSITIONS):
         pos = Position.from_observation(obs)
-        results = [Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine,
-                            rng=random.Random(index)).iterate(pos.free, pos.me, pos.op, max_depth=6)
-                   for engine in ("python", "compiled")]
+        searchers = [Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine, ordering=ordering,
+                              aspiration=aspiration, rng=random.Random(index)) for engine in ("python", "compiled")]
+        results = [searcher.iterate(pos.free, pos.me, pos.op, max_depth=6) for searcher in searchers]
         assert results[0] == results[1]
+        assert searchers[0].nodes == searchers[1].nodes
 
 
 POCKETS = [observe(["1...",  # dead ends of three cells and one off the room
@@ -65,7 +71,7 @@ def test_the_compiled_evaluation_equals_the_python_one_on_every_position(evaluat
         python = Searcher(pos.stride, pos.size, evaluation=evaluation, engine="python")
         engine = CompiledSearch(pos.stride, pos.size, evaluation, True, 2, 7)
         compiled = evaluate(engine.cells(pos.free), pos.me, pos.op, pos.stride, engine.evaluation, engine.colour,
-                            2, 7, engine.counters, engine.vis, engine.owner, engine.scratch, engine.chambers)
+                            2, 7, engine.counters, engine.tags, engine.scratch, engine.chambers)
         assert compiled == python.evaluate(pos.free, pos.me, pos.op)
 
 

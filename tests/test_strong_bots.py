@@ -10,6 +10,7 @@ from arena.game import MatchInfo
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.search import (
+    ASPIRATION,
     DRAW,
     WIN,
     Position,
@@ -277,18 +278,60 @@ def brute_force(search, free, me, op, depth, ours):
     return min(values) if values else WIN + depth
 
 
-@pytest.mark.parametrize("evaluation", ["area", "voronoi", "chamber"])
-def test_alpha_beta_returns_the_minimax_value(evaluation):
+@pytest.mark.parametrize(("evaluation", "ordering"),
+                         [("area", "killers"), ("voronoi", "killers"), ("chamber", "killers"),
+                          ("chamber", "history")])
+def test_alpha_beta_returns_the_minimax_value(evaluation, ordering):
     for obs in random_positions(12, seed=5):
         pos = Position.from_observation(obs)
         for depth in (2, 4):
-            search = Searcher(pos.stride, pos.size, evaluation=evaluation)
+            search = Searcher(pos.stride, pos.size, evaluation=evaluation, ordering=ordering)
             step, value = search.root(pos.free, pos.me, pos.op, depth)
             children = {d: brute_force(search, pos.free & ~(1 << pos.me + d), pos.me + d, pos.op, depth - 1, False)
                         for d in search.steps if pos.free >> pos.me + d & 1}
             if children:
                 assert value == max(children.values())
                 assert children[step] == value
+
+
+def test_an_aspiration_window_around_a_wrong_guess_still_finds_the_exact_value():
+    checked = 0
+    for obs in random_positions(12, seed=5):
+        pos = Position.from_observation(obs)
+        order = Searcher(pos.stride, pos.size, evaluation="chamber").root_order(pos.free, pos.me, pos.op)
+        if not order:
+            continue
+        expected = Searcher(pos.stride, pos.size, evaluation="chamber").root(pos.free, pos.me, pos.op, 4, order)
+        if abs(expected[1]) >= WIN // 4:
+            continue
+        for guess in (expected[1], expected[1] - 300, expected[1] + 300):  # inside, above and below the window
+            search = Searcher(pos.stride, pos.size, evaluation="chamber", ordering="history", aspiration=ASPIRATION)
+            assert search.root(pos.free, pos.me, pos.op, 4, list(order), guess=guess) == expected
+        checked += 1
+    assert checked >= 8
+
+
+def test_history_ordering_tries_the_killer_of_the_ply_then_the_moves_that_cut_off_most():
+    pos = Position.from_observation(observe(["........",
+                                             "...1....",
+                                             "........",
+                                             ".......2"]))
+    north, east, south, west = -pos.stride, 1, pos.stride, -1
+    search = Searcher(pos.stride, pos.size, evaluation="chamber", ordering="history")
+    search.top = 5  # a reply searched 5 plies deep: a node 3 plies from the horizon is ply 2
+    assert search._ordered(3, pos.free, pos.me, 0) == [north, east, south, west]  # no scores: N, E, S, W
+    search._cut_off(3, pos.me, west, 0)  # the killer of ply 2, and 3 * 3 to (us, this cell, west)
+    search._cut_off(2, pos.me, south, 0)  # the killer of ply 3, and 2 * 2 to south
+    search._cut_off(1, pos.me, south, 1)  # the opponent's history is its own
+    assert search.history[0][4 * pos.me + 3] == 9 and search.history[0][4 * pos.me + 2] == 4
+    assert search.history[1][4 * pos.me + 2] == 1
+    assert search.killers == {2: west, 3: south, 4: south}
+    assert search._ordered(3, pos.free, pos.me, 0) == [west, south, north, east]
+    assert search._ordered(2, pos.free, pos.me, 0) == [south, west, north, east]
+    assert search._ordered(3, pos.free & ~(1 << pos.me + west), pos.me, 0) == [south, north, east]
+    killers = Searcher(pos.stride, pos.size, evaluation="chamber")
+    killers._cut_off(3, pos.me, west, 0)  # by remaining depth, and no history
+    assert killers.killers == {3: west} and killers._ordered(3, pos.free, pos.me, 0) == (west, north, east, south)
 
 
 class CutShort(Searcher):

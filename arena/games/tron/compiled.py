@@ -1,7 +1,7 @@
 """The inner loop of :class:`arena.games.tron.search.Searcher`, compiled to machine code with numba.
 
 It searches exactly the tree the Python search does (the same moves in the same order, the same
-killer moves, the same values) but about six times faster, which buys the search two to four more
+killer moves and history scores, the same values) but about six times faster, which buys the search two to four more
 plies in the same thinking time. Depth decides games on boards like center_block, where the first
 few moves choose which way round the block a bot goes.
 
@@ -27,7 +27,9 @@ WIN = 100_000
 DRAW = -WIN // 2
 VORONOI = 0
 CHAMBER = 1
-KILLER_OFFSET = 128  # killers[KILLER_OFFSET + depth] at our moves, [KILLER_OFFSET - depth - 1] at theirs
+# Killer moves: killers[KILLER_OFFSET + depth] at our moves, [KILLER_OFFSET - depth - 1] at theirs; by ply
+# (ordering "history"), killers[ply], the root's reply being ply 0.
+KILLER_OFFSET = 128
 NODES, HORIZON, TIMED_OUT, EPOCH, ORDERS = 0, 1, 2, 3, 4
 CLOCK_EVERY = 255  # look at the clock when ``nodes & CLOCK_EVERY == 0``
 
@@ -47,7 +49,7 @@ CELLS_SHIFT, BLACKS_SHIFT, FIELD = 42, 21, (1 << 21) - 1
 
 
 @njit(cache=True)
-def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weight, edge_weight, counters, chambers):
+def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edge_weight, counters, chambers):
     """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
 
     The same value as :func:`arena.games.tron.search.territory_value`: a depth-first search from the
@@ -63,15 +65,17 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
     order, low, open_counts = chambers[ORDER], chambers[LOW], chambers[OPEN]
     branch, branch_key = chambers[BRANCH], chambers[BRANCH_KEY]
     stack_cell, stack_next = chambers[STACK_CELL], chambers[STACK_NEXT]
+    floor = (base << 2) | 3
     first = counters[ORDERS] + 1
-    order[head] = low[head] = first
+    order[head] = first
     branch_key[head] = -1
     top = 0
-    stack_cell[0], stack_next[0] = head, 0
+    stack_cell[0] = head
     counter = first + 1
-    while top >= 0:
-        cell = stack_cell[top]
-        direction = stack_next[top]
+    cell, parent, direction = head, -1, 0
+    number = lowest = first
+    open_count = 0
+    while True:
         pushed = False
         while direction < 4:
             if direction == 0:
@@ -83,43 +87,55 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
             else:
                 nxt = cell - 1
             direction += 1
-            if vis[nxt] <= base or owner[nxt] != mark:  # the head's own cell is not in the territory
+            tag = tags[nxt]
+            if tag <= floor or (tag & 3) != mark:
                 continue
-            if order[nxt] < first:
+            seen = order[nxt]
+            if seen < first:
                 stack_next[top] = direction
-                order[nxt] = low[nxt] = counter
-                counter += 1
-                open_counts[nxt] = (1 << CELLS_SHIFT) | (colour[nxt] << BLACKS_SHIFT)
-                branch_key[nxt] = -1
+                low[cell] = lowest
+                open_counts[cell] = open_count
                 top += 1
-                stack_cell[top], stack_next[top] = nxt, 0
+                stack_cell[top] = nxt
+                parent, cell, direction = cell, nxt, 0
+                number = lowest = counter
+                order[nxt] = counter
+                counter += 1
+                open_count = (1 << CELLS_SHIFT) | (colour[nxt] << BLACKS_SHIFT)
+                branch_key[nxt] = -1
                 pushed = True
                 break
-            if order[nxt] < order[cell]:  # the parent or an ancestor
-                open_counts[cell] += 1
-                if order[nxt] < low[cell] and (top < 1 or nxt != stack_cell[top - 1]):
-                    low[cell] = order[nxt]
+            if seen < number:
+                open_count += 1
+                if seen < lowest and nxt != parent:
+                    lowest = seen
         if pushed:
             continue
         top -= 1
         if top < 0:
             break
-        parent = stack_cell[top]
-        if low[cell] < low[parent]:
-            low[parent] = low[cell]
-        if low[cell] >= order[parent]:  # the subtree's open block closes here: a branch off ``parent``
-            total = open_counts[cell]
+        up = stack_cell[top]
+        up_number = order[up]
+        up_low = low[up]
+        if lowest >= up_number:
+            total = open_count
             if branch_key[cell] >= 0:
                 total += branch[cell]
             key = cell_weight * (total >> CELLS_SHIFT) + edge_weight * (total & FIELD)
-            if key > branch_key[parent]:
-                branch_key[parent] = key
-                branch[parent] = total
-        else:  # the same block as the parent's
-            open_counts[parent] += open_counts[cell]
-            if branch_key[cell] > branch_key[parent]:
-                branch_key[parent] = branch_key[cell]
-                branch[parent] = branch[cell]
+            if key > branch_key[up]:
+                branch_key[up] = key
+                branch[up] = total
+            up_open = open_counts[up]
+        else:
+            up_open = open_counts[up] + open_count
+            if branch_key[cell] > branch_key[up]:
+                branch_key[up] = branch_key[cell]
+                branch[up] = branch[cell]
+            if lowest < up_low:
+                up_low = lowest
+        cell, number, lowest, open_count = up, up_number, up_low, up_open
+        direction = stack_next[top]
+        parent = stack_cell[top - 1] if top >= 1 else -1
     counters[ORDERS] = counter
     kept = branch[head] if branch_key[head] >= 0 else 0
     count, black, edges = kept >> CELLS_SHIFT, (kept >> BLACKS_SHIFT) & FIELD, kept & FIELD
@@ -132,7 +148,7 @@ def _one_pass_territory(head, mark, base, vis, owner, stride, colour, cell_weigh
 
 
 @njit(cache=True)
-def _next_layer(front, start, end, owner, mark, count):
+def _next_layer(front, start, end, tags, mark, count):
     """Move the new layer ``front[start:end]`` to the front and add its cells owned by ``mark`` to ``count``.
 
     Returns the layer's size and the new count.
@@ -140,7 +156,7 @@ def _next_layer(front, start, end, owner, mark, count):
     kept = 0
     for index in range(start, end):
         cell = front[index]
-        if owner[cell] == mark:
+        if tags[cell] & 3 == mark:
             count += 1
         front[kept] = cell
         kept += 1
@@ -148,14 +164,17 @@ def _next_layer(front, start, end, owner, mark, count):
 
 
 @njit(cache=True)
-def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, vis, owner, scratch,
-             chambers):
+def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, tags, scratch, chambers):
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
-    Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's
-    (``owner`` 3) but passes its distance on to both, exactly as :func:`~arena.games.tron.search.territories`.
+    Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's but
+    passes its distance on to both, exactly as :func:`~arena.games.tron.search.territories`. Each cell
+    reached is tagged ``layer << 2 | owner`` (owner 1 for ``me``, 2 for ``op``, 3 for nobody), one
+    number to read where the layer and the owner are both needed; layers continue from the last
+    evaluation's (``counters[EPOCH]``), so tags never need clearing.
     """
     base = counters[EPOCH]
+    floor = (base << 2) | 3
     epoch = base
     front_a, front_b = scratch[0], scratch[1]
     front_a[0] = me
@@ -164,14 +183,14 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
     mine = theirs = 0
     while size_a or size_b:
         epoch += 1
+        tag = epoch << 2
         end_a = size_a
         for index in range(size_a):
             cell = front_a[index]
             for step in (-stride, 1, stride, -1):
                 nxt = cell + step
-                if free[nxt] and vis[nxt] <= base:
-                    vis[nxt] = epoch
-                    owner[nxt] = 1
+                if free[nxt] and tags[nxt] <= floor:
+                    tags[nxt] = tag | 1
                     front_a[end_a] = nxt
                     end_a += 1
         end_b = size_b
@@ -180,33 +199,32 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
             for step in (-stride, 1, stride, -1):
                 nxt = cell + step
                 if free[nxt]:
-                    seen = vis[nxt]
-                    if seen <= base:
-                        vis[nxt] = epoch
-                        owner[nxt] = 2
+                    seen = tags[nxt]
+                    if seen <= floor:
+                        tags[nxt] = tag | 2
                         front_b[end_b] = nxt
                         end_b += 1
-                    elif seen == epoch and owner[nxt] == 1:
-                        owner[nxt] = 3
+                    elif seen == tag | 1:
+                        tags[nxt] = tag | 3
                         front_b[end_b] = nxt
                         end_b += 1
-        size_a, mine = _next_layer(front_a, size_a, end_a, owner, 1, mine)
-        size_b, theirs = _next_layer(front_b, size_b, end_b, owner, 2, theirs)
+        size_a, mine = _next_layer(front_a, size_a, end_a, tags, 1, mine)
+        size_b, theirs = _next_layer(front_b, size_b, end_b, tags, 2, theirs)
     counters[EPOCH] = epoch
     if evaluation == VORONOI:
         return mine - theirs
-    return (_one_pass_territory(me, 1, base, vis, owner, stride, colour, cell_weight, edge_weight, counters,
-                                chambers)
-            - _one_pass_territory(op, 2, base, vis, owner, stride, colour, cell_weight, edge_weight, counters,
-                                  chambers))
+    return (_one_pass_territory(me, 1, base, tags, stride, colour, cell_weight, edge_weight, counters, chambers)
+            - _one_pass_territory(op, 2, base, tags, stride, colour, cell_weight, edge_weight, counters, chambers))
 
 
 @njit(cache=True)
 def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
-           edge_weight, killers, counters, deadline, vis, owner, scratch, chambers):
+           edge_weight, by_history, killers, history, counters, deadline, tags, scratch, chambers):
     """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
 
-    The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``. If the clock passes
+    The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``, and so is the move
+    order: the killer move first, then N, E, S, W; or, ``by_history``, the killer move of the node's
+    ply first, then the moves by their ``history`` score, ties in N, E, S, W order. If the clock passes
     ``deadline``, ``counters[TIMED_OUT]`` is set, ``free`` is restored, and the value returned is 0.
     """
     levels = depth + 3
@@ -217,9 +235,11 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
     at_beta = np.empty(levels, np.int64)
     at_best = np.empty(levels, np.int64)
     at_moved = np.zeros(levels, np.bool_)
-    at_next = np.empty(levels, np.int64)  # 0: the killer move, 1-4: N, E, S, W
-    at_killer = np.empty(levels, np.int64)
-    at_step = np.empty(levels, np.int64)
+    at_moves = np.empty((levels, 4), np.int64)  # the directions (0-3: N, E, S, W) to try, in order
+    at_count = np.empty(levels, np.int64)
+    at_next = np.empty(levels, np.int64)
+    at_direction = np.empty(levels, np.int64)
+    scores = np.empty(4, np.int64)
     steps = (-stride, 1, stride, -1)
     level = 0
     at_me[0], at_op[0], at_depth[0], at_alpha[0], at_beta[0] = me, op, depth, alpha, beta
@@ -228,6 +248,12 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
     while True:
         mover = ours ^ ((level & 1) == 1)
         remaining = at_depth[level]
+        if by_history:
+            killer_slot = level  # by ply: the moves from here on, a search deeper than the last, same plies
+        elif mover:
+            killer_slot = KILLER_OFFSET + remaining
+        else:
+            killer_slot = KILLER_OFFSET - remaining - 1
         done = False
         if entering:
             counters[NODES] += 1
@@ -241,18 +267,17 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                 return 0
             at_moved[level] = False
             at_next[level] = 0
+            at_count[level] = 0
             if mover:
                 if remaining <= 0:
                     counters[HORIZON] += 1
                     value = evaluate(free, at_me[level], at_op[level], stride, evaluation, colour, cell_weight,
-                                     edge_weight, counters, vis, owner, scratch, chambers)
+                                     edge_weight, counters, tags, scratch, chambers)
                     done = True
                 else:
                     at_best[level] = -2 * WIN
-                    at_killer[level] = killers[KILLER_OFFSET + remaining]
             else:
                 at_best[level] = 2 * WIN
-                at_killer[level] = killers[KILLER_OFFSET - remaining - 1]
                 gap = at_op[level] - at_me[level]
                 if simultaneous and (gap == 1 or gap == -1 or gap == stride or gap == -stride):
                     # It can enter the cell we just entered: both crash, a draw.
@@ -263,6 +288,29 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                         if at_alpha[level] >= at_beta[level]:
                             value = DRAW
                             done = True
+            if not done:  # order the moves: the killer first, then by history (or N, E, S, W)
+                head = at_me[level] if mover else at_op[level]
+                killer = killers[killer_slot]
+                side = 0 if mover else 1
+                count = 0
+                for direction in range(4):
+                    if not free[head + steps[direction]]:
+                        continue
+                    if steps[direction] == killer:
+                        score = 1 << 62
+                    elif by_history:
+                        score = history[side, 4 * head + direction]
+                    else:
+                        score = 0
+                    place = count  # insertion keeps equal scores in N, E, S, W order
+                    while place > 0 and scores[place - 1] < score:
+                        scores[place] = scores[place - 1]
+                        at_moves[level, place] = at_moves[level, place - 1]
+                        place -= 1
+                    scores[place] = score
+                    at_moves[level, place] = direction
+                    count += 1
+                at_count[level] = count
         else:
             child = level + 1
             free[at_me[child] if mover else at_op[child]] = 1
@@ -271,38 +319,26 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                     at_best[level] = value
                     if value > at_alpha[level]:
                         at_alpha[level] = value
-                        if at_alpha[level] >= at_beta[level]:
-                            killers[KILLER_OFFSET + remaining] = at_step[level]
-                            value = at_best[level]
-                            done = True
+                        done = at_alpha[level] >= at_beta[level]
             elif value < at_best[level]:
                 at_best[level] = value
                 if value < at_beta[level]:
                     at_beta[level] = value
-                    if at_alpha[level] >= at_beta[level]:
-                        killers[KILLER_OFFSET - remaining - 1] = at_step[level]
-                        value = at_best[level]
-                        done = True
+                    done = at_alpha[level] >= at_beta[level]
+            if done:  # a cut-off: remember the move that made it
+                direction = at_direction[level]
+                killers[killer_slot] = steps[direction]
+                if by_history:
+                    head = at_me[level] if mover else at_op[level]
+                    history[0 if mover else 1, 4 * head + direction] += remaining * remaining
+                value = at_best[level]
         if not done:
-            head = at_me[level] if mover else at_op[level]
-            killer = at_killer[level]
-            pushed = False
-            while at_next[level] < 5:
-                choice = at_next[level]
-                at_next[level] = choice + 1
-                if choice == 0:
-                    if killer == 0:
-                        continue
-                    step = killer
-                else:
-                    step = steps[choice - 1]
-                    if step == killer:
-                        continue
-                target = head + step
-                if not free[target]:
-                    continue
+            if at_next[level] < at_count[level]:
+                direction = at_moves[level, at_next[level]]
+                at_next[level] += 1
+                at_direction[level] = direction
                 at_moved[level] = True
-                at_step[level] = step
+                target = (at_me[level] if mover else at_op[level]) + steps[direction]
                 free[target] = 0
                 child = level + 1
                 at_me[child] = target if mover else at_me[level]
@@ -310,9 +346,6 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                 at_depth[child] = remaining - 1
                 at_alpha[child] = at_alpha[level]
                 at_beta[child] = at_beta[level]
-                pushed = True
-                break
-            if pushed:
                 level += 1
                 entering = True
                 continue
@@ -342,24 +375,26 @@ def _colours(stride: int, size: int) -> np.ndarray:
 
 
 class CompiledSearch:
-    """The compiled search for one grid: its scratch arrays, killer moves and evaluation.
+    """The compiled search for one grid: its scratch arrays, killer moves, history and evaluation.
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
-    ``edge_weight`` x edges of each territory). Killer moves carry over from one call to the next, as
-    they do in the Python search.
+    ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"``, as for
+    :class:`~arena.games.tron.search.Searcher`. Killer moves and history scores carry over from one call
+    to the next, as they do in the Python search.
     """
 
     def __init__(self, stride: int, size: int, evaluation: str, simultaneous: bool, cell_weight: int,
-                 edge_weight: int):
+                 edge_weight: int, ordering: str = "killers"):
         self.stride, self.size = stride, size
         self.evaluation = VORONOI if evaluation == "voronoi" else CHAMBER
         self.simultaneous = bool(simultaneous)
         self.cell_weight, self.edge_weight = int(cell_weight), int(edge_weight)
+        self.by_history = ordering == "history"
         self.colour = _colours(stride, size)
         self.killers = np.zeros(2 * KILLER_OFFSET + 2, np.int64)
+        self.history = np.zeros((2, 4 * size), np.int64)
         self.counters = np.zeros(5, np.int64)
-        self.vis = np.zeros(size, np.int64)
-        self.owner = np.zeros(size, np.uint8)
+        self.tags = np.zeros(size, np.int64)
         self.scratch = np.zeros((2, size), np.int64)
         self.chambers = np.zeros((CHAMBER_ROWS, size), np.int64)
         self.nbytes = (size + 7) // 8
@@ -375,8 +410,8 @@ class CompiledSearch:
         counters = self.counters
         counters[NODES] = counters[HORIZON] = counters[TIMED_OUT] = 0
         value = search(self.cells(free), me, op, depth, alpha, beta, False, self.simultaneous, self.stride,
-                       self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.killers, counters,
-                       float(deadline), self.vis, self.owner, self.scratch,
+                       self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.by_history,
+                       self.killers, self.history, counters, float(deadline), self.tags, self.scratch,
                        self.chambers)
         return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
 
@@ -393,9 +428,9 @@ def warm_up() -> int:
     free = sum(1 << (y * stride + x) for y in range(1, 6) for x in range(1, 6))
     me, op = stride + 1, 5 * stride + 5
     fewest = None
-    for evaluation in ("voronoi", "chamber"):
+    for evaluation, ordering in (("voronoi", "killers"), ("chamber", "history")):
         for simultaneous in (True, False):
-            engine = CompiledSearch(stride, size, evaluation, simultaneous, 2, 7)
+            engine = CompiledSearch(stride, size, evaluation, simultaneous, 2, 7, ordering)
             _, nodes, _, _ = engine.reply(free & ~(1 << me) & ~(1 << op), me, op, 9, -2 * WIN, 2 * WIN,
                                           time.perf_counter() + 60)
             fewest = nodes if fewest is None else min(fewest, nodes)

@@ -21,8 +21,8 @@ The pieces:
   estimate of how many cells can be filled in one pass when a region is a tree of chambers joined by
   such cells (only one branch can be entered).
 * :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
-  moves, iterative deepening within a deadline, killer-move ordering, and an area, Voronoi or
-  chamber evaluation; plus a one-player space-filling search for once the players are cut off.
+  moves, iterative deepening within a deadline, killer-move or history-heuristic ordering, aspiration
+  windows, and an area, Voronoi or chamber evaluation; plus a one-player space-filling search for once the players are cut off.
   Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
 """
 
@@ -51,6 +51,10 @@ EDGE_WEIGHT = 7
 """What one edge between two cells of a territory is worth to the ``chamber`` evaluation."""
 
 ENGINES = ("auto", "python", "compiled")
+ORDERINGS = ("killers", "history")
+
+ASPIRATION = 40
+"""The ``chamber`` bot's aspiration window: about two cells' worth of its evaluation either side."""
 
 COMPILED_MAX_CELLS = 1 << 20
 """The largest padded grid the compiled search takes (its ``chamber`` evaluation packs counts in 21 bits)."""
@@ -293,6 +297,15 @@ class Searcher:
     good root moves at random (otherwise in ``N, E, S, W`` order), so that a deterministic search still
     plays varied games from the same opening.
 
+    Move order below the root: ``ordering="killers"`` tries the killer move of the node's remaining
+    depth first (the last move that caused a cut-off there), then ``N, E, S, W``. ``"history"`` keys
+    killers by ply instead (the distance from the root, the same node in each deeper search) and orders
+    the other moves by the history heuristic: each cut-off adds the square of the remaining depth to the
+    score of its move (the mover, the cell and the direction), so moves that refuted lines anywhere in
+    the tree are tried early everywhere. ``aspiration`` (0 for none) searches the first root move of each
+    deeper search in a window that wide around the last search's value, and again with the whole window
+    only if the value falls outside: a narrow window cuts off more.
+
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
     under the real rules; it can never "block" us by moving first. Since the opponent is the
@@ -306,9 +319,12 @@ class Searcher:
     def __init__(self, stride: int, size: int, *, evaluation: str = "voronoi", simultaneous: bool = True,
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
-                 rng: random.Random | None = None, engine: str = "auto"):
+                 rng: random.Random | None = None, engine: str = "auto", ordering: str = "killers",
+                 aspiration: int = 0):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
+        if ordering not in ORDERINGS:
+            raise ValueError(f"unknown move ordering {ordering!r}: choose from {', '.join(ORDERINGS)}")
         compilable = (learned is None and evaluation in ("voronoi", "chamber") and clock is time.perf_counter
                       and size <= COMPILED_MAX_CELLS)
         if engine == "compiled" and not compilable:
@@ -325,6 +341,10 @@ class Searcher:
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
+        self.by_history = ordering == "history"
+        self.history = ([0] * (4 * size), [0] * (4 * size))  # ours, theirs: by 4 * cell + direction
+        self.aspiration = aspiration
+        self.top = 0  # the depth of the reply searched from the root, to tell a node's ply
         self.partial: tuple[int, int] | None = None  # the best root move so far of the running search
         self.steps = (-stride, 1, stride, -1)
         self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
@@ -333,7 +353,8 @@ class Searcher:
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
-            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT)
+            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT,
+                                           ordering)
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -362,21 +383,31 @@ class Searcher:
         if not self.nodes & 15 and self.clock() > self.deadline:
             raise Timeout
 
-    def root(self, free: int, me: int, op: int, depth: int, order: list[int] | None = None) -> tuple[int, int]:
+    def root(self, free: int, me: int, op: int, depth: int, order: list[int] | None = None,
+             guess: int | None = None) -> tuple[int, int]:
         """Search ``depth`` plies (rounded up to whole rounds) and return ``(best step, value)``.
 
         ``step`` is the flat-index offset of the move (``-stride``, ``1``, ``stride``, ``-1``). Moves are
         tried in ``order`` (default: sorted by a 2-ply search), and a later move must score strictly
-        better to be chosen, so ties go to the move that looked best at shallower depth.
+        better to be chosen, so ties go to the move that looked best at shallower depth. With an
+        ``aspiration`` window and a ``guess`` of the value (not a win, loss or draw), the first move is
+        searched in the window around it first.
         """
         if order is None:
             order = self.root_order(free, me, op)
         best_step, best_value = self.steps[0], -WIN * 2
         alpha = -WIN * 2
         self.partial = None
-        for step in order:
+        for index, step in enumerate(order):
             target = me + step
-            value = self._root_reply(free & ~(1 << target), target, op, depth - 1, alpha, WIN * 2)
+            after = free & ~(1 << target)
+            if index == 0 and self.aspiration and guess is not None and abs(guess) < WIN // 4:
+                low, high = guess - self.aspiration, guess + self.aspiration
+                value = self._root_reply(after, target, op, depth - 1, low, high)
+                if not low < value < high:  # only a bound: search again for the exact value
+                    value = self._root_reply(after, target, op, depth - 1, alpha, WIN * 2)
+            else:
+                value = self._root_reply(after, target, op, depth - 1, alpha, WIN * 2)
             if value > best_value:
                 best_step, best_value = step, value
                 alpha = max(alpha, value)
@@ -403,12 +434,29 @@ class Searcher:
             self.rng.shuffle(steps)
         return steps
 
-    def _ordered(self, depth: int) -> tuple[int, ...]:
-        """The steps to try at ``depth``: the killer move there first, if there is one."""
-        return self.killer_first.get(self.killers.get(depth), self.steps)
+    def _ordered(self, depth: int, free: int, head: int, side: int) -> tuple[int, ...] | list[int]:
+        """The steps to try at a node ``depth`` plies from the horizon, for ``head`` (``side`` 0 for our
+        move, 1 for theirs): the killer move there first, if there is one, then the others in order."""
+        if not self.by_history:
+            return self.killer_first.get(self.killers.get(depth if side == 0 else -depth - 1), self.steps)
+        killer = self.killers.get(self.top - depth)
+        history = self.history[side]
+        scored = [(1 << 62 if step == killer else history[4 * head + direction], step)
+                  for direction, step in enumerate(self.steps) if free >> head + step & 1]
+        scored.sort(key=lambda pair: -pair[0])  # stable: equal scores stay in N, E, S, W order
+        return [step for _, step in scored]
+
+    def _cut_off(self, depth: int, head: int, step: int, side: int) -> None:
+        """Remember a move that caused a cut-off: as the killer move there, and in its history score."""
+        if not self.by_history:
+            self.killers[depth if side == 0 else -depth - 1] = step
+            return
+        self.killers[self.top - depth] = step
+        self.history[side][4 * head + self.steps.index(step)] += depth * depth
 
     def _root_reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int) -> int:
         """The opponent's reply to one of our root moves, searched by the chosen engine."""
+        self.top = depth
         if self.compiled is None:
             return self._reply(free, me, op, depth, alpha, beta)
         value, nodes, horizon, timed_out = self.compiled.reply(free, me, op, depth, alpha, beta, self.deadline)
@@ -426,7 +474,7 @@ class Searcher:
             return self.evaluate(free, me, op)
         any_move = False
         best = -WIN * 2
-        for step in self._ordered(depth):
+        for step in self._ordered(depth, free, me, 0):
             target = me + step
             if not free >> target & 1:
                 continue
@@ -437,7 +485,7 @@ class Searcher:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self.killers[depth] = step
+                        self._cut_off(depth, me, step, 0)
                         break
         if not any_move:
             if self.simultaneous:
@@ -462,7 +510,7 @@ class Searcher:
                 beta = best
                 if alpha >= beta:
                     return best
-        for step in self._ordered(-depth - 1):
+        for step in self._ordered(depth, free, op, 1):
             target = op + step
             if not free >> target & 1:
                 continue
@@ -473,7 +521,7 @@ class Searcher:
                 if value < beta:
                     beta = value
                     if alpha >= beta:
-                        self.killers[-depth - 1] = step
+                        self._cut_off(depth, op, step, 1)
                         break
         if not any_move:
             return WIN + depth
@@ -505,7 +553,7 @@ class Searcher:
         while depth <= max_depth and abs(value) < WIN and value != DRAW:
             self.horizon = 0
             try:
-                step, value = self.root(free, me, op, depth, order)
+                step, value = self.root(free, me, op, depth, order, guess=value)
             except Timeout:
                 # The first move searched is the last depth's choice; a later one that beat it at this
                 # depth before the deadline is the better move, as far as anything searched can tell.
