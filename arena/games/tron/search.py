@@ -22,7 +22,8 @@ The pieces:
   such cells (only one branch can be entered).
 * :class:`Searcher`: two-player alpha-beta over these positions, with simultaneous or alternating
   moves, iterative deepening within a deadline, killer-move or history-heuristic ordering, aspiration
-  windows, and an area, Voronoi or chamber evaluation; plus a one-player space-filling search for once the players are cut off.
+  windows, and an area, Voronoi or chamber evaluation; plus a one-player space-filling search for once
+  the players are cut off.
   Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
 """
 
