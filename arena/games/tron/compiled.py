@@ -88,7 +88,7 @@ def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edg
                 nxt = cell - 1
             direction += 1
             tag = tags[nxt]
-            if tag <= floor or (tag & 3) != mark:
+            if tag <= floor or (tag & 3) != mark:  # the head's own cell is not in the territory
                 continue
             seen = order[nxt]
             if seen < first:
@@ -117,7 +117,7 @@ def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edg
         up = stack_cell[top]
         up_number = order[up]
         up_low = low[up]
-        if lowest >= up_number:
+        if lowest >= up_number:  # the subtree's open block closes here: a branch off ``up``
             total = open_count
             if branch_key[cell] >= 0:
                 total += branch[cell]
@@ -126,7 +126,7 @@ def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edg
                 branch_key[up] = key
                 branch[up] = total
             up_open = open_counts[up]
-        else:
+        else:  # the same block as the parent's
             up_open = open_counts[up] + open_count
             if branch_key[cell] > branch_key[up]:
                 branch_key[up] = branch_key[cell]
@@ -249,7 +249,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
         mover = ours ^ ((level & 1) == 1)
         remaining = at_depth[level]
         if by_history:
-            killer_slot = level  # by ply: the moves from here on, a search deeper than the last, same plies
+            killer_slot = level  # by ply: a node has the same slot in every deeper search
         elif mover:
             killer_slot = KILLER_OFFSET + remaining
         else:
