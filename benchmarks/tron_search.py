@@ -65,22 +65,30 @@ def _floodfill_reachable() -> Callable[[bytes, int, int], int]:
     return module.reachable
 
 
+def greedy_round(game: TronGame, rng: random.Random) -> bool:
+    """Play one round in which each player takes the safe move leaving it the most reachable cells
+    (seeded random ties); False, with nothing played, if some player has no safe move."""
+    actions = {}
+    for seat in game.to_act():
+        obs = game.observe(seat)
+        pos = Position.from_observation(obs)
+        scored = [(flood(pos.free, 1 << obs.head + obs.delta[m], pos.stride).bit_count(), rng.random(), m)
+                  for m in obs.safe_moves()]
+        if not scored:
+            return False
+        actions[seat] = max(scored)[2]
+    game.apply(actions)
+    return True
+
+
 def position(map_name: str, turns: int, seed: int = 1) -> TronGame:
-    """A game on ``map_name`` after ``turns`` turns in which each player takes the safe move leaving it
-    the most reachable cells (seeded random ties): a mid-game position with long trails."""
+    """A game on ``map_name`` after ``turns`` rounds of :func:`greedy_round`: a mid-game position with
+    long trails."""
     game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
     rng = random.Random(seed)
     for _ in range(turns):
-        actions = {}
-        for seat in game.to_act():
-            obs = game.observe(seat)
-            pos = Position.from_observation(obs)
-            scored = [(flood(pos.free, 1 << obs.head + obs.delta[m], pos.stride).bit_count(), rng.random(), m)
-                      for m in obs.safe_moves()]
-            if not scored:
-                return game
-            actions[seat] = max(scored)[2]
-        game.apply(actions)
+        if not greedy_round(game, rng):
+            return game
         if game.result is not None:
             raise ValueError(f"the game on {map_name} ended before turn {turns}")
     return game
@@ -191,18 +199,19 @@ def depths(limits: tuple[float, ...]) -> None:
 
 
 def greedy_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]:
-    """Positions still in contact from games of greedy play (:func:`position`), every ``every`` turns."""
+    """Positions still in contact from games of greedy play (:func:`greedy_round`), every ``every`` rounds."""
     found = []
     for seed in range(1, seeds + 1):
-        for turns in range(0, 200, every):
-            try:
-                game = position(map_name, turns, seed)
-            except ValueError:
+        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+        rng = random.Random(seed)
+        for turn in range(200):
+            if turn % every == 0:
+                pos = Position.from_observation(game.observe(0))
+                if not pos.in_contact():
+                    break
+                found.append(pos)
+            if not greedy_round(game, rng) or game.result is not None:
                 break
-            pos = Position.from_observation(game.observe(0))
-            if not pos.in_contact():
-                break
-            found.append(pos)
     return found
 
 
