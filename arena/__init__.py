@@ -1,10 +1,10 @@
 """arena: a plugin-based tournament framework for game-playing bots."""
 
-from arena.bot import Bot, BotSpec, FunctionBot, bot
-from arena.errors import ArenaError, BotSpecError, MapError, UnknownGameError
-from arena.game import Game, MatchInfo, Option, Result
-from arena.hookspecs import hookimpl
-from arena.maps import GameMap, load_map, parse_map, resolve_map
+from arena.core.bot import Bot, BotSpec, FunctionBot, bot
+from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameError
+from arena.core.game import Game, MatchInfo, Option, Result
+from arena.core.maps import GameMap, load_map, parse_map, resolve_map
+from arena.plugins.hookspecs import hookimpl
 
 __version__ = "0.1.0"
 
@@ -34,11 +34,11 @@ __all__ = [
 def __getattr__(name: str):
     # Imported lazily: the referee and registry pull in every plugin, which a bot module never needs.
     if name == "run_match":
-        from arena.match import run_match
+        from arena.play.referee import run_match
 
         return run_match
     if name == "load_registry":
-        from arena.plugins import load_registry
+        from arena.plugins.registry import load_registry
 
         return load_registry
     raise AttributeError(f"module 'arena' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """``python -m arena`` runs the command line."""
 
-from arena.cli import main
+from arena.cli.main import main
 
 main()

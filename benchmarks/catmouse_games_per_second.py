@@ -22,15 +22,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arena.bot import BotSpec
+from arena.core.bot import BotSpec
 from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.layouts import layout_rows, open_map
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
 from arena.learning.catmouse.full import FullSettings, FullTrainer
 from arena.learning.catmouse.plain import play_full, play_window
 from arena.learning.catmouse.rules import Rules
-from arena.match import MatchSetup, play
-from arena.plugins import PluginConfig, load_registry
+from arena.play.referee import MatchSetup, play
+from arena.plugins.registry import PluginConfig, load_registry
 
 
 def rate(games: int, run: Callable[[], object], repeat: int = 3) -> float:

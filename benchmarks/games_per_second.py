@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from arena.bot import BotSpec
-from arena.executors import WorkerPool, default_workers, run_in_process
-from arena.maps import resolve_map
-from arena.match import MatchSetup
-from arena.plugins import PluginConfig, load_registry
+from arena.core.bot import BotSpec
+from arena.core.maps import resolve_map
+from arena.play.executors import WorkerPool, default_workers, run_in_process
+from arena.play.referee import MatchSetup
+from arena.plugins.registry import PluginConfig, load_registry
 
 MAPS = ("empty_room", "open_30")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)

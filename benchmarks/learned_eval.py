@@ -12,7 +12,7 @@ Run: python benchmarks/learned_eval.py [--train-games N] [--games N] [--depth D]
    evaluation differs), ``--games`` games per map in seat-swapped pairs, mirrored random starts (a
    different tournament seed from the training run). Fixed depth, no clock: the same command gives the
    same games on any machine. Prints the learned bot's score with its 95% Wilson interval
-   (:func:`arena.stats.score_rate`, a draw counts half), whichever way it comes out.
+   (:func:`arena.stats.proportions.score_rate`, a draw counts half), whichever way it comes out.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.definitions import TournamentDefinition
 from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, save_weights, train
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_tournament, prepare
-from arena.stats import score_rate
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.stats.proportions import score_rate
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.runner import TournamentRun, play_tournament, prepare
 
 MAPS = ("empty_room", "center_block", "diagonal_blocks")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)

@@ -14,11 +14,11 @@ import argparse
 import time
 from dataclasses import dataclass, field
 
-from arena.bot import BotSpec
-from arena.executors import run_in_process
-from arena.maps import resolve_map
-from arena.match import MatchSetup
-from arena.plugins import PluginConfig, load_registry
+from arena.core.bot import BotSpec
+from arena.core.maps import resolve_map
+from arena.play.executors import run_in_process
+from arena.play.referee import MatchSetup
+from arena.plugins.registry import PluginConfig, load_registry
 
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
 

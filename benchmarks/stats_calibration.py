@@ -9,7 +9,7 @@ has expected score ``E = 1 / (1 + 10^(-D/400))``; a game is drawn with probabili
 advantage ``b ~ Normal(0, SEAT_BIAS)`` Elo that helps whoever sits first (the same map and seed in both
 games), so the two games of a pair are correlated, as on a real map.
 
-Each section runs the library (arena.stats, arena.sprt, arena.ratings) on simulated games and reports:
+Each section runs the library (arena.stats, arena.tournament.sprt, arena.stats.ratings) on simulated games and reports:
 how often the 95% intervals cover the true value (Wilson for the score, Elo +- error from games and from
 pairs, Bradley-Terry ratings), the two-proportion test's false-positive rate at alpha = 0.05 on equal bots,
 the SPRT's error rates and mean number of pairs to a decision, and how well TrueSkill with tau = 0 and with
@@ -29,18 +29,11 @@ from itertools import combinations
 import numpy as np
 import trueskill
 
-from arena.ratings import MU, SIGMA, draw_probability, rate
-from arena.sprt import SprtSettings, SprtState
-from arena.stats import (
-    bradley_terry,
-    elo_difference,
-    elo_difference_pairs,
-    kendall_tau,
-    pentanomial,
-    score_from_elo,
-    score_rate,
-    two_proportion_test,
-)
+from arena.stats.bradley_terry import bradley_terry, kendall_tau
+from arena.stats.elo import elo_difference, elo_difference_pairs, pentanomial, score_from_elo
+from arena.stats.proportions import score_rate, two_proportion_test
+from arena.stats.ratings import MU, SIGMA, draw_probability, rate
+from arena.tournament.sprt import SprtSettings, SprtState
 
 DRAW = 0.3
 SEAT_BIAS = 60.0
@@ -210,7 +203,7 @@ class SprtRuns:
 
 
 def sprt_runs(seed: int, runs: int, truth: float, settings: SprtSettings, max_pairs: int = 20000) -> SprtRuns:
-    """Run the SPRT of :mod:`arena.sprt` ``runs`` times on simulated seat-swapped pairs at ``truth`` Elo."""
+    """Run the SPRT of :mod:`arena.tournament.sprt` ``runs`` times on simulated seat-swapped pairs at ``truth`` Elo."""
     rng = np.random.default_rng(seed)
     accepted = undecided = total_pairs = 0
     for _ in range(runs):
@@ -229,7 +222,7 @@ def sprt_runs(seed: int, runs: int, truth: float, settings: SprtSettings, max_pa
 # -- TrueSkill tau ---------------------------------------------------------------------------------------------
 
 def trueskill_ratings(games: Sequence[tuple[Sequence[int], Sequence[int]]], tau: float) -> dict[int, float]:
-    """Conservative TrueSkill ratings (mu - 3 sigma) set up exactly as :func:`arena.ratings.rate`, but with
+    """Conservative TrueSkill ratings (mu - 3 sigma) set up exactly as :func:`arena.stats.ratings.rate`, but with
     a chosen ``tau``."""
     env = trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=tau,
                               draw_probability=draw_probability([ranks for _, ranks in games]))
@@ -243,7 +236,7 @@ def trueskill_ratings(games: Sequence[tuple[Sequence[int], Sequence[int]]], tau:
 
 def trueskill_ranking(seed: int, tournaments: int, bots: int = 8, games_per_pair: int = 50, spread: float = 200.0
                       ) -> dict[str, float]:
-    """Mean Kendall tau between the true order and TrueSkill's, with ``tau = 0`` (as :func:`arena.ratings.rate`)
+    """Mean Kendall tau between the true order and TrueSkill's, with ``tau = 0`` (as :func:`arena.stats.ratings.rate`)
     and the library default ``tau = sigma / 100``; true ratings are drawn from Normal(0, ``spread``) Elo."""
     rng = np.random.default_rng(seed)
     totals = {"tau=0": 0.0, "default tau": 0.0}

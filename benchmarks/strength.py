@@ -11,7 +11,7 @@ number of games per pairing *per map*, played in seat-swapped pairs (so N is rou
 unless ``--think S`` gives them S seconds, which also shows in their names, e.g. ``voronoi:think=0.02``).
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
-95% Wilson interval (:func:`arena.stats.score_rate`; a draw counts half) and the games played, then
+95% Wilson interval (:func:`arena.stats.proportions.score_rate`; a draw counts half) and the games played, then
 the won-drawn-lost counts behind them. ``--games 26`` (104 games per pairing over the four maps) takes
 about 13 minutes on a 2-core machine; ``--games 100`` about four times as long.
 """
@@ -22,10 +22,10 @@ import argparse
 import time
 from collections import Counter, defaultdict
 
-from arena.definitions import TournamentDefinition
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_tournament, prepare
-from arena.stats import score_rate
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.stats.proportions import score_rate
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.runner import TournamentRun, play_tournament, prepare
 
 SEARCH = ("minimax", "voronoi", "chamber")
 FIELD = ("random", "wallhugger", "chaser", "floodfill")

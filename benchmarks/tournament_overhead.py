@@ -22,12 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.definitions import TournamentDefinition
-from arena.executors import default_workers
-from arena.limits import Limits, default_memory_limit
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_tournament, prepare
-from arena.store import Store
+from arena.play.executors import default_workers
+from arena.play.limits import Limits, default_memory_limit
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage.store import Store
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.runner import TournamentRun, play_tournament, prepare
 
 THINKER = '''
 import time

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.core.maps import resolve_map
 from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
 from arena.games.tron.game import TronGame
 from arena.games.tron.search import (
@@ -52,7 +53,6 @@ from arena.games.tron.search import (
     chamber_space,
     flood,
 )
-from arena.maps import resolve_map
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

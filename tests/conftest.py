@@ -3,7 +3,7 @@ from textwrap import dedent
 
 import pytest
 
-from arena.plugins import PluginConfig, load_registry
+from arena.plugins.registry import PluginConfig, load_registry
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -89,8 +89,8 @@ def bot_dir(tmp_path):
 def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0, time_limit=1.0, in_process=None,
                     on_outcome=None, **definition):
     """Plan and play a tournament; returns the run and its outcomes by schedule index."""
-    from arena.definitions import TournamentDefinition
-    from arena.runner import TournamentRun, play_tournament, prepare
+    from arena.tournament.definition import TournamentDefinition
+    from arena.tournament.runner import TournamentRun, play_tournament, prepare
 
     tournament = prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
                                               time_limit=time_limit, **definition), registry)

@@ -5,12 +5,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from arena.core.maps import parse_map
 from arena.games.catmouse import solver
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.policies import Policy, save_policy
-from arena.maps import parse_map
-from arena.match import run_match
-from arena.report import export
+from arena.play.referee import run_match
+from arena.report.tables import export
 
 from .conftest import round_robin_run
 

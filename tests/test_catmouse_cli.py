@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 from arena.games.catmouse import solver
 from arena.games.catmouse.policies import load_policy
 

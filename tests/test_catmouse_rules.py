@@ -3,11 +3,11 @@ import pickle
 import numpy as np
 import pytest
 
-from arena.errors import ArenaError, MapError
+from arena.core.errors import ArenaError, MapError
+from arena.core.maps import parse_map, resolve_map
 from arena.games.catmouse.board import CAT, MOUSE, GameState, open_layout
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.layouts import layout_from_map, layout_rows, open_map
-from arena.maps import parse_map, resolve_map
 
 
 def game_map(text, name="board"):

@@ -3,13 +3,13 @@ from functools import cache
 import numpy as np
 import pytest
 
+from arena.core.maps import parse_map
 from arena.games.catmouse import solver
 from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.layouts import layout_from_map
 from arena.games.catmouse.parity import parity_table
 from arena.games.catmouse.solver import cached_solution, perfect_moves, solve, start_result
-from arena.maps import parse_map
-from arena.match import run_match
+from arena.play.referee import run_match
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.layouts import layout_rows, open_map
@@ -21,7 +21,7 @@ from arena.learning.catmouse.full import FullSettings, FullTrainer, initial_poli
 from arena.learning.catmouse.plain import play_full, play_window
 from arena.learning.catmouse.rules import Rules
 from arena.learning.catmouse.window import WindowSettings, WindowTrainer
-from arena.match import run_match
+from arena.play.referee import run_match
 
 BOARD_8X7 = tuple(layout_rows(open_layout(8, 7)))
 BOARD_5X5 = tuple(layout_rows(open_layout(5, 5)))

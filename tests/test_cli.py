@@ -9,7 +9,7 @@ import time
 
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 
 from .conftest import REPO, write_module
 
@@ -41,8 +41,8 @@ def test_games_bots_and_plugins_list_what_was_found():
 
 
 def test_the_default_tournament_field_is_every_bot_that_plays_the_game(shipped_registry):
-    from arena.definitions import TournamentDefinition
-    from arena.runner import prepare
+    from arena.tournament.definition import TournamentDefinition
+    from arena.tournament.runner import prepare
 
     tournament = prepare(TournamentDefinition(maps=("center_block",)), shipped_registry)
     assert [spec.label for spec in tournament.bots] == ["chamber", "chaser", "floodfill", "minimax", "random",

@@ -9,11 +9,11 @@ from textwrap import dedent
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.definitions import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
-from arena.errors import ArenaError
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import prepare
+from arena.cli.main import app
+from arena.core.errors import ArenaError
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.tournament.definition import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
+from arena.tournament.runner import prepare
 
 from .conftest import REPO
 

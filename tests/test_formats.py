@@ -9,16 +9,16 @@ import pytest
 import trueskill
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.definitions import TournamentDefinition
-from arena.errors import ArenaError
-from arena.history import played_from_rows
-from arena.ladder import NEVER, LadderEntry, pair_round
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_tournament, prepare, stages
-from arena.standings import PlayedGame
-from arena.store import Store
-from arena.tournaments import max_swiss_rounds, swiss_pairings
+from arena.cli.main import app
+from arena.core.errors import ArenaError
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.stats.standings import PlayedGame
+from arena.storage.history import played_from_rows
+from arena.storage.store import Store
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.ladder import NEVER, LadderEntry, pair_round
+from arena.tournament.runner import TournamentRun, play_tournament, prepare, stages
+from arena.tournament.schedules import max_swiss_rounds, swiss_pairings
 
 from .conftest import round_robin_run, write_module
 

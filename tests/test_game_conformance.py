@@ -6,10 +6,10 @@ import random
 import numpy as np
 import pytest
 
-from arena.game import Result
-from arena.maps import known_map_names, resolve_map
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import map_game
+from arena.core.game import Result
+from arena.core.maps import known_map_names, resolve_map
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.tournament.runner import map_game
 
 REGISTRY = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
 CASES = [

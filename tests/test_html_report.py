@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
+from arena.cli.main import app
 
 CHROMIUM = "/usr/bin/chromium"
 runner = CliRunner()

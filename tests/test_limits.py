@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.cli_results import split_formats
-from arena.errors import ArenaError
-from arena.limits import Limits, parse_memory
+from arena.cli.main import app
+from arena.cli.results import split_formats
+from arena.core.errors import ArenaError
+from arena.play.limits import Limits, parse_memory
 
 MISBEHAVING = Path(__file__).parent / "misbehaving"
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""Map parsing (arena.maps), Tron map validation, and the shipped maps."""
+"""Map parsing (arena.core.maps), Tron map validation, and the shipped maps."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.errors import MapError
+from arena.core.errors import MapError
+from arena.core.maps import GameMap, load_map, parse_map, resolve_map
 from arena.games.tron.board import EMPTY, TRAIL, WALL
 from arena.games.tron.game import TronGame
-from arena.maps import GameMap, load_map, parse_map, resolve_map
 
 SHIPPED_MAPS = sorted((Path(__file__).resolve().parent.parent / "maps").glob("*.txt"))
 TRON_MAPS = [path for path in SHIPPED_MAPS if load_map(path).header.get("game", "tron") == "tron"]

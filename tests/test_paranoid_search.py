@@ -5,10 +5,10 @@ import random
 import pytest
 
 from arena import run_match
-from arena.game import MatchInfo
+from arena.core.game import MatchInfo
 from arena.games.tron.paranoid import ParanoidSearcher, several_opponents_step, value
 from arena.games.tron.search import WIN, Position, Timeout, flood
-from arena.plugins import PluginConfig, load_registry
+from arena.plugins.registry import PluginConfig, load_registry
 from tests.tron_positions import bfs_distances, observe
 
 

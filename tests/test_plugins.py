@@ -6,11 +6,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from arena.bot import BotSpec, parse_bot_spec, split_bot_list
-from arena.errors import ArenaError, BotSpecError, UnknownGameError
-from arena.match import run_match
-from arena.paths import shipped_bots_dir
-from arena.plugins import PluginConfig, load_registry
+from arena.core.bot import BotSpec, parse_bot_spec, split_bot_list
+from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
+from arena.core.paths import shipped_bots_dir
+from arena.play.referee import run_match
+from arena.plugins.registry import PluginConfig, load_registry
 
 from .conftest import REPO, write_module
 

@@ -6,8 +6,8 @@ import sqlite3
 from typer.testing import CliRunner
 
 from arena import run_match
-from arena.cli import app
-from arena.plugins import PluginConfig, load_registry
+from arena.cli.main import app
+from arena.plugins.registry import PluginConfig, load_registry
 from tests.conftest import write_module
 
 runner = CliRunner()

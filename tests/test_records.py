@@ -5,8 +5,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.records import RECORD_FORMAT
+from arena.cli.main import app
+from arena.core.records import RECORD_FORMAT
 
 runner = CliRunner()
 

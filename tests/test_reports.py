@@ -5,10 +5,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from arena.analysis import analyse, compare_ratings
-from arena.cli import app
-from arena.standings import PlayedGame
-from arena.stats import holm, sign_test
+from arena.cli.main import app
+from arena.stats.analysis import analyse, compare_ratings
+from arena.stats.proportions import holm, sign_test
+from arena.stats.standings import PlayedGame
 
 runner = CliRunner()
 

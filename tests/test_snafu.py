@@ -8,14 +8,14 @@ import random
 import numpy as np
 import pytest
 
-from arena.definitions import load_definition
-from arena.errors import ArenaError, MapError
-from arena.game import MatchInfo
+from arena.core.errors import ArenaError, MapError
+from arena.core.game import MatchInfo
+from arena.core.maps import parse_map, resolve_map
 from arena.games.tron.board import EMPTY, TRAIL
 from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map, parse_size
-from arena.maps import parse_map, resolve_map
-from arena.match import replay_position, run_match
-from arena.runner import prepare
+from arena.play.referee import replay_position, run_match
+from arena.tournament.definition import load_definition
+from arena.tournament.runner import prepare
 
 from .conftest import REPO, round_robin_run
 

@@ -8,10 +8,10 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.errors import ArenaError
-from arena.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
-from arena.stats import elo_difference_pairs, gsprt_llr
+from arena.cli.main import app
+from arena.core.errors import ArenaError
+from arena.stats.elo import elo_difference_pairs, gsprt_llr
+from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
 
 from .conftest import REPO, write_module
 

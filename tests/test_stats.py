@@ -5,24 +5,24 @@ from fractions import Fraction
 
 import pytest
 
-from arena.stats import (
-    ELO_PER_NATURAL_UNIT,
-    bradley_terry,
+from arena.stats.bradley_terry import bradley_terry, kendall_tau, pair_results
+from arena.stats.elo import (
     elo_difference,
     elo_difference_pairs,
     elo_from_score,
-    fisher_exact,
     gsprt_llr,
-    holm,
-    kendall_tau,
-    normal_cdf,
-    normal_quantile,
-    pair_results,
     pentanomial,
     score_from_elo,
+    sprt_bounds,
+)
+from arena.stats.proportions import (
+    ELO_PER_NATURAL_UNIT,
+    fisher_exact,
+    holm,
+    normal_cdf,
+    normal_quantile,
     score_rate,
     sign_test,
-    sprt_bounds,
     success,
     two_proportion_test,
     wilson_interval,

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.store
-from arena.cli import app
-from arena.cli_results import SPARKS, sparkline
-from arena.definitions import TournamentDefinition
-from arena.history import finalize_run
-from arena.plugins import PluginConfig, load_registry
-from arena.runner import TournamentRun, play_tournament, prepare
-from arena.store import Store, StoreError
+import arena.storage.store
+from arena.cli.main import app
+from arena.cli.results import SPARKS, sparkline
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage.history import finalize_run
+from arena.storage.store import Store, StoreError
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.runner import TournamentRun, play_tournament, prepare
 
 from .conftest import write_module
 
@@ -125,9 +125,9 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
         before = [(g.idx, g.labels, g.ranks, g.record) for g in store.games()]
     assert len(before) == 4
 
-    monkeypatch.setattr(arena.store, "_MIGRATIONS",
-                        {**arena.store._MIGRATIONS, 2: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
-    monkeypatch.setattr(arena.store, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(arena.storage.store, "_MIGRATIONS",
+                        {**arena.storage.store._MIGRATIONS, 2: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
+    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", 2)
     with Store("arena.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
                                                                             "schema_version": "2"}
@@ -138,7 +138,7 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
     assert stored_json(invoke("show", "1", "-f", "json")) == standings
 
     # and an arena that reads only version 1 refuses the migrated file, untouched
-    monkeypatch.setattr(arena.store, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", 1)
     with pytest.raises(StoreError, match=r"written by a newer arena \(schema 2; this arena reads up to 1\)"):
         Store("arena.db")
 
@@ -405,7 +405,7 @@ def hold_write_transaction(path, statements, seconds):
 def test_opening_a_new_database_while_another_process_creates_it_waits_for_it(tmp_path):
     """The second arena to open a brand-new database finds the first one creating arena's tables."""
     path = tmp_path / "new.db"
-    schema = [s for s in arena.store._MIGRATIONS[1].split(";") if s.strip()]
+    schema = [s for s in arena.storage.store._MIGRATIONS[1].split(";") if s.strip()]
     thread = hold_write_transaction(path, ["PRAGMA journal_mode = WAL", "BEGIN IMMEDIATE", *schema,
                                            "INSERT INTO meta VALUES ('application', 'arena')",
                                            "INSERT INTO meta VALUES ('schema_version', '1')"], 0.5)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from arena import run_match
-from arena.game import MatchInfo
+from arena.core.game import MatchInfo
+from arena.core.maps import resolve_map
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.search import (
@@ -26,8 +27,7 @@ from arena.games.tron.search import (
     territory_value,
     voronoi,
 )
-from arena.maps import resolve_map
-from arena.plugins import PluginConfig, load_registry
+from arena.plugins.registry import PluginConfig, load_registry
 from tests.tron_positions import bfs_distances, board_of, observe
 
 SEARCH_BOTS = ("minimax", "voronoi", "chamber")

@@ -3,16 +3,16 @@ from collections import Counter
 
 import pytest
 
-from arena.bot import BotSpec
-from arena.definitions import TournamentDefinition
-from arena.errors import ArenaError
+from arena.core.bot import BotSpec
+from arena.core.errors import ArenaError
+from arena.core.maps import resolve_map
 from arena.games.tron.game import TronGame
-from arena.maps import resolve_map
-from arena.plugins import PluginConfig, load_registry
-from arena.ratings import draw_probability, pairwise_draw_rate, rate
-from arena.runner import TournamentRun, prepare
-from arena.standings import standings_from_games
-from arena.tournaments import round_robin
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.stats.ratings import draw_probability, pairwise_draw_rate, rate
+from arena.stats.standings import standings_from_games
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.runner import TournamentRun, prepare
+from arena.tournament.schedules import round_robin
 
 from .conftest import round_robin_run
 

@@ -5,8 +5,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli import app
-from arena.errors import ArenaError
+from arena.cli.main import app
+from arena.core.errors import ArenaError
 from arena.games.tron.search import Position, voronoi
 from arena.learning.tron_eval import (
     FEATURES,
@@ -18,8 +18,8 @@ from arena.learning.tron_eval import (
     split_games,
     train,
 )
-from arena.plugins import load_registry
-from arena.replay import new_game
+from arena.plugins.registry import load_registry
+from arena.storage.replay import new_game
 from bots.chamber import Chamber
 from bots.voronoi import Voronoi
 

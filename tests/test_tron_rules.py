@@ -1,4 +1,4 @@
-"""Tron rules driven directly through TronGame, and the referee (arena.match.run_match) around them."""
+"""Tron rules driven directly through TronGame, and the referee (arena.play.referee.run_match) around them."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import re
 import numpy as np
 import pytest
 
+from arena.core.maps import parse_map
 from arena.games.tron.board import DEAD, EMPTY, TRAIL
 from arena.games.tron.game import TronGame, TronObservation
-from arena.maps import parse_map
-from arena.match import run_match
-from arena.plugins import PluginConfig, load_registry
+from arena.play.referee import run_match
+from arena.plugins.registry import PluginConfig, load_registry
 
 
 def make_game(text: str, moves: str = "simultaneous") -> TronGame:

@@ -8,14 +8,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from arena.definitions import load_definition
-from arena.errors import ArenaError, MapError
+from arena.core.errors import ArenaError, MapError
+from arena.core.maps import parse_map, resolve_map
 from arena.games.tron.board import BARRIER, EMPTY, TRAIL, WALL
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import PowerupObservation, TronObservation
-from arena.maps import parse_map, resolve_map
-from arena.match import run_match
-from arena.runner import load_maps, prepare
+from arena.play.referee import run_match
+from arena.tournament.definition import load_definition
+from arena.tournament.runner import load_maps, prepare
 
 from .conftest import REPO, round_robin_run
 

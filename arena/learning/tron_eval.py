@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.tron.search import Position, flood, parity_bound, territories
 
 if TYPE_CHECKING:  # the bots import this module; keep their import light
-    from arena.plugins import Registry
+    from arena.plugins.registry import Registry
 
 WEIGHTS_FORMAT = "arena-tron-eval/1"
 """The ``format`` field of a weights file."""
@@ -81,7 +81,7 @@ def build_dataset(records: Iterable[dict[str, Any]], registry: Registry) -> Data
     Records of other games, with more than two players, or with a bot failure are skipped (counted in
     ``skipped``). Powerups, where on, are ignored by the features (their cells count as free).
     """
-    from arena.replay import new_game
+    from arena.storage.replay import new_game
 
     rows: list[tuple[float, ...]] = []
     targets: list[float] = []
@@ -240,7 +240,7 @@ def load_weights(path: str | Path) -> LearnedEval:
 
 def records_from_db(path: str | Path) -> list[dict[str, Any]]:
     """The records of every stored ``tron`` game in the database ``path`` (which must exist)."""
-    from arena.store import Store
+    from arena.storage.store import Store
 
     if not Path(path).is_file():
         raise ArenaError(f"--db {path}: no such database file")

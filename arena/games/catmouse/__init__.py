@@ -3,7 +3,7 @@
 from typing import Any
 
 from arena.games.catmouse.game import CatMouseGame, CatMouseObservation
-from arena.hookspecs import hookimpl
+from arena.plugins.hookspecs import hookimpl
 
 __all__ = ["CatMouseGame", "CatMouseObservation"]
 

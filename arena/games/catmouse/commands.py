@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from arena.cli_common import command_group, err, out, user_errors
-from arena.errors import ArenaError
+from arena.cli.common import command_group, err, out, user_errors
+from arena.core.errors import ArenaError
 
 
 def add_commands(app: typer.Typer) -> None:

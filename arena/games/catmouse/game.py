@@ -36,10 +36,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from arena.game import Game, Option, Result
+from arena.core.game import Game, Option, Result
+from arena.core.maps import GameMap
 from arena.games.catmouse.board import CAT, MOUSE, MOVES, SIDE_NAMES, GameState, Layout, open_layout
 from arena.games.catmouse.layouts import layout_from_map
-from arena.maps import GameMap
 
 MAX_MOVE_LIMIT = 100_000
 _NUMBER = re.compile(r"^[1-9][0-9]{0,5}$")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from arena.core.maps import GameMap, parse_map
 from arena.games.catmouse.board import Layout
-from arena.maps import GameMap, parse_map
 
 CELL_CHARS = frozenset("#. CM")
 
@@ -64,7 +64,7 @@ def layout_cell(xy: tuple[int, int], width: int) -> int:
 def open_map(rows: int, cols: int, header: dict[str, str] | None = None) -> GameMap:
     """A map of an obstacle-free ``rows`` x ``cols`` board with the default starts (for scripts and tests)."""
     if rows < 1 or cols < 1 or rows * cols < 2:
-        from arena.errors import ArenaError
+        from arena.core.errors import ArenaError
 
         raise ArenaError(f"a {rows}x{cols} board is too small: a catmouse board needs at least two cells")
     lines = [f"; {key} = {value}" for key, value in {"game": "catmouse", **(header or {})}.items()]

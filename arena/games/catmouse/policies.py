@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.board import DELTAS, MOVES, SIDE_NAMES, Layout
 
 POLICY_FORMAT = "arena-catmouse-policy/1"

@@ -16,12 +16,12 @@ from rich.markup import escape
 from rich.progress import MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
+from arena.core.maps import GameMap, resolve_map
 from arena.games.catmouse.board import CAT, MOUSE, Layout
 from arena.games.catmouse.game import CatMouseGame, move_limit
 from arena.games.catmouse.layouts import layout_from_map, layout_rows
 from arena.games.catmouse.policies import Policy, PolicyError, load_policy, save_policy
-from arena.maps import GameMap, resolve_map
 
 DEFAULT_FULL_MAP = "catmouse_8x7"
 DEFAULT_WINDOW_MAP = "catmouse_5x5"

@@ -6,7 +6,7 @@ from typing import Any
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map
-from arena.hookspecs import hookimpl
+from arena.plugins.hookspecs import hookimpl
 
 __all__ = ["PowerupObservation", "SnafuGame", "SnafuObservation", "TronGame", "TronObservation", "open_map"]
 

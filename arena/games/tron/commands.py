@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli_common import command_group, out, user_errors
+from arena.cli.common import command_group, out, user_errors
 
 
 def add_commands(app: typer.Typer) -> None:
@@ -24,7 +24,7 @@ def train_eval_command(
 ) -> None:
     """Fit a linear Tron evaluation to stored games' results; use it with voronoi:weights=FILE."""
     from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, save_weights, train
-    from arena.plugins import load_registry
+    from arena.plugins.registry import load_registry
 
     records = records_from_db(db)
     data = build_dataset(records, load_registry())

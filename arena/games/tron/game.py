@@ -43,13 +43,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from arena.game import METADATA_KEYS, Game, Option, Result
+from arena.core.game import METADATA_KEYS, Game, Option, Result
+from arena.core.maps import GameMap
 from arena.games.tron.board import DIRECTIONS, TronBoard
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
 from arena.games.tron.render import render_board
 from arena.games.tron.starts import map_starts, mirrored_starts
-from arena.maps import GameMap
 
 __all__ = ["PRESETS", "TronGame", "TronObservation", "PowerupObservation"]
 

@@ -34,12 +34,12 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.game import METADATA_KEYS, Game, Option, Result
+from arena.core.errors import ArenaError
+from arena.core.game import METADATA_KEYS, Game, Option, Result
+from arena.core.maps import GameMap, parse_map
 from arena.games.tron.board import DIRECTIONS, EMPTY, TronBoard
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.render import render_board
-from arena.maps import GameMap, parse_map
 
 RELATIVE = ("straight", "left", "right")
 TURNS = MappingProxyType({"straight": 0, "right": 1, "left": 3})

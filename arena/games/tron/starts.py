@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from arena.errors import ArenaError
-from arena.maps import GameMap
+from arena.core.errors import ArenaError
+from arena.core.maps import GameMap
 
 POWERUP_CHARS = "*!@^?"
 """Powerup cells: trap, bomb, armor, speed, and a random one of those four."""

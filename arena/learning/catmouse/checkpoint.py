@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.policies import write_json_atomically
 
 CHECKPOINT_FORMAT = "arena-catmouse-training/1"

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import Policy, board_of, decode_moves, encode_moves

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.board import CAT, Layout
 
 OPPONENTS = {"cat": ("greedy", "random"), "mouse": ("random", "wary")}

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import WINDOW_ENTRIES, Policy, encode_moves, window_fields, window_move_allowed

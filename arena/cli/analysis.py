@@ -1,0 +1,148 @@
+"""Commands that judge how sure a result is: compare (bots by SPRT, or runs) and report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.live import Live
+from rich.markup import escape
+from rich.text import Text
+
+from arena.cli.app import app
+from arena.cli.common import BotsDir, Db, Format, _check_format, _config, _emit, _registry, err, out, user_errors
+from arena.core.errors import ArenaError
+from arena.play.executors import default_workers
+from arena.play.referee import DEFAULT_TIME_LIMIT
+from arena.report.analysis import render_analysis
+from arena.report.html import build_html
+from arena.stats.analysis import compare_ratings
+from arena.stats.standings import standings_from_games
+from arena.storage.history import played_from_rows
+from arena.storage.store import Store
+
+
+@app.command("compare")
+@user_errors
+def compare_command(
+    new: Annotated[str, typer.Argument(help="The new bot spec (e.g. floodfill:depth=3), or run A.")],
+    old: Annotated[str, typer.Argument(help="The bot spec it must beat, or run B.")],
+    sprt: Annotated[str | None, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
+                                             show_default=False)] = None,
+    map_spec: Annotated[str, typer.Option("--map", "-m", help="Map file or name (2 seats).")] = "empty_room",
+    alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
+    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).",
+                                                show_default=False)] = None,
+    seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
+    max_pairs: Annotated[int | None, typer.Option(help="Stop undecided after this many pairs (default: no limit).",
+                                                  show_default=False)] = None,
+    db: Db = None,
+    formats: Format = "table",
+    bots_dir: BotsDir = None,
+) -> None:
+    """Is NEW better than OLD? Bots: play seat-swapped pairs until a GSPRT decides (--sprt).
+
+    Runs (arena compare RUN_A RUN_B): each bot's rating change from A to B, and whether it is significant.
+    """
+    if new.isdigit() and old.isdigit():
+        if sprt is not None:
+            raise ArenaError("--sprt plays bots against each other; two run numbers compare stored runs")
+        _check_format(formats)
+        _compare_runs(int(new), int(old), db, formats)  # arena compare RUN_A RUN_B
+        return
+    if sprt is None:
+        raise ArenaError("comparing two bots needs --sprt ELO0,ELO1 (e.g. --sprt 0,10); "
+                         "comparing stored runs takes two run numbers")
+    from arena.stats.elo import PENTANOMIAL_LABELS
+    from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
+
+    settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
+    config = _config(bots_dir)
+    registry = _registry(config)
+    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
+                        workers=default_workers() if workers is None else workers)
+    lower, upper = settings.bounds
+    printed = [-1]
+
+    def line(state: SprtState) -> str:
+        elo = state.elo()
+        return (f"pair {state.pairs} ({2 * state.pairs} games)  W-D-L {state.wins}-{state.draws}-{state.losses}  "
+                f"LLR {state.llr:.2f} [{lower:.2f}, {upper:.2f}]  Elo {elo.elo:+.1f} ± {elo.error:.1f}")
+
+    def show(text: str) -> None:
+        out.print(text, highlight=False, soft_wrap=True)
+
+    def report(state: SprtState) -> None:  # pairs 1-10, then every 10 to 100, every 100 to 1000, ...
+        if state.pairs % 10 ** (len(str(state.pairs)) - 1) == 0:
+            show(escape(line(state)))
+            printed.append(state.pairs)
+
+    show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(plan.game_map.name)}: "
+         f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
+    if out.is_terminal:
+        with Live(console=out, auto_refresh=False, transient=True) as live:
+            result = run_compare(plan, settings, registry, config,
+                                 lambda state: live.update(Text(line(state)), refresh=True))
+    else:
+        result = run_compare(plan, settings, registry, config, report)
+
+    state = result.state
+    if printed[-1] != state.pairs:
+        show(escape(line(state)))
+    if result.decision is not None:
+        bound = upper if result.decision == "H1" else lower
+        show(f"[bold]{result.decision} accepted[/]: LLR {state.llr:.2f} reached the bound {bound:.2f} after "
+             f"{state.pairs} pairs ({2 * state.pairs} games)")
+    else:
+        show(f"[bold]no decision after {state.pairs} pairs[/]" + (" (stopped)" if result.interrupted else ""))
+    elo = state.elo()
+    counts = ", ".join(f"{label} {count}" for label, count in zip(PENTANOMIAL_LABELS, state.counts, strict=True))
+    show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  [dim]pairs: {counts}[/]")
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+
+
+def _run_ratings(store: Store, run_id: int) -> dict[tuple[str, str | None], tuple[float, float]]:
+    run = store.run(run_id)
+    rows = list(store.games(run_id=run_id))
+    standings = standings_from_games(run.game, played_from_rows(rows), run.scheduled)
+    return {(row.label, row.role): (row.rating.mu, row.rating.sigma) for row in standings.rows}
+
+
+def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
+    with Store(db) as store:
+        changes = compare_ratings(_run_ratings(store, run_a), _run_ratings(store, run_b))
+    if not changes:
+        raise ArenaError(f"runs {run_a} and {run_b} have no bot in common")
+    rows = [[c.label + (f" ({c.role})" if c.role else ""), f"{c.mu_a:.2f} ± {c.sigma_a:.2f}",
+             f"{c.mu_b:.2f} ± {c.sigma_b:.2f}", f"{c.change:+.2f}", f"{c.z:+.2f}", f"{c.p_value:.3g}",
+             "yes" if c.significant else "no"] for c in changes]
+    _emit(["bot", f"run {run_a}", f"run {run_b}", "change", "z", "p", "significant"], rows, fmt,
+          f"Rating changes from run {run_a} to run {run_b} (TrueSkill mu ± sigma; z-test at 5%)")
+
+
+@app.command("report")
+@user_errors
+def report_command(
+    run: Annotated[int, typer.Argument(help="The stored run.")],
+    html_file: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.",
+                                                   show_default=False)] = None,
+    formats: Format = "table",
+    db: Db = None,
+) -> None:
+    """A run's standings with intervals, pairwise significance, maps and seat advantage; --html for a page."""
+    if formats not in ("table", "md", "csv", "json", "latex"):
+        raise ArenaError(f"--format {formats!r} is not one of: table, md, csv, json, latex")
+    with Store(db) as store:
+        if html_file is not None:
+            html_file.write_text(build_html(store, run), encoding="utf-8")
+            err.print(f"report written to {html_file}", highlight=False)
+            return
+        row = store.run(run)
+        played = played_from_rows(list(store.games(run_id=run)))
+    render_analysis(standings_from_games(row.game, played, row.scheduled), played, formats, out)

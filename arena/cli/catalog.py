@@ -1,0 +1,66 @@
+"""Commands that list what the plugins registered: games, bots and plugins."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import app
+from arena.cli.common import (
+    BotsDir,
+    Format,
+    _check_format,
+    _config,
+    _emit,
+    _registry,
+    _short_path,
+    user_errors,
+)
+
+
+@app.command("games")
+@user_errors
+def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
+    """List the games the plugins registered."""
+    _check_format(fmt)
+    registry = _registry(_config(bots_dir))
+    rows = []
+    for name, game in sorted(registry.games.items()):
+        players = str(game.min_players) if game.min_players == game.max_players else \
+            f"{game.min_players}-{game.max_players}"
+        options = ", ".join(f"{k} ({'|'.join(o.choices)})" for k, o in game.options.items())
+        rows.append([name, players, ", ".join(game.roles) or "-", options or "-", game.description])
+    _emit(["game", "players", "roles", "options", "description"], rows, fmt, "Games")
+
+
+@app.command("bots")
+@user_errors
+def bots_command(
+    game: Annotated[str | None, typer.Option(help="Only bots that play this game.")] = None,
+    fmt: Format = "table",
+    bots_dir: BotsDir = None,
+) -> None:
+    """List the bots found: name, games, version (hash of the source) and where each was found."""
+    _check_format(fmt)
+    registry = _registry(_config(bots_dir))
+    if game is not None:
+        registry.game(game)
+    rows = [
+        [entry.name, ", ".join(entry.games), entry.version, _short_path(entry.source), entry.description]
+        for name, entry in sorted(registry.bots.items())
+        if game is None or entry.cls.plays(game)
+    ]
+    _emit(["bot", "games", "version", "found in", "description"], rows, fmt, "Bots")
+
+
+@app.command("plugins")
+@user_errors
+def plugins_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
+    """List the loaded plugins: built-ins, entry points (group "arena") and bot directories."""
+    _check_format(fmt)
+    registry = _registry(_config(bots_dir))
+    rows = [[p.name, p.kind, p.location, ", ".join(p.hooks)] for p in registry.plugins]
+    _emit(["plugin", "kind", "location", "hooks"], rows, fmt, "Plugins")
+
+

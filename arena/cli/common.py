@@ -1,0 +1,139 @@
+"""What every command shares: consoles, the error decorator, option types, and table output."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+from tabulate import tabulate
+
+from arena.core.errors import ArenaError
+from arena.plugins.registry import PluginConfig, Registry, load_registry
+from arena.report.tables import FORMATS
+
+out = Console()
+err = Console(stderr=True)
+
+BotsDir = Annotated[list[Path] | None, typer.Option(
+    "--bots-dir", help="Another directory of bot modules (repeatable).", show_default=False)]
+Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
+Options = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
+Size = Annotated[str | None, typer.Option(
+    "--size", help="Snafu on an open WIDTHxHEIGHT board, e.g. 15x15 (no map needed).", show_default=False)]
+SNAFU_MAP = "snafu_15x15"
+Db = Annotated[Path | None, typer.Option(
+    "--db", help="The results database (default: $ARENA_DB, else ./arena.db).", show_default=False)]
+
+
+def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn an :class:`ArenaError` into one line on stderr and exit status 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ArenaError as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
+    """The sub-command group ``name`` of ``app`` (such as ``train``), created if no plugin has added it yet.
+
+    Plugins add their commands to shared groups through this, so ``arena train`` lists every plugin's.
+    """
+    for group in app.registered_groups:
+        if group.name == name and group.typer_instance is not None:
+            return group.typer_instance
+    group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False)
+    app.add_typer(group_app, name=name)
+    return group_app
+
+
+def parse_options(values: list[str] | None) -> dict[str, str]:
+    """``["moves=alternating", ...]`` as a dict; a value without ``=`` is an error."""
+    options: dict[str, str] = {}
+    for value in values or []:
+        key, sep, setting = value.partition("=")
+        if not sep or not key.strip():
+            raise ArenaError(f"--option {value!r} is not KEY=VALUE")
+        options[key.strip()] = setting.strip()
+    return options
+
+
+def with_size(size: str | None, maps: list[str], options: dict[str, str]) -> list[str]:
+    """Apply ``--size WxH``: Snafu's ``size`` option, on the shipped open Snafu map when no map is given."""
+    if size is None:
+        return maps
+    options["size"] = size
+    return maps or [SNAFU_MAP]
+
+
+def _config(bots_dir: list[Path] | None) -> PluginConfig:
+    return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
+
+
+def _registry(config: PluginConfig) -> Registry:
+    registry = load_registry(config)
+    for problem in registry.problems:
+        err.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+    return registry
+
+
+def _short_path(source: str) -> str:
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return source
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ArenaError(f"--format {fmt!r} is not one of: {', '.join(FORMATS)}")
+
+
+def _emit(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
+    """Print a table as rich (``table``), ``md``, ``csv`` or ``json``."""
+    if fmt == "table":
+        table = Table(title=title, title_justify="left")
+        for index, header in enumerate(headers):
+            table.add_column(header, no_wrap=index == 0, overflow="fold")
+        for row in rows:
+            table.add_row(*(escape(cell) for cell in row))
+        out.print(table)
+    elif fmt == "json":
+        typer.echo(json.dumps([dict(zip(headers, row, strict=True)) for row in rows], indent=2))
+    elif fmt == "csv":
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows([headers, *rows])
+        typer.echo(buffer.getvalue(), nl=False)
+    else:
+        typer.echo(tabulate(rows, headers, tablefmt="github"))
+
+
+class _RateColumn(ProgressColumn):
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "- games/s", style="progress.data.speed")
+
+
+def games_progress() -> Progress:
+    """A progress bar for games (done, games/s, ETA) on stderr, shown only on a terminal."""
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True,
+    )

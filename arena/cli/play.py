@@ -1,0 +1,98 @@
+"""``arena play``: one game shown move by move, then its result and reason."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.live import Live
+from rich.markup import escape
+from rich.text import Text
+
+from arena.cli.app import app
+from arena.cli.common import (
+    BotsDir,
+    Options,
+    Size,
+    _config,
+    _registry,
+    out,
+    parse_options,
+    user_errors,
+    with_size,
+)
+from arena.core.errors import ArenaError
+from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
+from arena.tournament.runner import load_maps
+
+
+@app.command("play")
+@user_errors
+def play_command(
+    bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. random floodfill.")],
+    map_spec: Annotated[str | None, typer.Option(
+        "--map", "-m", help="Map file or name [default: empty_room; with --size, snafu_15x15].",
+        show_default=False)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
+    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
+    delay: Annotated[float, typer.Option(help="Seconds between frames on a terminal.")] = 0.08,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
+    option: Options = None,
+    size: Size = None,
+    bots_dir: BotsDir = None,
+) -> None:
+    """Play one game and show it move by move, then the result and its reason."""
+    if time_limit <= 0:
+        raise ArenaError("--time-limit must be positive")
+    registry = _registry(_config(bots_dir))
+    options = parse_options(option)
+    (map_name,) = with_size(size, [map_spec] if map_spec else [], options) or ["empty_room"]
+    game, (game_map,) = load_maps([map_name], registry, options=options)
+    specs = tuple(registry.spec(text) for text in bots)
+    for spec in specs:
+        if not registry.bot(spec.name).cls.plays(game.name):
+            raise ArenaError(f"bot {spec.name!r} does not play {game.name}")
+    seats = game.num_players(game_map)
+    if len(specs) != seats:
+        raise ArenaError(f"{game_map.label} has {seats} seats: give {seats} bots, not {len(specs)}")
+    setup = MatchSetup(game.name, specs, game_map, {**game_map.header, **options}, seed, time_limit)
+
+    legend = "  ".join(f"{seat + 1}={spec.label}" for seat, spec in enumerate(specs))
+    animate = out.is_terminal and not quiet
+
+    def frame(state: Any, actions: Any) -> Text:
+        moves = " ".join(f"{seat + 1}:{action}" for seat, action in sorted(actions.items()))
+        turn_line = f"turn {len(frames_seen)}  {moves}\n" if actions else "start\n"
+        return Text.from_markup(escape(turn_line) + state.render(color=True))
+
+    frames_seen: list[int] = []
+    out.print(f"[bold]{game.name}[/] on {escape(game_map.name)}, seed {seed}: {escape(legend)}")
+    if animate:
+        with Live(console=out, auto_refresh=False) as live:
+            def on_turn(state: Any, actions: Any) -> None:
+                frames_seen.append(1)
+                live.update(frame(state, actions), refresh=True)
+                time.sleep(delay)
+
+            outcome = play(setup, registry, on_turn)
+    else:
+        def on_turn(state: Any, actions: Any) -> None:
+            frames_seen.append(1)
+            if not quiet:
+                out.print(frame(state, actions))
+
+        outcome = play(setup, registry, on_turn)
+        if quiet:
+            out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=True)))
+    _print_result(outcome, specs)
+
+
+def _print_result(outcome: MatchOutcome, specs: Any) -> None:
+    placing = ", ".join(f"{spec.label}: {rank}" for spec, rank in zip(specs, outcome.ranks, strict=True))
+    out.print(f"[bold]Result[/] after {outcome.turns} turns: {escape(placing)} (rank 1 is best)")
+    out.print(f"[bold]Reason:[/] {escape(outcome.reason)}")
+    think = ", ".join(f"{spec.label} {t:.3f} s" for spec, t in zip(specs, outcome.think_time, strict=True))
+    out.print(f"Thinking time: {escape(think)}", style="dim")
+
+

@@ -1,0 +1,153 @@
+"""Commands for game records: export a run's records, replay or check records, import AI Challenge games."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.live import Live
+from rich.markup import escape
+from rich.text import Text
+
+from arena.cli.app import app
+from arena.cli.common import BotsDir, Db, _config, _registry, err, out, user_errors
+from arena.core.errors import ArenaError
+from arena.games.tron.aichallenge import import_aic
+from arena.storage.replay import RecordError, check, load_records, new_game
+from arena.storage.store import Store
+
+MAX_DIFFERENCES_SHOWN = 10
+
+
+@app.command("export")
+@user_errors
+def export_command(
+    run: Annotated[int, typer.Argument(help="The stored run to export.")],
+    records: Annotated[Path | None, typer.Option(
+        help="Write one JSON file per game into this directory.", show_default=False)] = None,
+    jsonl: Annotated[Path | None, typer.Option(
+        help="Write every game as one line of JSON into this file ('-' for stdout).", show_default=False)] = None,
+    db: Db = None,
+) -> None:
+    """Export a run's game records (format arena-record/1)."""
+    if (records is None) == (jsonl is None):
+        raise ArenaError("give exactly one of --records DIR or --jsonl FILE")
+    with Store(db) as store:
+        store.run(run)
+        rows = list(store.games(run_id=run))
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for row in rows:
+            (records / f"run{run}-game{row.idx:05d}.json").write_text(json.dumps(row.record, indent=1) + "\n")
+        err.print(f"{len(rows)} records written to {records}", highlight=False)
+    else:
+        lines = "".join(json.dumps(row.record) + "\n" for row in rows)
+        if str(jsonl) == "-":
+            typer.echo(lines, nl=False)
+        else:
+            assert jsonl is not None
+            jsonl.write_text(lines)
+            err.print(f"{len(rows)} records written to {jsonl}", highlight=False)
+
+
+@app.command("replay")
+@user_errors
+def replay_command(
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.json, .jsonl) or directories of them.")],
+    check_only: Annotated[bool, typer.Option(
+        "--check", help="Re-adjudicate every record with the current rules instead of showing one.")] = False,
+    delay: Annotated[float, typer.Option(help="Seconds between turns when playing back.")] = 0.15,
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter before each turn.")] = False,
+    turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
+                                             show_default=False)] = None,
+    bots_dir: BotsDir = None,
+) -> None:
+    """Play a record back in the terminal, or check records (--check): 'N agree, M differ'."""
+    registry = _registry(_config(bots_dir))
+    if check_only:
+        report = check(paths, registry)
+        assert report.differ is not None and report.malformed is not None
+        for problem in report.malformed:
+            err.print(f"[red]malformed:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+        for where, detail in report.differ[:MAX_DIFFERENCES_SHOWN]:
+            out.print(f"differs: {escape(where)}: {escape(detail)}", highlight=False, soft_wrap=True)
+        if len(report.differ) > MAX_DIFFERENCES_SHOWN:
+            out.print(f"... and {len(report.differ) - MAX_DIFFERENCES_SHOWN} more", highlight=False)
+        summary = f"{report.agree} agree, {len(report.differ)} differ"
+        if report.malformed:
+            summary += f", {len(report.malformed)} malformed"
+        out.print(summary, highlight=False)
+        if not report.ok:
+            raise typer.Exit(1)
+        return
+    found = list(load_records(paths))
+    if len(found) != 1:
+        raise ArenaError(f"playing back takes one record; {len(found)} were found (use --check for many)")
+    where, record = found[0]
+    if isinstance(record, RecordError):
+        raise record
+    _play_back(record, registry, delay, step, turn)
+
+
+def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, only: int | None) -> None:
+    game = new_game(record, registry)
+    players = "  ".join(f"{p['seat'] + 1}={p['bot']}" for p in record["players"])
+    out.print(f"[bold]{escape(record['game'])}[/] on {escape((record.get('map') or {}).get('name', '-'))}, "
+              f"seed {record['seed']}: {escape(players)}")
+    turns = record["turns"]
+    if only is not None and not 0 <= only <= len(turns):
+        raise ArenaError(f"--turn {only}: the record has turns 0 to {len(turns)}")
+
+    def frame(number: int, actions: dict[str, Any]) -> Text:
+        moves = " ".join(f"{int(s) + 1}:{a}" for s, a in sorted(actions.items()))
+        return Text.from_markup(escape(f"turn {number}/{len(turns)}  {moves}\n") + game.render(color=True))
+
+    if only is not None:
+        for actions in turns[:only]:
+            game.apply({int(s): a for s, a in actions.items()})
+        out.print(frame(only, turns[only - 1] if only else {}))
+    elif out.is_terminal and not step:
+        with Live(console=out, auto_refresh=False) as live:
+            live.update(frame(0, {}), refresh=True)
+            for number, actions in enumerate(turns, start=1):
+                time.sleep(delay)
+                game.apply({int(s): a for s, a in actions.items()})
+                live.update(frame(number, actions), refresh=True)
+    else:
+        out.print(frame(0, {}))
+        for number, actions in enumerate(turns, start=1):
+            if step:
+                typer.prompt("", default="", show_default=False, prompt_suffix="")
+            game.apply({int(s): a for s, a in actions.items()})
+            out.print(frame(number, actions))
+    ranks = ", ".join(f"{p['bot']}: {r}" for p, r in zip(record["players"], record["result"]["ranks"], strict=True))
+    out.print(f"[bold]Result:[/] {escape(ranks)} (rank 1 is best)")
+    out.print(f"[bold]Reason:[/] {escape(record['result'].get('reason', ''))}")
+
+
+@app.command("import-aic")
+@user_errors
+def import_aic_command(
+    files: Annotated[list[Path], typer.Argument(help="Games recorded by the AI Challenge 2010 referee.")],
+    records: Annotated[Path, typer.Option(help="Directory for the arena records.")] = Path("aic-records"),
+    bots_dir: BotsDir = None,
+) -> None:
+    """Turn AI Challenge 2010 games (map rows, then N/E/S/W moves) into arena records."""
+    registry = _registry(_config(bots_dir))
+    records.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for file in files:
+        try:
+            record = import_aic(file, registry)
+        except ArenaError as exc:
+            err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            failed += 1
+            continue
+        (records / f"{file.stem}.json").write_text(json.dumps(record, indent=1) + "\n")
+    err.print(f"{len(files) - failed} imported into {records}" + (f", {failed} failed" if failed else ""),
+              highlight=False)
+    if failed:
+        raise typer.Exit(1)

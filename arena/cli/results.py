@@ -1,0 +1,311 @@
+"""Commands that play tournaments and read results back: tournament, ladder, runs, show, ratings."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import app
+from arena.cli.common import (
+    BotsDir,
+    Db,
+    Options,
+    Size,
+    _config,
+    _emit,
+    _registry,
+    err,
+    games_progress,
+    out,
+    parse_options,
+    user_errors,
+    with_size,
+)
+from arena.core.bot import split_bot_list
+from arena.core.errors import ArenaError
+from arena.play.executors import WorkerPool, default_workers
+from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
+from arena.report.tables import FORMATS as OUTPUT_FORMATS
+from arena.report.tables import export, render_console
+from arena.stats.standings import Standings, standings_from_games
+from arena.storage.history import Recomputed, finalize_run, played_from_rows, recompute
+from arena.storage.store import Store
+from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
+from arena.tournament.definition import TournamentDefinition, load_definition
+from arena.tournament.ladder import play_round
+from arena.tournament.runner import load_maps, open_run, play_tournament, prepare, resume_run
+
+FormatOption = Annotated[list[str] | None, typer.Option(
+    "--format", "-f", show_default=False,
+    help="Tournament format (round-robin, gauntlet, swiss) and/or output format (table, md, csv, json); "
+         "repeat or separate with commas: -f swiss,json.")]
+
+
+def split_formats(values: list[str] | None) -> tuple[str | None, str]:
+    """Sort ``--format`` values into the tournament format and the output format."""
+    tournament, output = None, "table"
+    seen_output = False
+    for value in (piece.strip() for v in values or [] for piece in v.split(",") if piece.strip()):
+        if value in TOURNAMENT_FORMATS:
+            if tournament is not None and tournament != value:
+                raise ArenaError(f"--format gives two tournament formats: {tournament} and {value}")
+            tournament = value
+        elif value in OUTPUT_FORMATS:
+            if seen_output and output != value:
+                raise ArenaError(f"--format gives two output formats: {output} and {value}")
+            output, seen_output = value, True
+        else:
+            raise ArenaError(f"--format {value!r} is not a tournament format ({', '.join(TOURNAMENT_FORMATS)}) "
+                             f"or an output format ({', '.join(OUTPUT_FORMATS)})")
+    return tournament, output
+
+
+def _output_format(values: list[str] | None) -> str:
+    tournament, output = split_formats(values)
+    if tournament is not None:
+        raise ArenaError(f"--format {tournament} only applies to tournaments")
+    return output
+
+
+def _show(standings: Standings, fmt: str) -> None:
+    if fmt == "table":
+        render_console(standings, out)
+    else:
+        typer.echo(export(standings, fmt), nl=False)
+
+
+def _definition(targets: list[str], overrides: dict[str, object]) -> TournamentDefinition:
+    tomls = [t for t in targets if t.endswith(".toml")]
+    if tomls and len(targets) > 1:
+        raise ArenaError("give either one tournament file (.toml) or map files, not both")
+    base = load_definition(tomls[0]) if tomls else TournamentDefinition(maps=tuple(targets))
+    definition = base.with_overrides(**overrides)
+    try:
+        definition.check()
+    except ArenaError as exc:
+        raise ArenaError(f"{tomls[0]}: {exc}" if tomls else str(exc)) from None
+    return definition
+
+
+@app.command("tournament")
+@user_errors
+def tournament_command(
+    targets: Annotated[list[str] | None, typer.Argument(
+        help="A tournament file (tournaments/x.toml), or map files or names.", show_default=False)] = None,
+    bots: Annotated[list[str] | None, typer.Option(
+        "--bots", "-b", help="Bot specs, comma separated (default: every bot that plays the game).",
+        show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games per pairing per map, rounded up so every seating plays equally often "
+        "[default: 10].", show_default=False)] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Worker processes [default: all cores].", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed [default: 0].", show_default=False)] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        help="Seconds a bot may think per move [default: 1].", show_default=False)] = None,
+    formats: FormatOption = None,
+    gauntlet: Annotated[str | None, typer.Option(help="Play this bot against the field.", show_default=False)] = None,
+    rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
+    option: Options = None,
+    size: Size = None,
+    grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
+    memory_limit: Annotated[str | None, typer.Option(
+        help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
+        show_default=False)] = None,
+    isolate: Annotated[bool, typer.Option(
+        "--isolate", help="Run every bot in its own process, talking over a pipe.")] = False,
+    db: Db = None,
+    resume: Annotated[int | None, typer.Option(
+        help="Continue stored run RUN (rerunning the same command does this too).", show_default=False)] = None,
+    new: Annotated[bool, typer.Option("--new", help="Start a new run even if this one is stored already.")] = False,
+    bots_dir: BotsDir = None,
+) -> None:
+    """Run a tournament (round robin, gauntlet or swiss); store every game; print standings."""
+    fmt_tournament, fmt = split_formats(formats)
+    if gauntlet and fmt_tournament not in (None, "gauntlet"):
+        raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
+    config = _config(bots_dir)
+    registry = _registry(config)
+    prepared = None  # a new tournament is checked in full before the database is opened
+    if resume is not None:
+        if targets:
+            raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
+    else:
+        size_options: dict[str, str] = {}
+        targets = with_size(size, list(targets or []), size_options)
+        option = [*(option or []), *(f"{k}={v}" for k, v in size_options.items())]
+        if not targets:
+            raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
+        tournament_format = fmt_tournament or ("gauntlet" if gauntlet else None)
+        overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
+                         seed=seed, time_limit=time_limit, format=tournament_format, gauntlet=gauntlet,
+                         rounds=rounds)
+        definition = _definition(targets, overrides)
+        if option:
+            definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
+        prepared = prepare(definition, registry)
+    with Store(db) as store:
+        opened = resume_run(store, resume, registry) if prepared is None else open_run(store, prepared, new)
+        run, run_id, tournament = opened.run, opened.run.run_id or 0, opened.run.tournament
+        if opened.state == "complete":
+            err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",
+                      highlight=False)
+            _show(run.standings(), fmt)
+            return
+        if opened.state == "resumed" and resume is None:
+            err.print(f"resuming run {run_id}: {opened.played_before} of {tournament.total_games()} games already "
+                      "played", highlight=False)
+        worker_count = tournament.definition.workers or default_workers()
+        limits = Limits(grace=grace, isolate=isolate,
+                        memory_limit=parse_memory(memory_limit) if memory_limit
+                        else default_memory_limit(worker_count))
+        store.set_run_status(run_id, "running")
+        with games_progress() as progress:
+            task = progress.add_task(f"run {run_id}", total=tournament.total_games(), completed=len(run.played))
+            play_tournament(run, registry, config, workers=worker_count, limits=limits, store=store,
+                            on_outcome=lambda _: progress.advance(task))
+        finalize_run(store, run_id, "interrupted" if run.interrupted else "complete")
+        _show(run.standings(), fmt)
+        err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
+                  f"per worker; Elo, Bradley-Terry and pairwise significance: arena report {run_id}",
+                  style="dim", highlight=False)
+        if run.interrupted:
+            err.print(f"interrupted: {len(run.played)} of {tournament.total_games()} games played; "
+                      f"continue with: arena tournament --resume {run_id}", highlight=False)
+            raise typer.Exit(130)
+
+
+def _stored_standings(store: Store, run_id: int) -> Standings:
+    run = store.run(run_id)
+    return standings_from_games(run.game, played_from_rows(list(store.games(run_id=run_id))), run.scheduled)
+
+
+@app.command("runs")
+@user_errors
+def runs_command(db: Db = None, formats: FormatOption = None) -> None:
+    """List the stored runs."""
+    fmt = _output_format(formats)
+    with Store(db) as store:
+        rows = [[str(r.id), r.name, r.game, r.format, r.status, f"{r.played}/{r.scheduled}", r.created_at]
+                for r in store.runs()]
+    _emit(["run", "name", "game", "format", "status", "games", "started"], rows, fmt, "Runs")
+
+
+@app.command("show")
+@user_errors
+def show_command(run: Annotated[int, typer.Argument(help="The run to show.")], db: Db = None,
+                 formats: FormatOption = None) -> None:
+    """Show a stored run's standings again."""
+    fmt = _output_format(formats)
+    with Store(db) as store:
+        _show(_stored_standings(store, run), fmt)
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float]) -> str:
+    """A one-line chart of ``values``."""
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = high - low or 1.0
+    return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in values)
+
+
+@app.command("ratings")
+@user_errors
+def ratings_command(
+    game: Annotated[str | None, typer.Option(help="Only this game.", show_default=False)] = None,
+    latest: Annotated[bool, typer.Option("--latest", help="Only the newest version of each bot.")] = False,
+    history: Annotated[str | None, typer.Option(help="A bot's rating after each run.", show_default=False)] = None,
+    recompute_all: Annotated[bool, typer.Option(
+        "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
+    db: Db = None,
+    formats: FormatOption = None,
+) -> None:
+    """The leaderboard across all stored runs (per bot version), a bot's history, or a recomputation."""
+    fmt = _output_format(formats)
+    with Store(db) as store:
+        if recompute_all:
+            result: Recomputed = recompute(store)
+            typer.echo(f"recomputed {result.checked} stored ratings from the games: "
+                       + ("all equal to the stored ones" if result.differing == 0
+                          else f"{result.differing} differed and were replaced"))
+            return
+        bots = {row["id"]: row for row in store.bot_rows()}
+        board = store.leaderboard_rows(game)
+        if history is not None:
+            points = [(run, bots[bot]["version"], mu - 3 * sigma, mu, sigma, games)
+                      for run, _, bot, _, mu, sigma, games in board
+                      if bots[bot]["label"] == history or bots[bot]["name"] == history]
+            if not points:
+                raise ArenaError(f"no stored ratings for bot {history!r}")
+            rows = [[str(run), version, f"{cons:.2f}", f"{mu:.2f} ± {sigma:.2f}", str(games)]
+                    for run, version, cons, mu, sigma, games in points]
+            _emit(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
+            if fmt == "table":
+                out.print(f"mu-3σ by run: {sparkline([p[2] for p in points])}", highlight=False)
+            return
+        last_run: dict[str, int] = {}
+        for run, g, *_ in board:
+            last_run[g] = run
+        current = [row for row in board if row[0] == last_run[row[1]]]
+        if latest:
+            newest: dict[str, int] = {}
+            for row in current:
+                label = bots[row[2]]["label"]
+                newest[label] = max(newest.get(label, 0), row[2])
+            current = [row for row in current if newest[bots[row[2]]["label"]] == row[2]]
+        current.sort(key=lambda r: (r[1], r[3] or "", -(r[4] - 3 * r[5])))
+        rows = [[g, bots[bot]["label"], bots[bot]["version"], role or "", f"{mu - 3 * sigma:.2f}",
+                 f"{mu:.2f} ± {sigma:.2f}", str(games)] for _, g, bot, role, mu, sigma, games in current]
+    _emit(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
+
+
+@app.command("ladder")
+@user_errors
+def ladder_command(
+    maps: Annotated[list[str] | None, typer.Argument(
+        help="Maps the rounds cycle through [default: empty_room center_block diagonal_blocks].",
+        show_default=False)] = None,
+    rounds: Annotated[int, typer.Option(help="Rounds to play now.")] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per pairing per round.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed; each round's games derive from it and the round number.")] = 0,
+    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = 1.0,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
+                                                help="Worker processes [default: all cores].")] = None,
+    db: Db = None,
+    formats: FormatOption = None,
+    bots_dir: BotsDir = None,
+) -> None:
+    """Continue the persistent TrueSkill ladder by N rounds; bots new in bots/ join automatically."""
+    fmt = _output_format(formats)
+    if rounds < 1 or games < 1 or time_limit <= 0:
+        raise ArenaError("--rounds and --games must be at least 1 and --time-limit positive")
+    config = _config(bots_dir)
+    registry = _registry(config)
+    game, game_maps = load_maps(maps or ["empty_room", "center_block", "diagonal_blocks"], registry)
+    worker_count = workers or default_workers()
+    limits = Limits(memory_limit=default_memory_limit(worker_count))
+    with Store(db) as store, WorkerPool(worker_count, config, limits, registry) as pool:
+        for _ in range(rounds):
+            with games_progress() as progress:
+                task = progress.add_task("ladder round", total=None)
+                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
+                                    lambda _, task=task: progress.advance(task))
+            sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""
+            err.print(f"round {played.number} (run {played.run_id}): {len(played.pairs)} pairings, "
+                      f"{played.games} games{sat_out}", highlight=False)
+        ladder = store.ladder(game.name)
+        bots = {row["id"]: row for row in store.bot_rows()}
+    live = {(entry.name, entry.version) for entry in registry.bots.values()}
+    rows = [[bots[bot]["label"], bots[bot]["version"], f"{mu - 3 * sigma:.2f}", f"{mu:.2f} ± {sigma:.2f}",
+             str(played_games), str(last), "" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
+            for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
+                                                                      key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
+    _emit(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder")
+
+
+__all__ = ["split_formats", "sparkline"]

@@ -1,0 +1,248 @@
+"""The Bot base class, the ``@bot`` decorator, and bot spec strings (``name:key=value,key=value``)."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from arena.core.errors import ArenaError, BotSpecError
+from arena.core.game import MatchInfo, Result
+
+PREPARE_SECONDS = 60.0
+"""How long :meth:`Bot.prepare` may take."""
+
+
+class Bot:
+    """A player. Subclass it, set ``name`` and ``games``, and implement :meth:`act`.
+
+    One instance plays one game: the referee calls :meth:`start`, then :meth:`act` once per turn the bot
+    must move, then :meth:`finish`. Parameters from a bot spec (``mybot:depth=3``) arrive as keyword
+    arguments to ``__init__``. ``self.rng`` is a ``random.Random`` seeded from the game's seed and the
+    bot's seat, set before :meth:`start`, so a bot that draws all its randomness from it is reproducible.
+    """
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = ()
+    roles: ClassVar[tuple[str, ...]] = ()
+    rng: random.Random
+
+    @classmethod
+    def prepare(cls) -> None:
+        """Get ready to play: called once per process, before the bot's first game, off the move clock.
+
+        For work too slow for ``start`` or a move, done once: loading a model, compiling code. It has
+        :data:`PREPARE_SECONDS`; raising or overrunning them loses that game, as a failing ``start`` does.
+        """
+
+    def start(self, info: MatchInfo) -> None:
+        """Called once before the first move with the seat, rules and time limit."""
+
+    def act(self, obs: Any) -> Any:
+        """Return this turn's action for the observation ``obs``."""
+        raise NotImplementedError(f"bot {self.name!r} does not implement act()")
+
+    def finish(self, result: Result) -> None:
+        """Called once after the game with its result (learning bots update here)."""
+
+    @classmethod
+    def plays(cls, game: str, role: str | None = None) -> bool:
+        """Whether this bot plays ``game`` (in ``role``, for games with roles)."""
+        if game not in cls.games:
+            return False
+        return role is None or not cls.roles or role in cls.roles
+
+    @classmethod
+    def parameters(cls) -> dict[str, Any]:
+        """The keyword parameters a bot spec may set, with their defaults."""
+        return _keyword_parameters(cls.__init__, skip=1)
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> None:
+        """Refuse parameters that cannot work, before any game is played (the default accepts all).
+
+        Called when a bot spec is checked, with the parameters already converted to their defaults'
+        types. Raise ``ValueError`` (or an :class:`~arena.core.errors.ArenaError`) with a one-line reason,
+        e.g. for a model file that can't be read; the spec is then refused with that reason.
+        """
+
+
+class FunctionBot(Bot):
+    """A bot made from a function ``policy(obs, rng, **params) -> action`` by :func:`bot`."""
+
+    policy: ClassVar[Callable[..., Any]]
+
+    def __init__(self, **params: Any):
+        self.params = params
+
+    def act(self, obs: Any) -> Any:
+        """Call the policy function with the observation, the bot's rng and its parameters."""
+        return self.policy(obs, self.rng, **self.params)
+
+    @classmethod
+    def parameters(cls) -> dict[str, Any]:
+        """The policy function's keyword parameters after ``obs`` and ``rng``."""
+        return _keyword_parameters(cls.policy, skip=2)
+
+
+def _keyword_parameters(function: Callable[..., Any], skip: int) -> dict[str, Any]:
+    if function is object.__init__:
+        return {}
+    params = list(inspect.signature(function).parameters.values())[skip:]
+    return {
+        p.name: (None if p.default is inspect.Parameter.empty else p.default)
+        for p in params
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def bot(
+    function: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    game: str | None = None,
+    games: tuple[str, ...] | list[str] = (),
+    roles: tuple[str, ...] | list[str] = (),
+) -> Any:
+    """Turn a function ``f(obs, rng, **params) -> action`` into a :class:`Bot` subclass.
+
+    Use as ``@bot(game="tron")``; the bot's name defaults to the function's name and its description
+    to the function's docstring. The policy stays callable as ``TheBot.policy(obs, rng)``.
+    """
+
+    def wrap(policy: Callable[..., Any]) -> type[FunctionBot]:
+        played = tuple(games) + ((game,) if game else ())
+        attrs = {
+            "name": name or policy.__name__,
+            "games": played,
+            "roles": tuple(roles),
+            "policy": staticmethod(policy),
+            "__doc__": policy.__doc__,
+            "__module__": policy.__module__,
+            "__qualname__": policy.__qualname__,
+        }
+        return type(policy.__name__, (FunctionBot,), attrs)
+
+    return wrap(function) if function is not None else wrap
+
+
+def bot_description(cls: type[Bot]) -> str:
+    """The first line of the bot's docstring, or an empty string."""
+    doc = inspect.getdoc(cls) if cls.__doc__ else ""
+    return (doc or "").strip().splitlines()[0] if doc else ""
+
+
+def source_version(path: str | Path | None, obj: object = None) -> str:
+    """A short hash of a bot's source: its module file, or the object's own source if it has no file."""
+    data = b""
+    if path is not None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            data = b""
+    if not data and obj is not None:
+        try:
+            data = inspect.getsource(obj).encode()
+        except (OSError, TypeError):
+            data = repr(obj).encode()
+    return hashlib.sha256(data).hexdigest()[:8]
+
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(?::(.*))?$")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot name with parameters, as written ``name:key=value,key=value``."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+    @property
+    def label(self) -> str:
+        """How the bot is named in tables: the spec string itself."""
+        return str(self)
+
+
+def _coerce(value: str, default: Any) -> Any:
+    if isinstance(default, bool):
+        lowered = value.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"expected true or false, got {value!r}")
+    if isinstance(default, int):
+        return int(value)
+    if isinstance(default, float):
+        return float(value)
+    if default is None:
+        for convert in (int, float):
+            try:
+                return convert(value)
+            except ValueError:
+                pass
+    return value
+
+
+def parse_bot_spec(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and raw string parameters."""
+    match = _SPEC.match(text)
+    if not match:
+        raise BotSpecError(f"bot spec {text!r} doesn't parse; expected name or name:key=value,key=value")
+    name, rest = match.group(1), match.group(2)
+    params: dict[str, str] = {}
+    if rest is not None and rest.strip():
+        for item in rest.split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise BotSpecError(f"bot spec {text!r}: {item.strip()!r} is not key=value")
+            if key.strip() in params:
+                raise BotSpecError(f"bot spec {text!r}: parameter {key.strip()!r} is given twice")
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def make_spec(cls: type[Bot], raw: dict[str, str], text: str) -> BotSpec:
+    """Check raw parameters against the bot's signature and convert them to the defaults' types."""
+    accepted = cls.parameters()
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise BotSpecError(f"bot spec {text!r}: bot {cls.name!r} has no parameter {key!r} (parameters: {known})")
+        try:
+            params[key] = _coerce(value, accepted[key])
+        except ValueError as exc:
+            raise BotSpecError(f"bot spec {text!r}: parameter {key}: {exc}") from None
+    try:
+        cls.check_parameters(params)
+    except (ValueError, ArenaError) as exc:
+        raise BotSpecError(f"bot spec {text!r}: {exc}") from None
+    return BotSpec(cls.name, params)
+
+
+def split_bot_list(values: list[str]) -> list[str]:
+    """Split ``--bots a,b:x=1,y=2,c`` into spec strings: a piece with ``=`` but no ``:`` belongs to the
+    spec before it, so parameters may contain commas."""
+    specs: list[str] = []
+    for value in values:
+        for piece in value.split(","):
+            piece = piece.strip()
+            if not piece:
+                continue
+            if "=" in piece and ":" not in piece and specs and ":" in specs[-1]:
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    return specs

@@ -1,0 +1,161 @@
+"""The game interface every ruleset implements, and the small value types around a match.
+
+A game owns its rules and nothing else. The referee (:mod:`arena.play.referee`) drives it:
+
+1. ``Game.check_map(game_map)`` validates a map once, before any match is scheduled.
+2. ``Game(game_map, options, rng)`` sets up one game; all randomness comes from ``rng``.
+3. Until ``game.result`` is not ``None``: ``game.to_act()`` names the seats that act now (every living
+   seat in a simultaneous-move game, one seat in an alternating one); for each, the referee sends
+   ``game.observe(seat)`` to the bot and checks its answer with ``game.is_legal(seat, action)``;
+   then ``game.apply({seat: action, ...})`` advances the game by one turn.
+4. ``game.result`` gives a rank per seat (1 is best, equal ranks tie) and a human-readable reason.
+
+Seats are numbered from 0. Games with asymmetric roles (a cat and a mouse) list them in ``roles``:
+seat ``i`` plays ``roles[i]``. Symmetric games leave ``roles`` empty.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from arena.core.maps import GameMap
+
+
+METADATA_KEYS = frozenset({"game", "title", "author", "description", "source"})
+"""Map header keys that describe a map rather than set a game option."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: ``ranks[seat]`` (1 is best, equal ranks tie) and why."""
+
+    ranks: tuple[int, ...]
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        """True when every seat shares first place."""
+        return all(rank == 1 for rank in self.ranks)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first."""
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game accepts (from a map header, a tournament file or the command line)."""
+
+    default: str
+    choices: tuple[str, ...]
+    help: str = ""
+
+
+@dataclass
+class MatchInfo:
+    """What a bot learns when a match starts: where it sits and under which rules it plays."""
+
+    game: str
+    seat: int
+    num_seats: int
+    role: str | None
+    options: Mapping[str, str]
+    map_name: str | None
+    seed: int
+    time_limit: float
+    rng: random.Random = field(repr=False, default_factory=random.Random)
+
+
+class Game(ABC):
+    """A ruleset. Subclasses set the class attributes and implement the abstract methods."""
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    roles: ClassVar[tuple[str, ...]] = ()
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    options: ClassVar[Mapping[str, Option]] = {}
+
+    @classmethod
+    @abstractmethod
+    def check_map(cls, game_map: GameMap) -> None:
+        """Raise :class:`arena.core.errors.MapError` (naming file, line and column) if the map is unusable."""
+
+    @classmethod
+    def num_players(cls, game_map: GameMap | None) -> int:
+        """How many seats a game on this map has (maps with more starts give more seats)."""
+        return cls.min_players
+
+    @classmethod
+    def resolve_options(cls, given: Mapping[str, str]) -> dict[str, str]:
+        """Fill in defaults and reject unknown options or values with a clear error."""
+        from arena.core.errors import ArenaError
+
+        resolved = {key: option.default for key, option in cls.options.items()}
+        for key, value in given.items():
+            if key in METADATA_KEYS:
+                continue
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise ArenaError(f"game {cls.name!r} has no option {key!r} (known options: {known})")
+            if value not in cls.options[key].choices:
+                choices = ", ".join(cls.options[key].choices)
+                raise ArenaError(f"option {key} = {value!r} is not one of: {choices}")
+            resolved[key] = value
+        return resolved
+
+    @abstractmethod
+    def __init__(self, game_map: GameMap | None, options: Mapping[str, str], rng: np.random.Generator):
+        """Set up a fresh game. ``options`` is already resolved; all randomness comes from ``rng``."""
+
+    num_seats: int
+
+    @abstractmethod
+    def to_act(self) -> Sequence[int]:
+        """The seats that choose an action this turn."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        """Every action the seat may take now (legal, though perhaps fatal)."""
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """Whether ``action`` is one of ``legal_actions(seat)``; it never raises on malformed input."""
+        try:
+            return action in self.legal_actions(seat)
+        except TypeError:
+            return False
+
+    @abstractmethod
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """Advance one turn with the (validated) actions of the seats in ``to_act()``."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def observe(self, seat: int) -> Any:
+        """What the bot in ``seat`` sees now; it must not let the bot change the game."""
+
+    @abstractmethod
+    def render(self, color: bool = False) -> str:
+        """The position as text; with ``color``, rich markup."""
+
+    def forfeit(self, seats: Sequence[int], reason: str) -> Result:
+        """End the game because ``seats`` failed (crash, timeout, illegal move): they share last place."""
+        failed = set(seats)
+        survivors = self.num_seats - len(failed)
+        ranks = tuple(survivors + 1 if seat in failed else 1 for seat in range(self.num_seats))
+        return Result(ranks, reason)
+
+    def role_of(self, seat: int) -> str | None:
+        """The role the seat plays, or ``None`` in a symmetric game."""
+        return self.roles[seat] if self.roles else None

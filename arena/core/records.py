@@ -1,0 +1,38 @@
+"""Game records: one JSON object per game, format ``arena-record/1``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.core.game import Result
+from arena.core.maps import GameMap
+
+RECORD_FORMAT = "arena-record/1"
+
+
+def build_record(
+    *,
+    game: str,
+    options: Mapping[str, str],
+    game_map: GameMap | None,
+    seed: int,
+    players: Sequence[Mapping[str, Any]],
+    turns: Sequence[Mapping[int, Any]],
+    result: Result,
+    failures: Sequence[Mapping[str, Any]] = (),
+    think_time: Sequence[float] = (),
+) -> dict[str, Any]:
+    """Assemble the JSON-ready record of one finished game."""
+    return {
+        "format": RECORD_FORMAT,
+        "game": game,
+        "options": dict(options),
+        "map": None if game_map is None else {"name": game_map.name, "text": game_map.text},
+        "seed": seed,
+        "players": [dict(player) for player in players],
+        "turns": [{str(seat): action for seat, action in turn.items()} for turn in turns],
+        "result": {"ranks": list(result.ranks), "reason": result.reason},
+        "failures": [dict(failure) for failure in failures],
+        "think_time": [round(seconds, 6) for seconds in think_time],
+    }

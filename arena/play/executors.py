@@ -1,0 +1,248 @@
+"""Where games run: in this process, or on supervised worker processes.
+
+Workers are started with ``spawn`` and rebuild the plugin registry from the same
+:class:`PluginConfig`, so a game plays identically in any process. Each worker caps its own memory,
+sends bot output to ``/dev/null`` (a bot's prints never corrupt the arena's output), and interrupts
+overrunning bots with :class:`arena.play.limits.MoveGuard`. The parent watches every worker: one that is
+stuck past the kill deadline (a bot blocked inside C code) is killed, one that dies (a bot called
+``os._exit``, aborted or crashed the interpreter) is noticed; either way the game in progress is lost
+by the bot that was moving, the worker's other games (played or not; games are deterministic) go
+back in the queue, and a fresh worker takes its place. Workers send finished games back at least
+every ``CHUNK_SECONDS``, so progress streams while messages stay few.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from arena.core.game import Result
+from arena.play.isolation import IsolatedBots
+from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_memory_limit
+from arena.play.referee import MatchOutcome, MatchSetup, play
+from arena.plugins.registry import PluginConfig, Registry, load_registry
+
+CHUNK_SECONDS = 0.02
+MAX_CHUNK = 64
+POLL_SECONDS = 0.05
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_in_process(setups: Sequence[MatchSetup], registry: Registry) -> Iterator[MatchOutcome]:
+    """Play the games one after another in this process (overrunning Python code is still interrupted)."""
+    for setup in setups:
+        guard = MoveGuard()
+        with guard.installed(alarm_tick(setup.time_limit)):
+            outcome = play(setup, registry, guard=guard)
+        yield outcome
+
+
+def chunk_size(seconds_per_game: float, games: int, workers: int) -> int:
+    """Games per message to a worker: about ``CHUNK_SECONDS`` of play, and at least four per worker."""
+    by_time = int(CHUNK_SECONDS / max(seconds_per_game, 1e-6))
+    by_balance = games // (workers * 4)
+    return max(1, min(by_time, by_balance, MAX_CHUNK))
+
+
+def _silence_output() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
+def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: Any, slot: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _silence_output()
+    apply_memory_limit(limits.memory_limit)
+    registry = load_registry(config)
+    guard = MoveGuard(slots, slot, limits.grace)
+    make_bot = IsolatedBots(config, limits) if limits.isolate else None
+    tick = None
+    installed = None
+    while True:
+        try:
+            batch = conn.recv()
+        except EOFError:
+            return
+        if batch is None:
+            if make_bot is not None:
+                make_bot.close()
+            return
+        finished: list[MatchOutcome] = []
+        last_sent = time.monotonic()
+        for setup in batch:
+            if tick != alarm_tick(setup.time_limit):
+                if installed is not None:
+                    installed.__exit__(None, None, None)
+                tick = alarm_tick(setup.time_limit)
+                installed = guard.installed(tick)
+                installed.__enter__()
+            finished.append(_play_safely(setup, registry, guard, make_bot))
+            if time.monotonic() - last_sent >= CHUNK_SECONDS:
+                conn.send(finished)
+                finished, last_sent = [], time.monotonic()
+        if finished:
+            conn.send(finished)
+
+
+def _play_safely(setup: MatchSetup, registry: Registry, guard: MoveGuard, make_bot: Any = None) -> MatchOutcome:
+    try:
+        return play(setup, registry, guard=guard, make_bot=make_bot)
+    except MemoryError:
+        # The referee itself ran out of memory, most likely still held by a bot: nobody is to blame.
+        return forfeit_outcome(setup, registry, None, "memory", "the worker ran out of memory between bot calls")
+
+
+def forfeit_outcome(setup: MatchSetup, registry: Registry, seat: int | None, kind: str, detail: str) -> MatchOutcome:
+    """The outcome of a game that could not finish because the bot in ``seat`` failed (``None``: no one)."""
+    seats = len(setup.bots)
+    versions = tuple(registry.bot(spec.name).version for spec in setup.bots)
+    game = registry.game(setup.game)
+    options = game.resolve_options(setup.options)
+    if seat is None:
+        return MatchOutcome(setup.index, (1,) * seats, f"game abandoned: {detail}", (), versions, options)
+    reason = f"seat {seat} ({setup.bots[seat].label}) {detail}"
+    ranks = Result(tuple(seats if s == seat else 1 for s in range(seats)), reason).ranks
+    return MatchOutcome(setup.index, ranks, reason, (), versions, options, {seat: kind}, {seat: detail},
+                        tuple(0.0 for _ in range(seats)))
+
+
+@dataclass
+class _Worker:
+    slot: int
+    process: Any
+    conn: Connection
+    in_flight: deque[MatchSetup] = field(default_factory=deque)
+
+
+class WorkerPool:
+    """Supervised worker processes that play games and yield outcomes as each game finishes."""
+
+    def __init__(self, workers: int, config: PluginConfig, limits: Limits | None = None,
+                 registry: Registry | None = None):
+        self.workers = workers
+        self.config = config
+        self.limits = limits or Limits()
+        self.registry = registry or load_registry(config)
+        self._context = multiprocessing.get_context("spawn")
+        self._slots = self._context.RawArray("d", SLOT_FIELDS * workers)
+        self._pool = [self._start(slot) for slot in range(workers)]
+        self.replaced = 0
+
+    def _start(self, slot: int) -> _Worker:
+        for field_index in range(SLOT_FIELDS):
+            self._slots[slot * SLOT_FIELDS + field_index] = 0.0
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, name=f"arena-worker-{slot}",
+                                        args=(child, self.config, self.limits, self._slots, slot), daemon=False)
+        process.start()
+        child.close()
+        return _Worker(slot, process, parent)
+
+    def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
+        """Play ``setups``; outcomes come back in the order games finish, not the schedule's.
+
+        The first games go out one at a time to measure how long a game takes; later ones go in
+        batches of about ``CHUNK_SECONDS`` of play. Each outcome comes back as soon as its game ends.
+        """
+        queue = deque(setups)
+        chunk = 1
+        probes: list[float] = []
+        while queue or any(worker.in_flight for worker in self._pool):
+            for worker in self._pool:
+                if not worker.in_flight and queue:
+                    batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
+                    worker.in_flight.extend(batch)
+                    worker.conn.send(batch)
+            ready = wait([w.conn for w in self._pool] + [w.process.sentinel for w in self._pool], POLL_SECONDS)
+            for worker in list(self._pool):
+                if worker.conn in ready:
+                    try:
+                        while worker.conn.poll():
+                            for outcome in worker.conn.recv():
+                                worker.in_flight.popleft()
+                                if len(probes) < self.workers * 2:
+                                    probes.append(outcome.duration)
+                                    if len(probes) == self.workers * 2:
+                                        # The fastest probe: a fresh worker's first games run slower.
+                                        chunk = chunk_size(min(probes), len(queue), self.workers)
+                                yield outcome
+                    except (EOFError, OSError):
+                        pass  # it died: the sentinel or the exit code tells how
+                if not worker.process.is_alive():
+                    yield from self._replace(worker, queue, killed=False)
+                elif self._overdue(worker):
+                    worker.process.kill()
+                    worker.process.join()
+                    yield from self._replace(worker, queue, killed=True)
+
+    def _overdue(self, worker: _Worker) -> bool:
+        base = worker.slot * SLOT_FIELDS
+        started, limit = self._slots[base], self._slots[base + 2]
+        return started > 0 and time.monotonic() - started > self.limits.kill_after(limit)
+
+    def _replace(self, worker: _Worker, queue: deque[MatchSetup], killed: bool) -> Iterator[MatchOutcome]:
+        base = worker.slot * SLOT_FIELDS
+        moving = self._slots[base] > 0
+        seat = int(self._slots[base + 1]) if moving else None
+        worker.process.join()
+        code = worker.process.exitcode
+        if worker.in_flight:
+            setup = worker.in_flight.popleft()
+            if killed:
+                kind, detail = "timeout", (f"was still thinking {self.limits.kill_after(setup.time_limit):.2f} s "
+                                           "after its move started, and its worker was killed")
+            else:
+                kind, detail = "crash", f"killed its worker process ({describe_exit(code)})"
+            yield forfeit_outcome(setup, self.registry, seat, kind, detail)
+            queue.extendleft(reversed(worker.in_flight))
+        worker.conn.close()
+        self._pool[self._pool.index(worker)] = self._start(worker.slot)
+        self.replaced += 1
+
+    def close(self, terminate: bool = False) -> None:
+        """Stop the workers: at once with ``terminate``, else after their current batch."""
+        for worker in self._pool:
+            if terminate:
+                worker.process.kill()
+            else:
+                try:
+                    worker.conn.send(None)
+                except (BrokenPipeError, OSError):
+                    worker.process.kill()
+        for worker in self._pool:
+            worker.process.join()
+            worker.conn.close()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close(terminate=exc_info[0] is not None)
+
+
+def describe_exit(code: int | None) -> str:
+    """How a process ended: its exit status or the signal that killed it."""
+    if code is None:
+        return "no exit status"
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"

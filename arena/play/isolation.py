@@ -1,0 +1,186 @@
+"""``--isolate``: every bot plays from its own process and talks to the referee over a pipe.
+
+A bot that corrupts its interpreter, leaks memory or hangs can then harm only its own process. The
+referee side is :class:`IsolatedBot`, a stand-in with the ordinary Bot interface: each call is a
+message, and each answer must come back within the move's time limit plus the grace, or the bot's
+process is killed (and started afresh for its next game). Bot processes live as long as the worker,
+one per bot and seat, so a game doesn't pay for starting them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+from multiprocessing.connection import Connection
+from typing import Any
+
+from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.game import MatchInfo, Result
+from arena.play.limits import BotFailure, Limits, MoveTimeout, apply_memory_limit
+from arena.plugins.registry import PluginConfig, load_registry
+
+START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
+
+
+def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: int | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    apply_memory_limit(memory_limit)
+    entry = load_registry(config).bot(spec.name)
+    unprepared = ""  # why prepare() failed, reported at the first start
+    try:
+        entry.cls.prepare()
+    except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
+        unprepared = f"raised {type(exc).__name__}: {exc}"
+    conn.send(("ready", None))
+    player: Bot | None = None
+    while True:
+        try:
+            kind, payload = conn.recv()
+        except EOFError:
+            return
+        try:
+            if kind == "start" and unprepared:
+                answer: tuple[str, Any] = ("failure", ("crash", unprepared, " in prepare()"))
+            elif kind == "start":
+                player = entry.cls(**spec.params)
+                player.rng = payload.rng
+                player.start(payload)
+                answer = ("ok", None)
+            elif kind == "act":
+                assert player is not None
+                answer = ("action", player.act(payload))
+            else:
+                assert player is not None
+                player.finish(payload)
+                answer = ("ok", None)
+        except MemoryError:
+            answer = ("failure", ("memory", "ran out of memory in its own process (MemoryError)"))
+        except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
+            answer = ("failure", ("crash", f"raised {type(exc).__name__}: {exc}"))
+        try:
+            conn.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            conn.send(("failure", ("illegal", f"answered with something that cannot be sent ({exc})")))
+
+
+class BotProcess:
+    """One bot's own process and the pipe to it."""
+
+    def __init__(self, spec: BotSpec, config: PluginConfig, limits: Limits):
+        self.spec, self.config, self.limits = spec, config, limits
+        self.process: Any = None
+        self.conn: Connection | None = None
+
+    def ensure_running(self) -> None:
+        """Start the process if it isn't running, and wait until it is ready to play."""
+        if self.process is not None and self.process.is_alive():
+            return
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child, self.config, self.spec, self.limits.memory_limit),
+                                       name=f"arena-bot-{self.spec.name}", daemon=True)
+        self.process.start()
+        child.close()
+        self.conn = parent
+        try:
+            ready = parent.poll(START_SECONDS) and parent.recv()[0] == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self.kill()
+            raise BotFailure("crash", "its own process did not start")
+
+    def call(self, kind: str, payload: Any, seconds: float) -> Any:
+        """Send one request and wait up to ``seconds`` for the answer; failures raise for the referee."""
+        self.ensure_running()
+        assert self.conn is not None
+        try:
+            self.conn.send((kind, payload))
+            if not self.conn.poll(seconds):
+                self.kill()
+                raise MoveTimeout
+            answer, value = self.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            code = self.stop_dead()
+            raise BotFailure("crash", f"killed its own process ({code})") from None
+        except BaseException:
+            self.kill()  # interrupted while the bot was still thinking
+            raise
+        if answer == "failure":
+            raise BotFailure(*value)
+        return value
+
+    def stop_dead(self) -> str:
+        """Collect a process that died, and say how it died."""
+        from arena.play.executors import describe_exit
+
+        self.process.join(5)
+        code = describe_exit(self.process.exitcode)
+        self.process = None
+        return code
+
+    def kill(self) -> None:
+        """Kill the process; the next call starts a fresh one."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+            self.process = None
+
+    def close(self) -> None:
+        """End the process."""
+        if self.conn is not None:
+            self.conn.close()
+        self.kill()
+
+
+class IsolatedBot(Bot):
+    """The referee's stand-in for a bot that runs in its own :class:`BotProcess`."""
+
+    def __init__(self, process: BotProcess):
+        self.bot_process = process
+        self.time_limit = 1.0
+        self.startup_failure: BotFailure | None = None
+        try:
+            process.ensure_running()  # before the game, so starting up never counts against a move
+        except BotFailure as failure:
+            self.startup_failure = failure
+
+    def start(self, info: MatchInfo) -> None:
+        """Start the bot's game in its process."""
+        if self.startup_failure is not None:
+            raise self.startup_failure
+        self.time_limit = info.time_limit
+        self.bot_process.call("start", info, info.time_limit + self.bot_process.limits.grace)
+
+    def act(self, obs: Any) -> Any:
+        """Ask the bot's process for a move."""
+        return self.bot_process.call("act", obs, self.time_limit + self.bot_process.limits.grace)
+
+    def finish(self, result: Result) -> None:
+        """Tell the bot's process how the game ended."""
+        self.bot_process.call("finish", result, self.time_limit + self.bot_process.limits.grace)
+
+
+class IsolatedBots:
+    """Makes the stand-ins for one worker, keeping a process per bot and seat alive across games."""
+
+    def __init__(self, config: PluginConfig, limits: Limits):
+        self.config, self.limits = config, limits
+        self.processes: dict[tuple[str, int], BotProcess] = {}
+
+    def __call__(self, spec: BotSpec, seat: int) -> Bot:
+        """The stand-in for ``spec`` in ``seat``."""
+        key = (spec.label, seat)
+        if key not in self.processes:
+            self.processes[key] = BotProcess(spec, self.config, self.limits)
+        return IsolatedBot(self.processes[key])
+
+    def close(self) -> None:
+        """End every bot process."""
+        for process in self.processes.values():
+            process.close()

@@ -1,0 +1,145 @@
+"""Hard limits on bots: per-move deadlines enforced by a periodic alarm, and a memory cap per process.
+
+A worker process installs a :class:`MoveGuard`. The referee calls ``begin(seat, seconds)`` before every
+call into a bot and ``end()`` after it. A periodic ``SIGALRM`` checks the deadline and raises
+:class:`MoveTimeout` in the bot's code once it has passed, which stops Python loops, sleeps and
+lock waits. The guard also writes when the move started into shared memory, so the parent process
+can kill a worker whose bot is stuck where no signal reaches (inside C code) and replace it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import signal
+import threading
+import time
+from collections.abc import Iterator, MutableSequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from arena.core.errors import ArenaError
+
+DEFAULT_GRACE = 0.1
+SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
+
+
+class MoveTimeout(BaseException):  # noqa: N818 - a BaseException so a bot's "except Exception" can't swallow it
+    """Raised inside a bot that is still thinking after its deadline."""
+
+
+class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had elsewhere
+    """A bot failure seen from outside the bot (its own process died, or answered with an error)."""
+
+    def __init__(self, kind: str, detail: str, where: str | None = None):
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.where = where  # where in the bot it happened, if not in the call that reports it
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How hard the arena is on bots: grace after the time limit, memory per worker, isolation."""
+
+    grace: float = DEFAULT_GRACE
+    memory_limit: int | None = None
+    isolate: bool = False
+    kill_margin: float = 0.2
+
+    def kill_after(self, time_limit: float) -> float:
+        """Seconds after a move started when the parent kills a worker that still hasn't returned."""
+        return time_limit + self.grace + self.kill_margin
+
+
+def alarm_tick(time_limit: float) -> float:
+    """How often the alarm checks the deadline: often enough to stop a bot soon after its grace."""
+    return min(0.05, max(0.005, time_limit / 10))
+
+
+class MoveGuard:
+    """Tracks the move in progress; with :meth:`installed`, interrupts it once its deadline passes."""
+
+    def __init__(self, slots: MutableSequence[float] | None = None, slot: int = 0, grace: float = DEFAULT_GRACE):
+        self.deadline: float | None = None
+        self.slots = slots
+        self.base = slot * SLOT_FIELDS
+        self.grace = grace
+
+    def begin(self, seat: int, time_limit: float) -> None:
+        """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace."""
+        now = time.monotonic()
+        self.deadline = now + time_limit + self.grace
+        if self.slots is not None:
+            self.slots[self.base + 1] = seat
+            self.slots[self.base + 2] = time_limit
+            self.slots[self.base] = now
+
+    def end(self) -> None:
+        """The call into the bot returned (or raised)."""
+        self.deadline = None
+        if self.slots is not None:
+            self.slots[self.base] = 0.0
+
+    def _on_alarm(self, signum: int, frame: Any) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise MoveTimeout
+
+    @contextmanager
+    def installed(self, tick: float) -> Iterator[MoveGuard]:
+        """Arm a periodic alarm for the duration of the block (main thread only; otherwise a no-op)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, tick, tick)
+        try:
+            yield self
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+MIN_MEMORY_LIMIT = 512 << 20
+
+
+def parse_memory(text: str) -> int:
+    """Parse a size such as ``2G``, ``512M`` or ``1.5GiB`` into bytes."""
+    match = _SIZE.match(text)
+    if not match:
+        raise ArenaError(f"--memory-limit {text!r} is not a size like 512M or 2G")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    if size < MIN_MEMORY_LIMIT:
+        raise ArenaError(f"--memory-limit {text} is too small: a worker needs at least 512M")
+    return size
+
+
+def physical_memory() -> int:
+    """Bytes of physical memory on this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def default_memory_limit(workers: int) -> int:
+    """An equal share of physical memory for each worker, keeping one share for everything else."""
+    return max(MIN_MEMORY_LIMIT, physical_memory() // (workers + 1))
+
+
+def apply_memory_limit(limit: int | None) -> None:
+    """Cap this process's address space, so a runaway allocation raises MemoryError here."""
+    if limit is None:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def format_bytes(size: int) -> str:
+    """A size for people: ``7.8G``, ``512M``."""
+    if size >= 1 << 30:
+        return f"{size / (1 << 30):.1f}G"
+    return f"{size / (1 << 20):.0f}M"

@@ -1,0 +1,335 @@
+"""The referee: plays one game between bots, times every move, and turns any failure into a result.
+
+The referee never trusts a bot. A bot that raises (or calls ``sys.exit``), answers with something that
+is not a legal action, or thinks longer than the time limit loses the game at once, and the result's
+reason says which seat failed and how.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.errors import ArenaError
+from arena.core.game import Game, MatchInfo, Result
+from arena.core.maps import GameMap
+from arena.core.records import build_record
+from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
+from arena.plugins.registry import Registry, load_registry
+
+FAILURE_KINDS = ("timeout", "crash", "illegal", "memory")
+DEFAULT_TIME_LIMIT = 1.0
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """Everything needed to play one game, in any process: picklable and self-contained."""
+
+    game: str
+    bots: tuple[BotSpec, ...]
+    game_map: GameMap | None = None
+    options: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+    time_limit: float = DEFAULT_TIME_LIMIT
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """The result of one game: ranks, reason, every action, failures by seat and thinking time.
+
+    It stays small so worker processes can send it back cheaply; :meth:`record` expands it, with
+    the setup it came from, into the full game record.
+    """
+
+    index: int
+    ranks: tuple[int, ...]
+    reason: str
+    actions: tuple[dict[int, Any], ...]
+    versions: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    failures: dict[int, str] = field(default_factory=dict)
+    failure_details: dict[int, str] = field(default_factory=dict)
+    think_time: tuple[float, ...] = ()
+    duration: float = 0.0
+    hook_errors: tuple[str, ...] = ()
+    setup: MatchSetup | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def turns(self) -> int:
+        """How many turns were played."""
+        return len(self.actions)
+
+    def record(self, setup: MatchSetup | None = None) -> dict[str, Any]:
+        """The JSON-ready game record (``arena-record/1``) of the game ``setup`` described.
+
+        Outcomes from :func:`run_match` carry their setup; tournament outcomes travel without it.
+        """
+        setup = setup or self.setup
+        if setup is None:
+            raise ValueError("this outcome carries no setup; pass the MatchSetup it came from")
+        record = build_record(
+            game=setup.game,
+            options=self.options,
+            game_map=setup.game_map,
+            seed=setup.seed,
+            players=[{"seat": seat, "bot": spec.label, "version": self.versions[seat]}
+                     for seat, spec in enumerate(setup.bots)],
+            turns=self.actions,
+            result=Result(self.ranks, self.reason),
+            failures=[{"seat": seat, "kind": kind, "detail": self.failure_details[seat]}
+                      for seat, kind in sorted(self.failures.items())],
+            think_time=self.think_time,
+        )
+        if self.hook_errors:
+            record["hook_errors"] = list(self.hook_errors)
+        return record
+
+
+def bot_rng(seed: int, seat: int) -> random.Random:
+    """The random source a bot in ``seat`` gets for a game with ``seed``: the same in every process."""
+    return random.Random(f"{seed}:{seat}")
+
+
+class _NoGuard:
+    """The guard used when none is given: it only keeps the interface."""
+
+    def begin(self, seat: int, time_limit: float) -> None:
+        """Nothing to arm."""
+
+    def end(self) -> None:
+        """Nothing to disarm."""
+
+
+def _failure(exc: BaseException, where: str = "") -> tuple[str, str]:
+    if isinstance(exc, BotFailure):
+        return exc.kind, exc.detail + (where if exc.where is None else exc.where)
+    if isinstance(exc, MoveTimeout):
+        return "timeout", f"was still thinking{where} after the time limit and its grace, and was stopped"
+    if isinstance(exc, MemoryError):
+        return "memory", f"ran out of memory{where} (MemoryError)"
+    return "crash", f"raised {type(exc).__name__}{where}: {exc}"
+
+
+_prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in this process
+
+
+def _prepare(player: Bot) -> None:
+    """Run ``prepare()`` of the player's class if it hasn't run in this process yet."""
+    cls = type(player)
+    if cls not in _prepared:
+        cls.prepare()
+        _prepared.add(cls)
+
+
+def referee(
+    game: Game,
+    bots: Sequence[Bot],
+    infos: Sequence[MatchInfo],
+    time_limit: float,
+    labels: Sequence[str],
+    on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
+    guard: MoveGuard | _NoGuard | None = None,
+) -> tuple[Result, list[dict[int, Any]], dict[int, tuple[str, str]], list[float]]:
+    """Drive ``game`` to its end with ``bots``; return result, turns, failures and thinking times.
+
+    Every call into a bot runs under ``guard`` (see :mod:`arena.play.limits`), so a bot that overruns is
+    interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure.
+    """
+    guard = guard or _NoGuard()
+    failures: dict[int, tuple[str, str]] = {}
+    think = [0.0] * game.num_seats
+    for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
+        player.rng = info.rng
+        for call, where, seconds in ((partial(_prepare, player), " in prepare()", PREPARE_SECONDS),
+                                     (partial(player.start, info), " in start()", time_limit)):
+            guard.begin(seat, seconds)
+            try:
+                call()
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
+                failures[seat] = _failure(exc, where)
+                break
+            finally:
+                guard.end()
+
+    turns: list[dict[int, Any]] = []
+    clock = time.perf_counter
+    begin, end = guard.begin, guard.end
+    while not failures and game.result is None:
+        actions: dict[int, Any] = {}
+        for seat in game.to_act():
+            obs = game.observe(seat)
+            begin(seat, time_limit)
+            started = clock()
+            try:
+                action = bots[seat].act(obs)
+            except KeyboardInterrupt:
+                end()
+                raise
+            except BaseException as exc:  # noqa: B036
+                end()
+                think[seat] += clock() - started
+                failures[seat] = _failure(exc)
+                continue
+            end()
+            spent = clock() - started
+            think[seat] += spent
+            if spent > time_limit:
+                failures[seat] = ("timeout", f"took {spent:.3f} s for a move, over the {time_limit:g} s limit")
+            elif not game.is_legal(seat, action):
+                failures[seat] = ("illegal", f"returned {_short(action)}, which is not a legal action")
+            else:
+                actions[seat] = action
+        if failures:
+            break
+        game.apply(actions)
+        turns.append(actions)
+        if on_turn is not None:
+            on_turn(game, actions)
+
+    if failures:
+        reason = "; ".join(f"seat {seat} ({labels[seat]}) {detail}" for seat, (_, detail) in sorted(failures.items()))
+        result = game.forfeit(sorted(failures), reason)
+    else:
+        result = game.result
+        assert result is not None
+    for seat, player in enumerate(bots):
+        if failures.get(seat, ("",))[0] in ("memory", "timeout"):
+            continue  # a bot that hogged memory or time gets no further call
+        guard.begin(seat, time_limit)
+        try:
+            player.finish(result)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: B036,S110 - a bot failing after the game cannot change its result
+            pass
+        finally:
+            guard.end()
+    return result, turns, failures, think
+
+
+class _Unconstructable(Bot):
+    """Stands in for a bot whose constructor raised, so the failure is scored like any other crash."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+    def start(self, info: MatchInfo) -> None:
+        raise self.error
+
+
+def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None) -> Bot:
+    guard = guard or _NoGuard()
+    guard.begin(seat, time_limit)
+    try:
+        return cls(**spec.params)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
+        return _Unconstructable(exc)
+    finally:
+        guard.end()
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
+         guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
+    """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
+
+    ``make_bot(spec, seat)``, if given, builds the bots (``--isolate`` gives stand-ins for bot processes).
+    """
+    started = time.perf_counter()
+    game_cls = registry.game(setup.game)
+    options = game_cls.resolve_options(setup.options)
+    game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
+    if len(setup.bots) != game.num_seats:
+        raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
+    entries = [registry.bot(spec.name) for spec in setup.bots]
+    if make_bot is not None:
+        bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
+    else:
+        bots = [_construct(entry.cls, spec, seat, setup.time_limit, guard)
+                for seat, (entry, spec) in enumerate(zip(entries, setup.bots, strict=True))]
+    labels = [spec.label for spec in setup.bots]
+    infos = [
+        MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
+                  setup.game_map.name if setup.game_map else None, setup.seed, setup.time_limit,
+                  bot_rng(setup.seed, seat))
+        for seat in range(game.num_seats)
+    ]
+    result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn, guard)
+    outcome = MatchOutcome(
+        index=setup.index,
+        ranks=result.ranks,
+        reason=result.reason,
+        actions=tuple(turns),
+        versions=tuple(entry.version for entry in entries),
+        options=options,
+        failures={seat: kind for seat, (kind, _) in failures.items()},
+        failure_details={seat: detail for seat, (_, detail) in failures.items()},
+        think_time=tuple(think),
+        duration=time.perf_counter() - started,
+    )
+    if registry.manager is not None:
+        implementations = registry.manager.hook.match_finished.get_hookimpls()
+        if implementations:
+            record = outcome.record(setup)
+            hook_errors = []
+            for impl in implementations:
+                try:
+                    impl.function(record=record)
+                except Exception as exc:
+                    hook_errors.append(f"{impl.plugin_name}: {type(exc).__name__}: {exc}")
+            if hook_errors:
+                outcome = replace(outcome, hook_errors=tuple(hook_errors))
+    return outcome
+
+
+def run_match(
+    game: str,
+    bots: Sequence[str | BotSpec],
+    *,
+    game_map: GameMap | str | None = None,
+    options: Mapping[str, str] | None = None,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    registry: Registry | None = None,
+) -> MatchOutcome:
+    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``."""
+    from arena.core.maps import resolve_map
+
+    registry = registry or load_registry()
+    if isinstance(game_map, str):
+        game_map = resolve_map(game_map)
+    specs = tuple(spec if isinstance(spec, BotSpec) else registry.spec(spec) for spec in bots)
+    merged = dict(game_map.header) if game_map else {}
+    merged.update(options or {})
+    if game_map is not None:
+        registry.game(game).check_map(game_map)
+    setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
+    guard = MoveGuard()
+    with guard.installed(alarm_tick(time_limit)):
+        outcome = play(setup, registry, guard=guard)
+    return replace(outcome, setup=setup)
+
+
+def replay_position(setup: MatchSetup, outcome: MatchOutcome, registry: Registry) -> Game:
+    """The game of ``setup`` after replaying every action of ``outcome`` (for showing the final position)."""
+    game_cls = registry.game(setup.game)
+    game = game_cls(setup.game_map, game_cls.resolve_options(setup.options), np.random.default_rng(setup.seed))
+    for actions in outcome.actions:
+        game.apply(actions)
+    return game

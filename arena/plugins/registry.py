@@ -1,0 +1,303 @@
+"""The plugin manager and registry: built-ins, entry points (group ``arena``) and bot directories."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from arena.core.bot import Bot, BotSpec, bot_description, make_spec, parse_bot_spec, source_version
+from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
+from arena.core.game import Game
+from arena.core.paths import shipped_bots_dir
+from arena.plugins import hookspecs
+from arena.plugins.hookspecs import hookimpl
+
+BUILTIN_PLUGINS = ("arena.games.tron", "arena.games.catmouse")
+ENTRY_POINT_GROUP = "arena"
+BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: its class, source hash and where it was found."""
+
+    name: str
+    cls: type[Bot]
+    version: str
+    source: str
+    plugin: str
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games the bot plays."""
+        return self.cls.games
+
+    @property
+    def description(self) -> str:
+        """The first line of the bot's docstring."""
+        return bot_description(self.cls)
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """A loaded plugin, for ``arena plugins``."""
+
+    name: str
+    kind: str
+    location: str
+    hooks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PluginConfig:
+    """Where to look for plugins and bots; picklable so worker processes rebuild the same registry."""
+
+    bot_dirs: tuple[str, ...] = ()
+    use_cwd_bots: bool = True
+    use_env_path: bool = True
+    entry_points: bool = True
+    extra_plugins: tuple[str, ...] = ()
+
+
+@dataclass
+class Registry:
+    """Everything the plugins registered, plus one line for each problem met while loading."""
+
+    games: dict[str, type[Game]] = field(default_factory=dict)
+    bots: dict[str, BotEntry] = field(default_factory=dict)
+    plugins: list[PluginInfo] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    manager: pluggy.PluginManager | None = None
+
+    def game(self, name: str) -> type[Game]:
+        """The game registered as ``name``, or an error naming the closest known games."""
+        if name in self.games:
+            return self.games[name]
+        raise UnknownGameError(f"unknown game {name!r}{_closest(name, self.games)}")
+
+    def bot(self, name: str) -> BotEntry:
+        """The bot registered as ``name``, or an error naming the closest known bots."""
+        if name in self.bots:
+            return self.bots[name]
+        raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
+
+    def spec(self, text: str) -> BotSpec:
+        """Parse and check a bot spec string (``name:key=value,...``) against the registered bot."""
+        name, raw = parse_bot_spec(text)
+        return make_spec(self.bot(name).cls, raw, text)
+
+    def bots_for(self, game: str, role: str | None = None) -> list[BotEntry]:
+        """The bots that play ``game`` (in ``role``), in name order."""
+        return [entry for name, entry in sorted(self.bots.items()) if entry.cls.plays(game, role)]
+
+
+def _closest(name: str, known: Iterable[str]) -> str:
+    known = sorted(known)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    if close:
+        return f"; did you mean: {', '.join(close)}?"
+    return f"; known: {', '.join(known)}" if known else ""
+
+
+class BotDirectory:
+    """A plugin that registers every bot defined by the ``*.py`` modules of one directory."""
+
+    def __init__(self, directory: Path, problems: list[str]):
+        self.directory = directory
+        self.problems = problems
+
+    @hookimpl
+    def register_bots(self, register: Callable[..., None]) -> None:
+        """Import each module in the directory and register the bots it defines."""
+        for path in sorted(self.directory.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            module = self._import(path)
+            if module is None:
+                continue
+            for cls in _bots_defined_in(module):
+                register(cls, source=str(path))
+
+    def _import(self, path: Path) -> Any:
+        digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
+        module_name = f"arena_bots_{digest}_{path.stem}"
+        if module_name in sys.modules:
+            return sys.modules[module_name]
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            self.problems.append(f"{path}: cannot be imported as a Python module; skipped")
+            return None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as exc:
+            del sys.modules[module_name]
+            self.problems.append(f"{path}:{exc.lineno}: syntax error: {exc.msg}; skipped")
+            return None
+        except BaseException as exc:  # a broken bot module must never take the others down
+            del sys.modules[module_name]
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self.problems.append(f"{path}: {type(exc).__name__}: {exc}; skipped")
+            return None
+        return module
+
+
+def _bots_defined_in(module: Any) -> list[type[Bot]]:
+    found = []
+    for value in vars(module).values():
+        if (
+            inspect.isclass(value)
+            and issubclass(value, Bot)
+            and value.__module__ == module.__name__
+            and value.name
+        ):
+            found.append(value)
+    return found
+
+
+def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
+    """The bot directories to scan, in priority order, each with the label of where it came from."""
+    candidates: list[tuple[Path, str]] = [(shipped_bots_dir(), "shipped")]
+    if config.use_cwd_bots:
+        candidates.append((Path.cwd() / "bots", "./bots"))
+    for directory in config.bot_dirs:
+        path = Path(directory)
+        if not path.is_dir():
+            raise ArenaError(f"--bots-dir {directory}: no such directory")
+        candidates.append((path, "--bots-dir"))
+    if config.use_env_path:
+        for directory in filter(None, os.environ.get(BOTS_PATH_VARIABLE, "").split(os.pathsep)):
+            candidates.append((Path(directory), BOTS_PATH_VARIABLE))
+    seen: set[Path] = set()
+    unique = []
+    for path, label in candidates:
+        resolved = path.resolve()
+        if resolved in seen or not path.is_dir():
+            continue
+        seen.add(resolved)
+        unique.append((path, label))
+    return unique
+
+
+def _missing_env_dirs(config: PluginConfig) -> list[str]:
+    if not config.use_env_path:
+        return []
+    entries = filter(None, os.environ.get(BOTS_PATH_VARIABLE, "").split(os.pathsep))
+    return [f"{BOTS_PATH_VARIABLE}: {d}: no such directory; skipped" for d in entries if not Path(d).is_dir()]
+
+
+def load_registry(config: PluginConfig | None = None) -> Registry:
+    """Load every plugin (built-ins, entry points, bot directories) and collect games and bots."""
+    config = config or PluginConfig()
+    registry = Registry()
+    manager = pluggy.PluginManager("arena")
+    manager.add_hookspecs(hookspecs)
+    registry.manager = manager
+
+    for module_name in BUILTIN_PLUGINS + config.extra_plugins:
+        module = importlib.import_module(module_name)
+        _register_plugin(manager, registry, module, module_name, "built-in", module_name)
+    if config.entry_points:
+        for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                plugin = entry_point.load()
+            except Exception as exc:
+                registry.problems.append(
+                    f"plugin {entry_point.name} ({entry_point.value}): {type(exc).__name__}: {exc}")
+                continue
+            _register_plugin(manager, registry, plugin, entry_point.name, "entry point", entry_point.value)
+    registry.problems.extend(_missing_env_dirs(config))
+    for directory, label in bot_directories(config):
+        plugin = BotDirectory(directory, registry.problems)
+        _register_plugin(manager, registry, plugin, f"bots:{directory}", label, str(directory))
+
+    _collect_games(manager, registry)
+    _collect_bots(manager, registry)
+    return registry
+
+
+def _register_plugin(manager: pluggy.PluginManager, registry: Registry, plugin: Any, name: str, kind: str,
+                     location: str) -> None:
+    try:
+        manager.register(plugin, name=name)
+        for caller in manager.get_hookcallers(plugin) or []:
+            if caller.spec is None:
+                raise pluggy.PluginValidationError(plugin, f"unknown hook {caller.name!r}")
+    except (pluggy.PluginValidationError, ValueError) as exc:
+        if manager.is_registered(plugin):
+            manager.unregister(plugin)
+        registry.problems.append(f"plugin {name} ({location}): {exc}; skipped")
+        return
+    hooks = tuple(sorted(caller.name for caller in manager.get_hookcallers(plugin) or []))
+    registry.plugins.append(PluginInfo(name, kind, location, hooks))
+
+
+def _implementations(manager: pluggy.PluginManager, hook: str) -> list[tuple[str, Callable[..., Any]]]:
+    # Called in registration order (pluggy itself calls last-registered first), so that the shipped
+    # bots claim their names before bots from user directories.
+    caller = getattr(manager.hook, hook)
+    return [(impl.plugin_name, impl.function) for impl in caller.get_hookimpls()]
+
+
+def _collect_games(manager: pluggy.PluginManager, registry: Registry) -> None:
+    for plugin_name, function in _implementations(manager, "register_games"):
+        def register(cls: type[Game], plugin_name: str = plugin_name) -> None:
+            name = getattr(cls, "name", None)
+            if not (inspect.isclass(cls) and issubclass(cls, Game) and name):
+                registry.problems.append(
+                    f"plugin {plugin_name}: {cls!r} is not a named Game subclass; skipped")
+            elif name in registry.games:
+                registry.problems.append(f"plugin {plugin_name}: game name {name!r} is already taken; skipped")
+            else:
+                registry.games[name] = cls
+
+        _call_safely(function, register, plugin_name, registry)
+
+
+def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
+    for plugin_name, function in _implementations(manager, "register_bots"):
+        def register(cls: type[Bot], source: str | None = None, plugin_name: str = plugin_name) -> None:
+            where = source or _source_file(cls) or plugin_name
+            if not (inspect.isclass(cls) and issubclass(cls, Bot) and cls.name):
+                registry.problems.append(f"{where}: {cls!r} is not a named Bot subclass; skipped")
+                return
+            if not cls.games:
+                registry.problems.append(f"{where}: bot {cls.name!r} declares no games; skipped")
+                return
+            if cls.name in registry.bots:
+                taken = registry.bots[cls.name].source
+                registry.problems.append(f"{where}: bot name {cls.name!r} is already taken by {taken}; skipped")
+                return
+            version = source_version(source or _source_file(cls), cls)
+            registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
+
+        _call_safely(function, register, plugin_name, registry)
+
+
+def _call_safely(function: Callable[..., Any], register: Callable[..., None], plugin_name: str,
+                 registry: Registry) -> None:
+    try:
+        function(register=register)
+    except Exception as exc:
+        registry.problems.append(f"plugin {plugin_name}: {type(exc).__name__}: {exc}")
+
+
+def _source_file(cls: type) -> str | None:
+    try:
+        return inspect.getsourcefile(cls)
+    except (TypeError, OSError):
+        return None

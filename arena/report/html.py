@@ -1,0 +1,154 @@
+"""``arena report RUN --html FILE``: one self-contained HTML page (no scripts, no network) for a stored run.
+
+It holds the standings with their intervals, the pairwise matrix as a heat map with the differences that
+survive Holm's correction marked, the per-map and per-seat tables, rating history charts (the run game
+by game, and every run so far), and the failures.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from arena.report.analysis import analysis_tables
+from arena.stats.analysis import Analysis, analyse, player_name
+from arena.stats.standings import standings_from_games
+from arena.storage.history import played_from_rows
+from arena.storage.store import Store
+
+PALETTE = ("#d7301f", "#2b8cbe", "#31a354", "#e6ab02", "#756bb1", "#636363", "#e7298a", "#66a61e")
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; font-size: 1.25em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #ddd; text-align: right; }
+th { background: #f4f4f4; white-space: nowrap; } td.name, th.name { text-align: left; }
+table.heat td { text-align: center; border: 1px solid #fff; min-width: 4.5em; }
+.legend { color: #555; font-size: 0.9em; }
+svg { background: #fafafa; border: 1px solid #ddd; }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], css: str = "", names: int = 1) -> str:
+    head = "".join(f'<th class="{"name" if i < names else ""}">{_e(h)}</th>' for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(f'<td class="{"name" if i < names else ""}">{_e(c)}</td>'
+                                    for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return f'<table class="{css}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _heat_colour(score: float) -> str:
+    """Red for 0, white for 1/2, green for 1."""
+    if score >= 0.5:
+        t = (score - 0.5) * 2
+        return f"rgb({round(255 - 206 * t)}, {round(255 - 92 * t)}, {round(255 - 171 * t)})"
+    t = (0.5 - score) * 2
+    return f"rgb({round(255 - 40 * t)}, {round(255 - 207 * t)}, {round(255 - 224 * t)})"
+
+
+def _heat_map(analysis: Analysis, order: Sequence[str]) -> str:
+    pairs = {(p.a, p.b): p for p in analysis.pairs}
+    head = '<th class="name">row vs column</th>' + "".join(f"<th>{_e(b)}</th>" for b in order)
+    rows = []
+    for a in order:
+        cells = [f'<td class="name">{_e(a)}</td>']
+        for b in order:
+            pair = pairs.get((a, b))
+            if pair is None:
+                cells.append('<td class="empty">-</td>')
+                continue
+            mark = " *" if pair.significant else ""
+            title = f"{pair.wins}-{pair.draws}-{pair.losses}, p = {pair.p_value:.3g}, Holm {pair.p_holm:.3g}"
+            cells.append(f'<td class="cell" style="background-color: {_heat_colour(pair.score)}" title="{_e(title)}">'
+                         f"{100 * pair.score:.0f}%{mark}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f'<table class="heat"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _chart(title: str, series: dict[str, list[float]], x_label: str, width: int = 720, height: int = 260) -> str:
+    """An SVG line chart, one polyline per series."""
+    values = [v for points in series.values() for v in points]
+    if not values:
+        return f"<p>{_e(title)}: no data.</p>"
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    longest = max(len(points) for points in series.values())
+    left, right, top, bottom = 50, width - 150, 20, height - 35
+
+    def x(i: int) -> float:
+        return left + (right - left) * (i / max(1, longest - 1))
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / span
+
+    parts = [f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{_e(title)}">',
+             f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#999"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#999"/>',
+             f'<text x="{left}" y="{height - 8}" font-size="12">{_e(x_label)}</text>',
+             f'<text x="4" y="{top + 4}" font-size="11">{high:.1f}</text>',
+             f'<text x="4" y="{bottom}" font-size="11">{low:.1f}</text>']
+    for index, (name, points) in enumerate(sorted(series.items())):
+        colour = PALETTE[index % len(PALETTE)]
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(points))
+        if len(points) == 1:
+            parts.append(f'<circle cx="{x(0):.1f}" cy="{y(points[0]):.1f}" r="3" fill="{colour}"/>')
+        parts.append(f'<polyline class="series" data-bot="{_e(name)}" fill="none" stroke="{colour}" '
+                     f'stroke-width="2" points="{coords}"/>')
+        parts.append(f'<text x="{right + 10}" y="{top + 16 * (index + 1)}" font-size="12" fill="{colour}">'
+                     f"{_e(name)}</text>")
+    parts.append("</svg>")
+    return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
+
+
+def build_html(store: Store, run_id: int) -> str:
+    """The report page of stored run ``run_id``."""
+    run = store.run(run_id)
+    rows = list(store.games(run_id=run_id))
+    played = played_from_rows(rows)
+    standings = standings_from_games(run.game, played, run.scheduled)
+    analysis = analyse(played)
+    order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
+
+    bots = {row["id"]: row["label"] for row in store.bot_rows()}
+    in_run: dict[str, list[float]] = {}
+    for _, bot, _, mu, sigma in store.snapshots(run_id):
+        in_run.setdefault(bots[bot], []).append(mu - 3 * sigma)
+    across: dict[str, list[float]] = {}
+    for board_run, _, bot, _, mu, sigma, _ in store.leaderboard_rows(run.game):
+        if board_run <= run_id and bots[bot] in order:
+            across.setdefault(bots[bot], []).append(mu - 3 * sigma)
+
+    failures = [[row.idx, row.labels[seat], kind, row.reason]
+                for row in rows for seat, kind in sorted(row.failures.items())]
+    tables = analysis_tables(standings, analysis)
+    title = f"{run.name} (run {run.id}): {run.game}, {run.format}"
+    sections = [
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="summary">{len(rows)} of {run.scheduled} games played, {_e(run.status)}; started '
+        f"{_e(run.created_at)}.</p>",
+        "<h2>Standings</h2>", _table(*tables["standings"], "standings", names=2),
+        '<p class="legend">Ranked by the conservative TrueSkill rating mu - 3 sigma. Score intervals are 95% '
+        "Wilson intervals; Elo is against the field; Bradley-Terry ratings are a maximum-likelihood fit of all "
+        "games with 95% intervals. T/C/I/M: timeouts, crashes, illegal moves, out of memory.</p>",
+        "<h2>Pairwise scores</h2>", _heat_map(analysis, order),
+        '<p class="legend">The row bot\'s score against the column bot: green above 50%, red below. '
+        "* marks a difference that is significant at 5% after Holm's correction over all pairs "
+        "(exact sign test on the decisive games). Hover a cell for its wins-draws-losses and p-values.</p>",
+        "<h2>Rating history</h2>",
+        _chart("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
+        _chart("mu - 3 sigma after each run, across every stored run", across, "runs the bot played"),
+        "<h2>Maps</h2>", _table(*tables["maps"], "maps", names=2),
+        "<h2>Seat advantage</h2>",
+        _table(*tables["seats"], "seats", names=0),
+        '<p class="legend">A seat scoring above 50% is an advantage (for two players, seat 0 moves first '
+        "in alternating games).</p>",
+        "<h2>Failures</h2>",
+        _table(["game", "bot", "kind", "reason"], failures, "failures", names=4) if failures
+        else '<p class="none">No bot failed.</p>',
+    ]
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
+            f"<style>{STYLE}</style></head><body>{''.join(sections)}</body></html>\n")

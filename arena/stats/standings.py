@@ -1,0 +1,116 @@
+"""Standings: per-bot results, ratings and head-to-head scores from a set of played games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.core.game import Game
+from arena.play.referee import FAILURE_KINDS, MatchOutcome, MatchSetup
+from arena.stats.ratings import Rating, rate
+
+
+@dataclass
+class BotStanding:
+    """One bot's line in the standings (one line per role in games with roles)."""
+
+    label: str
+    role: str | None
+    rating: Rating
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    failures: Counter[str] = field(default_factory=Counter)
+    think_time: float = 0.0
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games, or 0 with no games."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass
+class Standings:
+    """Everything a tournament report shows."""
+
+    game: str
+    rows: list[BotStanding]
+    head_to_head: dict[tuple[str, str], tuple[float, int]]
+    played: int
+    scheduled: int
+    draw_probability: float
+    roles: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every scheduled game was played."""
+        return self.played == self.scheduled
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """What standings need of one game: who sat where (label and role), ranks, failures, thinking time."""
+
+    players: tuple[tuple[str, str | None], ...]
+    ranks: tuple[int, ...]
+    failures: dict[int, str]
+    think_time: tuple[float, ...]
+    map: str | None = None
+
+
+def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
+    """The :class:`PlayedGame` of a finished scheduled game."""
+    role = game.roles.__getitem__ if game.roles else (lambda seat: None)
+    players = tuple((spec.label, role(seat)) for seat, spec in enumerate(setup.bots))
+    return PlayedGame(players, outcome.ranks, outcome.failures, outcome.think_time,
+                      setup.game_map.name if setup.game_map else None)
+
+
+def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled: int) -> Standings:
+    """Standings over games given in schedule order; ``scheduled`` is how many the tournament has in all."""
+    ratings, probability = rate([(game.players, game.ranks) for game in played])
+
+    rows: dict[tuple[str, str | None], BotStanding] = {}
+    head_to_head: dict[tuple[str, str], tuple[float, int]] = {}
+    for game in played:
+        players, ranks, outcome = game.players, game.ranks, game
+        best, first_count = min(ranks), ranks.count(min(ranks))
+        for seat, key in enumerate(players):
+            row = rows.setdefault(key, BotStanding(key[0], key[1], ratings[key]))
+            row.games += 1
+            row.think_time += outcome.think_time[seat] if outcome.think_time else 0.0
+            if ranks[seat] == best and first_count == 1:
+                row.wins += 1
+            elif ranks[seat] == best:
+                row.draws += 1
+            else:
+                row.losses += 1
+            if seat in outcome.failures:
+                row.failures[outcome.failures[seat]] += 1
+            for other, other_key in enumerate(players):
+                if other == seat or (key[1] is not None and other < seat):
+                    continue  # with roles (seat i plays role i), one entry a meeting: the cat's score against the mouse
+                points = 1.0 if ranks[seat] < ranks[other] else 0.5 if ranks[seat] == ranks[other] else 0.0
+                total, count = head_to_head.get((key[0], other_key[0]), (0.0, 0))
+                head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
+    roles = role_order(played)
+    ordered = sorted(rows.values(), key=lambda r: (roles.index(r.role) if r.role in roles else 0,
+                                                   -r.rating.conservative, -r.score, r.label))
+    return Standings(game_name, ordered, head_to_head, len(played), scheduled, probability, roles)
+
+
+def role_order(played: Sequence[PlayedGame]) -> tuple[str, ...]:
+    """The roles of a game with roles, in seat order (empty for symmetric games)."""
+    seats: dict[str, int] = {}
+    for game in played:
+        for seat, (_, role) in enumerate(game.players):
+            if role is not None:
+                seats.setdefault(role, seat)
+    return tuple(sorted(seats, key=seats.__getitem__))
+
+
+def failure_summary(row: BotStanding) -> str:
+    """Failures as ``T/C/I/M`` counts (timeouts, crashes, illegal moves, out of memory)."""
+    return "/".join(str(row.failures.get(kind, 0)) for kind in FAILURE_KINDS)

@@ -1,0 +1,423 @@
+"""SQLite storage: runs, bots and their versions, games with full records, and rating snapshots.
+
+``arena.db`` in the current directory unless ``--db`` or ``ARENA_DB`` says otherwise. WAL mode; every
+finished game is committed on its own, so a killed arena loses no finished game. A file that is not an
+arena database, is corrupt, or was written by a newer arena is refused before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+
+SCHEMA_VERSION = 1
+APPLICATION = "arena"
+DB_VARIABLE = "ARENA_DB"
+DEFAULT_DB = "arena.db"
+_SQLITE_HEADER = b"SQLite format 3\x00"
+LOCK_WAIT_SECONDS = 60
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        game TEXT NOT NULL,
+        format TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        scheduled INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE INDEX runs_fingerprint ON runs (fingerprint);
+    CREATE TABLE bots (
+        id INTEGER PRIMARY KEY,
+        label TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        source TEXT NOT NULL,
+        previous_id INTEGER REFERENCES bots (id),
+        first_seen TEXT NOT NULL,
+        UNIQUE (label, version)
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        idx INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        map TEXT,
+        seed INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        ranks TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        failures TEXT NOT NULL,
+        think_time TEXT NOT NULL,
+        duration REAL NOT NULL,
+        turns INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        UNIQUE (run_id, idx)
+    );
+    CREATE TABLE rating_snapshots (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        game_idx INTEGER NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (run_id, game_idx, bot_id, role)
+    );
+    CREATE TABLE leaderboard (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        game TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (run_id, bot_id, role)
+    );
+    CREATE TABLE ladder (
+        game TEXT NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        last_round INTEGER NOT NULL,
+        PRIMARY KEY (game, bot_id, role)
+    );
+    """,
+}
+
+
+class StoreError(ArenaError):
+    """A database file that cannot be used; it was not modified."""
+
+
+def now() -> str:
+    """The current UTC time as ISO text."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def default_db_path() -> Path:
+    """``$ARENA_DB`` if set, else ``./arena.db``."""
+    return Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB)
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One stored tournament run."""
+
+    id: int
+    name: str
+    game: str
+    format: str
+    definition: dict[str, Any]
+    fingerprint: str
+    scheduled: int
+    status: str
+    created_at: str
+    finished_at: str | None
+    played: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game: who sat where (bot label and role), ranks, failures, thinking time, record."""
+
+    run_id: int
+    idx: int
+    labels: tuple[str, ...]
+    bot_ids: tuple[int, ...]
+    roles: tuple[str | None, ...]
+    ranks: tuple[int, ...]
+    reason: str
+    failures: dict[int, str]
+    think_time: tuple[float, ...]
+    map: str | None
+    record: dict[str, Any]
+
+
+def _check_existing(path: Path) -> None:
+    """Refuse files that are not arena databases of a schema this arena reads, without writing."""
+    with path.open("rb") as handle:
+        header = handle.read(len(_SQLITE_HEADER))
+    if header != _SQLITE_HEADER:
+        raise StoreError(f"{path}: not an arena database (not an SQLite file); it was left untouched")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            detail = " ".join(str(check[0] if check else "no answer").split())
+            raise StoreError(f"{path}: the database is corrupt ({detail}); it was left untouched")
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return  # a new database another arena is creating right now: opening it waits for that
+        if "meta" not in tables:
+            raise StoreError(f"{path}: not an arena database (an SQLite file without arena's tables); "
+                             "it was left untouched")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("application") != APPLICATION:
+            raise StoreError(f"{path}: not an arena database (application {meta.get('application')!r}); "
+                             "it was left untouched")
+        version = int(meta.get("schema_version", "0"))
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{path}: written by a newer arena (schema {version}; this arena reads up to "
+                             f"{SCHEMA_VERSION}); upgrade arena to use it. It was left untouched")
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: the database is corrupt or unreadable ({exc}); it was left untouched") from None
+    finally:
+        conn.close()
+
+
+class Store:
+    """An open arena database."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a directory, not a database file")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            _check_existing(self.path)
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open database ({exc})") from None
+        self.conn.execute("PRAGMA busy_timeout = 60000")
+        # Switching to WAL needs a moment alone with the file, and SQLite doesn't wait for it by itself.
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"{self.path}: cannot open database ({exc})") from None
+                time.sleep(0.05)
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            has_meta = self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
+            others = self.conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+            if not has_meta and others:
+                raise StoreError(f"{self.path}: not an arena database (an SQLite file without arena's tables); "
+                                 "it was left untouched")
+            version = 0
+            if has_meta:
+                row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                version = int(row[0]) if row else 0
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[target].split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('application', ?)", (APPLICATION,))
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(target),))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- bots ---------------------------------------------------------------------------------------
+
+    def bot_id(self, label: str, name: str, version: str, source: str) -> int:
+        """The id of this bot version, added (linked to the label's previous version) if new."""
+        row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
+        if row:
+            return row[0]
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
+            if row:
+                self.conn.execute("COMMIT")
+                return row[0]
+            previous = self.conn.execute("SELECT max(id) FROM bots WHERE label = ?", (label,)).fetchone()[0]
+            cursor = self.conn.execute(
+                "INSERT INTO bots (label, name, version, source, previous_id, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
+                (label, name, version, source, previous, now()))
+            self.conn.execute("COMMIT")
+            return int(cursor.lastrowid or 0)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def bot_rows(self) -> list[dict[str, Any]]:
+        """Every stored bot version."""
+        cursor = self.conn.execute("SELECT id, label, name, version, source, previous_id, first_seen FROM bots")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    # --- runs ---------------------------------------------------------------------------------------
+
+    def create_run(self, name: str, game: str, fmt: str, definition: dict[str, Any], fingerprint: str,
+                   scheduled: int) -> int:
+        """Start a run; returns its id."""
+        cursor = self.conn.execute(
+            "INSERT INTO runs (name, game, format, definition, fingerprint, scheduled, status, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
+            (name, game, fmt, json.dumps(definition), fingerprint, scheduled, now()))
+        return int(cursor.lastrowid or 0)
+
+    def set_run_status(self, run_id: int, status: str, scheduled: int | None = None) -> None:
+        """Mark a run running, interrupted or complete."""
+        finished = now() if status == "complete" else None
+        if scheduled is None:
+            self.conn.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, finished, run_id))
+        else:
+            self.conn.execute("UPDATE runs SET status = ?, finished_at = ?, scheduled = ? WHERE id = ?",
+                              (status, finished, scheduled, run_id))
+
+    def _run_rows(self, where: str = "", params: Sequence[Any] = ()) -> list[RunRow]:
+        cursor = self.conn.execute(
+            "SELECT r.id, r.name, r.game, r.format, r.definition, r.fingerprint, r.scheduled, r.status, "
+            "r.created_at, r.finished_at, (SELECT count(*) FROM games g WHERE g.run_id = r.id) "
+            f"FROM runs r {where} ORDER BY r.id", params)
+        return [RunRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:]) for row in cursor.fetchall()]
+
+    def runs(self) -> list[RunRow]:
+        """Every run, oldest first."""
+        return self._run_rows()
+
+    def run(self, run_id: int) -> RunRow:
+        """One run, or an error naming the runs there are."""
+        rows = self._run_rows("WHERE r.id = ?", (run_id,))
+        if not rows:
+            known = [str(r.id) for r in self.runs()]
+            listing = f"; runs in {self.path}: {', '.join(known[-10:])}" if known else f"; {self.path} has no runs"
+            raise StoreError(f"no run {run_id}{listing}")
+        return rows[0]
+
+    def latest_run_with(self, fingerprint: str) -> RunRow | None:
+        """The newest run of the same definition, if any."""
+        rows = self._run_rows("WHERE r.fingerprint = ?", (fingerprint,))
+        return rows[-1] if rows else None
+
+    # --- games --------------------------------------------------------------------------------------
+
+    def add_game(self, run_id: int, idx: int, seats: Sequence[dict[str, Any]], ranks: Sequence[int], reason: str,
+                 failures: dict[int, str], think_time: Sequence[float], duration: float, turns: int,
+                 record: dict[str, Any]) -> None:
+        """Store one finished game, committed at once (a second copy of the same game is ignored)."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, think_time, "
+            "duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run_id, idx, record["game"], (record.get("map") or {}).get("name"), record["seed"], json.dumps(seats),
+             json.dumps(list(ranks)), reason, json.dumps({str(k): v for k, v in failures.items()}),
+             json.dumps(list(think_time)), duration, turns, json.dumps(record), now()))
+
+    def played_indices(self, run_id: int) -> set[int]:
+        """Schedule indices of the run's stored games."""
+        return {row[0] for row in self.conn.execute("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
+
+    def games(self, run_id: int | None = None, game: str | None = None) -> Iterator[GameRow]:
+        """Stored games, by run and schedule order."""
+        clauses, params = [], []
+        if run_id is not None:
+            clauses.append("run_id = ?")
+            params.append(run_id)
+        if game is not None:
+            clauses.append("game = ?")
+            params.append(game)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        cursor = self.conn.execute(
+            f"SELECT run_id, idx, seats, ranks, reason, failures, think_time, map, record FROM games {where} "
+            "ORDER BY run_id, idx", params)
+        for run, idx, seats, ranks, reason, failures, think, map_name, record in cursor:
+            seat_list = json.loads(seats)
+            yield GameRow(run, idx, tuple(s["label"] for s in seat_list), tuple(s["bot_id"] for s in seat_list),
+                          tuple(s.get("role") for s in seat_list), tuple(json.loads(ranks)), reason,
+                          {int(k): v for k, v in json.loads(failures).items()}, tuple(json.loads(think)), map_name,
+                          json.loads(record))
+
+    # --- ratings ------------------------------------------------------------------------------------
+
+    def replace_snapshots(self, run_id: int, snapshots: Iterable[tuple[int, int, str | None, float, float]]) -> None:
+        """Store the run's rating after every game: ``(game_idx, bot_id, role, mu, sigma)``."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("DELETE FROM rating_snapshots WHERE run_id = ?", (run_id,))
+            self.conn.executemany(
+                "INSERT INTO rating_snapshots (run_id, game_idx, bot_id, role, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
+                [(run_id, idx, bot, role or "", mu, sigma) for idx, bot, role, mu, sigma in snapshots])
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def snapshots(self, run_id: int) -> list[tuple[int, int, str | None, float, float]]:
+        """The stored rating snapshots of a run."""
+        return [(idx, bot, role or None, mu, sigma) for idx, bot, role, mu, sigma in self.conn.execute(
+            "SELECT game_idx, bot_id, role, mu, sigma FROM rating_snapshots WHERE run_id = ? "
+            "ORDER BY game_idx, bot_id, role", (run_id,))]
+
+    def replace_leaderboard(self, run_id: int, game: str,
+                            rows: Iterable[tuple[int, str | None, float, float, int]]) -> None:
+        """Store every bot's all-time rating after ``run_id``: ``(bot_id, role, mu, sigma, games)``."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("DELETE FROM leaderboard WHERE run_id = ?", (run_id,))
+            self.conn.executemany(
+                "INSERT INTO leaderboard (run_id, game, bot_id, role, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(run_id, game, bot, role or "", mu, sigma, games) for bot, role, mu, sigma, games in rows])
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def leaderboard_rows(self, game: str | None = None) -> list[tuple[int, str, int, str | None, float, float, int]]:
+        """Every stored all-time rating: ``(run_id, game, bot_id, role, mu, sigma, games)`` by run."""
+        where, params = ("WHERE game = ?", (game,)) if game else ("", ())
+        return [(run, g, bot, role or None, mu, sigma, games) for run, g, bot, role, mu, sigma, games in
+                self.conn.execute("SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard "
+                                  f"{where} ORDER BY run_id, bot_id, role", params)]
+
+    # --- ladder -------------------------------------------------------------------------------------
+
+    def ladder(self, game: str) -> dict[tuple[int, str | None], tuple[float, float, int, int]]:
+        """The ladder of ``game``: ``(bot_id, role) -> (mu, sigma, games, last_round)``."""
+        return {(bot, role or None): (mu, sigma, games, last) for bot, role, mu, sigma, games, last in
+                self.conn.execute("SELECT bot_id, role, mu, sigma, games, last_round FROM ladder WHERE game = ?",
+                                  (game,))}
+
+    def save_ladder(self, game: str, entries: dict[tuple[int, str | None], tuple[float, float, int, int]]) -> None:
+        """Write ladder entries (insert or update)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO ladder (game, bot_id, role, mu, sigma, games, last_round) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game, bot, role or "", mu, sigma, games, last)
+                 for (bot, role), (mu, sigma, games, last) in entries.items()])
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise

@@ -1,0 +1,155 @@
+"""Tournament definitions: a TOML file (``tournaments/*.toml``) or command-line flags, as one dataclass.
+
+```toml
+name = "classic"
+game = "tron"                       # optional: the maps' game
+maps = ["maps/empty_room.txt", "maps/center_*.txt"]   # paths or globs, relative to this file, or map names
+bots = ["floodfill", "wallhugger", "chaser", "random"]  # names or bot specs; default: every bot of the game
+format = "round-robin"              # round-robin | gauntlet | swiss
+gauntlet = "floodfill"              # with format = "gauntlet": the bot that meets the field
+rounds = 3                          # with format = "swiss"
+games = 10                          # games per pairing per map
+time_limit = 1.0                    # seconds per move
+seed = 0
+workers = 2                         # default: all cores
+```
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+
+FORMATS = ("round-robin", "gauntlet", "swiss")
+DEFAULT_GAMES = 10
+DEFAULT_TIME_LIMIT = 1.0
+_TOML_NAMES: dict[type, str] = {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
+                                list: "a list", dict: "a table"}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,), "game": (str,), "maps": (list,), "bots": (list,), "format": (str,), "gauntlet": (str,),
+    "rounds": (int,), "games": (int,), "time_limit": (int, float), "seed": (int,), "workers": (int,),
+    "options": (dict,),
+}
+
+
+@dataclass(frozen=True)
+class TournamentDefinition:
+    """What to play: every field of a tournament file; command-line flags override them."""
+
+    maps: tuple[str, ...]
+    name: str = ""
+    game: str | None = None
+    bots: tuple[str, ...] = ()
+    format: str = "round-robin"
+    gauntlet: str | None = None
+    rounds: int | None = None
+    games: int = DEFAULT_GAMES
+    time_limit: float = DEFAULT_TIME_LIMIT
+    seed: int = 0
+    workers: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+    def with_overrides(self, **overrides: Any) -> TournamentDefinition:
+        """A copy with every override that is not ``None`` applied."""
+        return replace(self, **{key: value for key, value in overrides.items() if value is not None})
+
+    def check(self) -> None:
+        """Reject combinations that cannot be played, with a one-line reason."""
+        if self.format not in FORMATS:
+            raise ArenaError(f"format {self.format!r} is not one of: {', '.join(FORMATS)}")
+        if self.format == "gauntlet" and not self.gauntlet:
+            raise ArenaError("a gauntlet needs the bot that meets the field: --gauntlet BOT")
+        if self.format == "swiss" and (self.rounds is None or self.rounds < 1):
+            raise ArenaError("a swiss tournament needs --rounds N (at least 1)")
+        if self.games < 1:
+            raise ArenaError("--games must be at least 1")
+        if self.time_limit <= 0:
+            raise ArenaError("--time-limit must be positive")
+        if self.workers is not None and self.workers < 1:
+            raise ArenaError("--workers must be at least 1")
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the definition."""
+        data = asdict(self)
+        data["maps"], data["bots"] = list(self.maps), list(self.bots)
+        return data
+
+
+def fingerprint(parts: dict[str, Any]) -> str:
+    """A stable hash of what decides a tournament's games (so a rerun of the same command resumes it)."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _key_line(text: str, key: str) -> int:
+    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+def load_definition(path: str | Path) -> TournamentDefinition:
+    """Read a tournament TOML file; errors name the file, the line and the key."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArenaError(f"{path}: cannot read tournament file ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        if where:
+            location = f"{where.group(1)}:{where.group(2)}"
+        else:  # "at end of document"
+            last = text.split("\n")[-1]
+            location = f"{text.count(chr(10)) + 1}:{len(last) + 1}"
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+        raise ArenaError(f"{path}:{location}: not valid TOML: {message}") from None
+
+    known = {f.name for f in fields(TournamentDefinition)}
+    for key, value in data.items():
+        line = _key_line(text, key)
+        if key not in known:
+            raise ArenaError(f"{path}:{line}: unknown key {key!r} (known keys: {', '.join(sorted(known))})")
+        expected = _TYPES[key]
+        if not isinstance(value, expected) or isinstance(value, bool):
+            wanted = "a number" if float in expected else _TOML_NAMES[expected[0]]
+            raise ArenaError(f"{path}:{line}: key {key!r} must be {wanted}, not {_TOML_NAMES.get(type(value), 'that')}")
+        if key in ("maps", "bots") and not all(isinstance(item, str) for item in value):
+            raise ArenaError(f"{path}:{line}: key {key!r} must be a list of strings")
+    if "maps" not in data:
+        raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
+
+    maps = tuple(_expand(pattern, path.parent) for pattern in data["maps"])
+    definition = TournamentDefinition(
+        maps=tuple(m for group in maps for m in group),
+        name=data.get("name", path.stem),
+        game=data.get("game"),
+        bots=tuple(data.get("bots", ())),
+        format=data.get("format", "round-robin"),
+        gauntlet=data.get("gauntlet"),
+        rounds=data.get("rounds"),
+        games=data.get("games", DEFAULT_GAMES),
+        time_limit=float(data.get("time_limit", DEFAULT_TIME_LIMIT)),
+        seed=data.get("seed", 0),
+        workers=data.get("workers"),
+        options={str(k): str(v) for k, v in data.get("options", {}).items()},
+    )
+    return definition  # checked once command-line flags are applied (see TournamentDefinition.check)
+
+
+def _expand(pattern: str, base: Path) -> list[str]:
+    """A map entry: a glob or path relative to the TOML file (or the current directory), or a map name."""
+    for root in (base, Path.cwd()):
+        candidate = root / pattern
+        matches = sorted(glob.glob(str(candidate)))
+        if matches:
+            return matches
+    return [pattern]

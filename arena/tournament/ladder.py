@@ -1,0 +1,153 @@
+"""A persistent TrueSkill ladder, stored in the database and continued round by round.
+
+Each round pairs the bots that play the game now (a bot dropped into ``bots/`` joins on the next round;
+a changed bot joins as a new version, linked to the old one, which retires). Pairing starts from the
+bot that has waited longest since it last played, and gives it the opponent with the best TrueSkill
+match quality, so every bot keeps playing and games stay informative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import trueskill
+
+from arena.core.bot import BotSpec
+from arena.core.errors import ArenaError
+from arena.core.game import Game
+from arena.core.maps import GameMap
+from arena.play.executors import WorkerPool
+from arena.play.referee import MatchOutcome, MatchSetup
+from arena.plugins.registry import Registry
+from arena.stats.ratings import MU, SIGMA, draw_probability
+from arena.storage.history import finalize_run
+from arena.storage.store import Store
+from arena.tournament.runner import store_game
+from arena.tournament.schedules import game_seed
+
+NEVER = -1
+
+
+@dataclass(frozen=True)
+class LadderEntry:
+    """One bot version on the ladder."""
+
+    bot_id: int
+    label: str
+    mu: float
+    sigma: float
+    games: int
+    last_round: int
+
+
+def environment(store: Store, game: str) -> trueskill.TrueSkill:
+    """TrueSkill with tau 0 and the smoothed draw rate of every stored game of ``game``."""
+    probability = draw_probability([row.ranks for row in store.games(game=game)])
+    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
+
+
+def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[LadderEntry]:
+    """The ladder entries of the bots that play ``game`` now, added to the ladder if new."""
+    stored = store.ladder(game.name)
+    entries = []
+    for bot in registry.bots_for(game.name):
+        bot_id = store.bot_id(bot.name, bot.name, bot.version, bot.source)
+        mu, sigma, games, last = stored.get((bot_id, None), (MU, SIGMA, 0, NEVER))
+        entries.append(LadderEntry(bot_id, bot.name, mu, sigma, games, last))
+    if len(entries) < 2:
+        raise ArenaError(f"the {game.name} ladder needs at least two bots")
+    return entries
+
+
+def pair_round(entries: Sequence[LadderEntry], env: trueskill.TrueSkill) -> list[tuple[LadderEntry, LadderEntry]]:
+    """Pairs for one round: the longest-waiting bot first, each with its best-quality unpaired opponent."""
+    waiting = sorted(entries, key=lambda e: (e.last_round, e.games, e.label))
+    pairs = []
+    while len(waiting) >= 2:
+        first = waiting.pop(0)
+        mine = env.create_rating(first.mu, first.sigma)
+        best = max(waiting, key=lambda e: (env.quality([(mine,), (env.create_rating(e.mu, e.sigma),)]),
+                                           -e.last_round, e.label))
+        waiting.remove(best)
+        pairs.append((first, best))
+    return pairs
+
+
+def round_games(game: type[Game], maps: Sequence[GameMap], pairs: Sequence[tuple[LadderEntry, LadderEntry]],
+                round_number: int, games_per_pair: int, seed: int, time_limit: float, start_index: int
+                ) -> list[MatchSetup]:
+    """The games of one ladder round: each pair on the round's map, both seats equally often."""
+    game_map = maps[round_number % len(maps)]
+    setups = []
+    for repetition in range(-(-games_per_pair // 2)):
+        for pair_index, (a, b) in enumerate(pairs):
+            seed_here = game_seed(seed, round_number, pair_index, repetition)
+            for first, second in ((a, b), (b, a)):
+                setups.append(MatchSetup(game.name, (BotSpec(first.label), BotSpec(second.label)), game_map,
+                                         dict(game_map.header), seed_here, time_limit, start_index + len(setups)))
+    return setups
+
+
+def update(store: Store, game: str, entries: Sequence[LadderEntry],
+           results: Sequence[tuple[MatchSetup, Sequence[int]]], round_number: int, env: trueskill.TrueSkill) -> None:
+    """Rate the round's games in schedule order and save the ladder."""
+    by_label = {e.label: e for e in entries}
+    ratings = {e.label: env.create_rating(e.mu, e.sigma) for e in entries}
+    games = {e.label: e.games for e in entries}
+    played = set()
+    for setup, ranks in results:
+        labels = [spec.label for spec in setup.bots]
+        updated = env.rate([(ratings[label],) for label in labels], ranks=list(ranks))
+        for label, (rating,) in zip(labels, updated, strict=True):
+            ratings[label] = rating
+            games[label] += 1
+            played.add(label)
+    store.save_ladder(game, {
+        (by_label[label].bot_id, None): (ratings[label].mu, ratings[label].sigma, games[label],
+                                         round_number if label in played else by_label[label].last_round)
+        for label in by_label
+    })
+
+
+@dataclass(frozen=True)
+class LadderRound:
+    """What one ladder round played."""
+
+    number: int
+    run_id: int
+    pairs: list[tuple[LadderEntry, LadderEntry]]
+    games: int
+    sat_out: list[str]
+
+
+def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Game], maps: Sequence[GameMap],
+               games_per_pair: int, seed: int, time_limit: float,
+               on_outcome: Callable[[MatchOutcome], None] | None = None) -> LadderRound:
+    """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder."""
+    if any(game.num_players(m) != 2 for m in maps):
+        raise ArenaError("the ladder pairs two bots at a time: use 2-player maps")
+    number = next_round_number(store, game.name)
+    entries = current_entries(store, registry, game)
+    env = environment(store, game.name)
+    pairs = pair_round(entries, env)
+    setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, 0)
+    run_id = store.create_run(f"ladder round {number}", game.name, "ladder",
+                              {"round": number, "maps": [m.name for m in maps], "games": games_per_pair,
+                               "seed": seed, "time_limit": time_limit}, f"ladder-{game.name}-{number}", len(setups))
+    ranks: dict[int, tuple[int, ...]] = {}
+    bot_ids: dict[str, int] = {}
+    for outcome in pool.run(setups):
+        store_game(store, run_id, game, setups[outcome.index], outcome, registry, bot_ids)
+        ranks[outcome.index] = outcome.ranks
+        if on_outcome is not None:
+            on_outcome(outcome)
+    update(store, game.name, entries, [(s, ranks[s.index]) for s in setups], number, env)
+    finalize_run(store, run_id, "complete")
+    playing = {e.label for pair in pairs for e in pair}
+    return LadderRound(number, run_id, pairs, len(setups), sorted(e.label for e in entries if e.label not in playing))
+
+
+def next_round_number(store: Store, game: str) -> int:
+    """The number of the ladder's next round."""
+    return max((last for *_, last in store.ladder(game).values()), default=NEVER) + 1
