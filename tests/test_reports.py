@@ -23,6 +23,9 @@ def test_analysis_counts_each_game_once_and_marks_what_survives_holm():
     analysis = analyse(played)
     strong = analysis.bots[("strong", None)]
     assert (strong.wins, strong.draws, strong.losses) == (20, 4, 0)
+    assert strong.success == pytest.approx(20 / 24)
+    assert analysis.bots[("weak", None)].success == pytest.approx(-21 / 21)
+    assert analysis.bots[("even", None)].success == pytest.approx(1 / 5)
     assert strong.bt.games == 24  # every game counted once
     pair = next(p for p in analysis.pairs if (p.a, p.b) == ("strong", "weak"))
     assert (pair.wins, pair.draws, pair.losses) == (20, 0, 0)
@@ -57,12 +60,14 @@ def test_report_json_latex_and_table():
     first = data["standings"][0]
     assert first["score_lower"] <= first["score"] <= first["score_upper"]
     assert first["bt_lower"] <= first["bt"] <= first["bt_upper"]
+    assert first["success"] == pytest.approx((first["wins"] - first["losses"]) / first["games"])
     assert len(data["pairwise"]) == 6 and len(data["seats"]) == 2
     assert sum(s["games"] for s in data["seats"]) == 2 * 18
     latex = runner.invoke(app, ["report", "1", "-f", "latex"]).stdout
     assert latex.startswith("% Standings: tron, 18 games\n\\begin{tabular}")
     table = runner.invoke(app, ["report", "1"]).stdout
     assert "Pairwise scores" in table and "Seat advantage" in table and "Holm" in table
+    assert "success" in table and "Cloppert 2007" in table
     assert runner.invoke(app, ["report", "1", "-f", "xml"]).stderr.startswith("error: --format 'xml'")
 
 

@@ -13,7 +13,8 @@ from tabulate import tabulate
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import PlayedGame, Standings, failure_summary
 
-LEGEND = ("Score intervals: 95% Wilson. Elo: against the field, ± its 95% margin. BT: Bradley-Terry "
+LEGEND = ("Score intervals: 95% Wilson. Success: (wins - losses) / games, from -1 to +1 (Cloppert 2007). "
+          "Elo: against the field, ± its 95% margin. BT: Bradley-Terry "
           "maximum-likelihood rating of all games with its 95% interval. In the pairwise table, * marks a "
           "difference significant at 5% after Holm's correction over every pair (exact sign test on the "
           "decisive games).")
@@ -30,8 +31,10 @@ def analysis_tables(standings: Standings, analysis: Analysis) -> dict[str, tuple
         elo = f"{stats.elo.elo:+.0f}±{stats.elo.error:.0f}" if stats else ""
         bt = f"{stats.bt.rating:+.0f} [{stats.bt.lower:+.0f},{stats.bt.upper:+.0f}]" if stats and stats.bt else ""
         rows.append([str(rank), row.label + (f" ({row.role})" if row.role else ""), f"{row.rating.conservative:.1f}",
-                     f"{row.wins}-{row.draws}-{row.losses}", score, elo, bt, failure_summary(row)])
-    standings_table = (["#", "bot", "mu-3σ", "W-D-L", "score [95%]", "Elo±95%", "BT [95%]", "T/C/I/M"], rows)
+                     f"{row.wins}-{row.draws}-{row.losses}", score, f"{stats.success:+.2f}" if stats else "", elo, bt,
+                     failure_summary(row)])
+    standings_table = (["#", "bot", "mu-3σ", "W-D-L", "score [95%]", "success", "Elo±95%", "BT [95%]", "T/C/I/M"],
+                       rows)
     order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
     pairs = {(p.a, p.b): p for p in analysis.pairs}
     matrix = []
@@ -64,7 +67,8 @@ def analysis_records(standings: Standings, analysis: Analysis) -> dict[str, list
                                   "draws": row.draws, "losses": row.losses, "score": row.score,
                                   "failures": dict(row.failures)}
         if stats:
-            record.update(score_lower=stats.score.lower, score_upper=stats.score.upper, elo=stats.elo.elo,
+            record.update(score_lower=stats.score.lower, score_upper=stats.score.upper, success=stats.success,
+                          elo=stats.elo.elo,
                           elo_error=stats.elo.error, los=stats.elo.los)
             if stats.bt:
                 record.update(bt=stats.bt.rating, bt_lower=stats.bt.lower, bt_upper=stats.bt.upper)

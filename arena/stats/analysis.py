@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arena.stats.bradley_terry import BTRating, bradley_terry
 from arena.stats.elo import EloEstimate, elo_difference
-from arena.stats.proportions import ScoreRate, holm, normal_cdf, score_rate, sign_test, wilson_interval
+from arena.stats.proportions import ScoreRate, holm, normal_cdf, score_rate, sign_test, success, wilson_interval
 from arena.stats.standings import PlayedGame
 
 ALPHA = 0.05
@@ -40,6 +40,11 @@ class BotStats:
     score: ScoreRate
     elo: EloEstimate
     bt: BTRating | None
+
+    @property
+    def success(self) -> float:
+        """Cloppert's (2007) success measure: games won minus games lost, over games played (-1 to +1)."""
+        return success(self.wins, self.losses, self.wins + self.draws + self.losses)
 
 
 @dataclass(frozen=True)
