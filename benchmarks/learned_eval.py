@@ -28,7 +28,8 @@ from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, s
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.proportions import score_rate
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import TournamentRun, play_tournament, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament
 
 MAPS = ("empty_room", "center_block", "diagonal_blocks")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
@@ -76,7 +77,7 @@ def main() -> None:
     learned, handset = f"voronoi:depth={args.depth},weights={weights}", f"voronoi:depth={args.depth}"
     definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(learned, handset),
                                       games=args.games, time_limit=5.0, seed=2, options={"starts": "mirrored"})
-    run = TournamentRun(prepare(definition, registry))
+    run = TournamentRun(plan_tournament(definition, registry))
     counts = {name: [0, 0, 0] for name in ["all", *args.maps]}
     failures = []
 

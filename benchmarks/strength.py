@@ -25,7 +25,8 @@ from collections import Counter, defaultdict
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.proportions import score_rate
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import TournamentRun, play_tournament, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament
 
 SEARCH = ("minimax", "voronoi", "chamber")
 FIELD = ("random", "wallhugger", "chaser", "floodfill")
@@ -49,7 +50,7 @@ def main() -> None:
     registry = load_registry(CONFIG)
     definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(*search, *FIELD),
                                       games=args.games, time_limit=args.time_limit, seed=args.seed)
-    tournament = prepare(definition, registry)
+    tournament = plan_tournament(definition, registry)
     run = TournamentRun(tournament)
     # results[(bot, opponent, map)] = [wins, draws, losses]
     results: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])

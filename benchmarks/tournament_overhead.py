@@ -27,7 +27,8 @@ from arena.play.limits import Limits, default_memory_limit
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import TournamentRun, play_tournament, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament
 
 THINKER = '''
 import time
@@ -70,7 +71,7 @@ def measure(bots_dir: Path, workers: int, games: int) -> tuple[float, float, int
     registry = load_registry(config)
     definition = TournamentDefinition(maps=("empty_room",), bots=("thinker_a", "thinker_b", "thinker_c", "thinker_d"),
                                       games=games, seed=1, time_limit=1.0)
-    run = TournamentRun(prepare(definition, registry))
+    run = TournamentRun(plan_tournament(definition, registry))
     outcomes: dict = {}
     with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
         run.run_id = store.create_run("bench", "tron", "round-robin", definition.as_json(), "bench", 0)

@@ -90,9 +90,10 @@ def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0,
                     on_outcome=None, **definition):
     """Plan and play a tournament; returns the run and its outcomes by schedule index."""
     from arena.tournament.definition import TournamentDefinition
-    from arena.tournament.runner import TournamentRun, play_tournament, prepare
+    from arena.tournament.plan import plan_tournament
+    from arena.tournament.runner import TournamentRun, play_tournament
 
-    tournament = prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
+    tournament = plan_tournament(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
                                               time_limit=time_limit, **definition), registry)
     run = TournamentRun(tournament)
     outcomes = {}

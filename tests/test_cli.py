@@ -24,10 +24,13 @@ def test_games_bots_and_plugins_list_what_was_found():
     games = invoke("games", "--format", "csv")
     assert games.exit_code == 0
     rows = list(csv.reader(io.StringIO(games.output)))
-    assert rows[0] == ["game", "players", "roles", "options", "description"]
+    assert rows[0] == ["game", "players", "roles", "options", "default maps", "description"]
     tron = next(row for row in rows[1:] if row[0] == "tron")
-    assert tron[:4] == ["tron", "2-4", "-", "moves (simultaneous|alternating), starts (map|mirrored), "
-                                            "powerups (off|on), rules (aichallenge|brown)"]
+    assert tron[:5] == ["tron", "2-4", "-", "moves (simultaneous|alternating), starts (map|mirrored), "
+                                            "powerups (off|on), rules (aichallenge|brown)",
+                        "empty_room center_block diagonal_blocks"]
+    snafu = next(row for row in rows[1:] if row[0] == "snafu")
+    assert snafu[4] == "snafu_15x15"
 
     bots = json.loads(invoke("bots", "--format", "json").stdout)
     tron_bots = [b for b in bots if "tron" in b["games"].split(", ")]
@@ -42,9 +45,9 @@ def test_games_bots_and_plugins_list_what_was_found():
 
 def test_the_default_tournament_field_is_every_bot_that_plays_the_game(shipped_registry):
     from arena.tournament.definition import TournamentDefinition
-    from arena.tournament.runner import prepare
+    from arena.tournament.plan import plan_tournament
 
-    tournament = prepare(TournamentDefinition(maps=("center_block",)), shipped_registry)
+    tournament = plan_tournament(TournamentDefinition(maps=("center_block",)), shipped_registry)
     assert [spec.label for spec in tournament.bots] == ["chamber", "chaser", "floodfill", "minimax", "random",
                                                         "voronoi", "wallhugger"]
 
@@ -185,4 +188,4 @@ def test_size_plays_snafu_on_an_open_board_without_a_map():
     wrong = invoke("play", "random", "chaser", "--size", "9x9", "--map", "empty_room")
     assert wrong.exit_code == 1
     assert wrong.stderr.strip() == (
-        "error: game 'tron' has no option 'size' (known options: moves, powerups, rules, starts)")
+        "error: --size: game 'tron' is played on its map's board and takes no size")

@@ -13,7 +13,7 @@ from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.tournament.definition import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
-from arena.tournament.runner import prepare
+from arena.tournament.plan import plan_tournament
 
 from .conftest import REPO
 
@@ -90,7 +90,7 @@ def test_a_valid_file_sets_every_field_and_maps_are_globs_relative_to_it(tmp_pat
     assert isinstance(definition.time_limit, float)
 
     registry = load_registry(PluginConfig(bot_dirs=(str(bot_dir),), use_cwd_bots=False, use_env_path=False))
-    tournament = prepare(definition, registry)
+    tournament = plan_tournament(definition, registry)
     assert [m.name for m in tournament.maps] == ["a", "b", "empty_room"]
     assert [spec.label for spec in tournament.bots] == ["steady:first=E,patience=2", "random"]
     assert tournament.bots[0].params == {"first": "E", "patience": 2}
@@ -269,7 +269,7 @@ def test_every_shipped_definition_loads_and_prepares(shipped_registry):
         definition = load_definition(path)
         assert (definition.name, definition.format) == (name, fmt), path
         assert all(Path(m).is_file() for m in definition.maps), path
-        tournament = prepare(definition, shipped_registry)
+        tournament = plan_tournament(definition, shipped_registry)
         assert [m.name for m in tournament.maps] == maps, path
         assert [spec.label for spec in tournament.bots] == bots, path
         assert tournament.total_games() == total, path

@@ -17,7 +17,8 @@ from arena.storage.history import played_from_rows
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.ladder import NEVER, LadderEntry, pair_round
-from arena.tournament.runner import TournamentRun, play_tournament, prepare, stages
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament, stages
 from arena.tournament.schedules import max_swiss_rounds, swiss_pairings
 
 from .conftest import round_robin_run, write_module
@@ -80,7 +81,7 @@ def test_gauntlet_plays_only_the_gauntlet_bots_pairings_in_both_seats():
 
 
 def test_gauntlet_bot_already_in_the_field_is_not_added_twice_and_every_seat_is_balanced(shipped_registry, bot_dir):
-    listed = prepare(TournamentDefinition(maps=("empty_room",), bots=tuple(SHIPPED), format="gauntlet",
+    listed = plan_tournament(TournamentDefinition(maps=("empty_room",), bots=tuple(SHIPPED), format="gauntlet",
                                           gauntlet="random", games=4), shipped_registry)
     assert [spec.label for spec in listed.bots] == SHIPPED
     schedule = listed.first_stage()
@@ -89,7 +90,7 @@ def test_gauntlet_bot_already_in_the_field_is_not_added_twice_and_every_seat_is_
 
     # on a four-player map: every group that includes the gauntlet bot, the bot in every seat equally often
     registry = load_registry(PluginConfig(bot_dirs=(str(bot_dir),), use_cwd_bots=False, use_env_path=False))
-    four = prepare(TournamentDefinition(maps=("four_corners",), bots=tuple(SHIPPED), format="gauntlet",
+    four = plan_tournament(TournamentDefinition(maps=("four_corners",), bots=tuple(SHIPPED), format="gauntlet",
                                         gauntlet="steady:first=S", games=4), registry)
     assert [spec.label for spec in four.bots] == ["steady:first=S", *SHIPPED]
     schedule = four.first_stage()
@@ -177,9 +178,9 @@ def test_every_round_that_prepare_allows_can_be_paired(bot_dir):
         labels = variants[:count]
         rounds = max_swiss_rounds(count)
         with pytest.raises(ArenaError, match=f"at most {rounds} swiss rounds"):
-            prepare(TournamentDefinition(maps=("empty_room",), bots=tuple(labels), format="swiss",
+            plan_tournament(TournamentDefinition(maps=("empty_room",), bots=tuple(labels), format="swiss",
                                          rounds=rounds + 1, games=2), registry)
-        tournament = prepare(TournamentDefinition(maps=("empty_room",), bots=tuple(labels), format="swiss",
+        tournament = plan_tournament(TournamentDefinition(maps=("empty_room",), bots=tuple(labels), format="swiss",
                                                   rounds=rounds, games=2), registry)
         chooser = random.Random(count)
         for _ in range(200):
@@ -247,7 +248,7 @@ def test_swiss_interrupted_and_resumed_gives_the_uninterrupted_results(shipped_r
             raise KeyboardInterrupt
 
     with Store("arena.db") as store:
-        tournament = prepare(definition, shipped_registry)
+        tournament = plan_tournament(definition, shipped_registry)
         run_id = store.create_run("swiss", "tron", "swiss", definition.as_json(), tournament.fingerprint,
                                   tournament.total_games())
         first = TournamentRun(tournament, run_id=run_id)
@@ -255,7 +256,7 @@ def test_swiss_interrupted_and_resumed_gives_the_uninterrupted_results(shipped_r
         assert first.interrupted
         assert store.played_indices(run_id) == set(range(stop_after))
 
-        resumed = TournamentRun(prepare(definition, shipped_registry), run_id=run_id)
+        resumed = TournamentRun(plan_tournament(definition, shipped_registry), run_id=run_id)
         rows = list(store.games(run_id=run_id))
         resumed.played.update({row.idx: game for row, game in zip(rows, played_from_rows(rows), strict=True)})
         play_tournament(resumed, shipped_registry, shipped_config, store=store, in_process=True)

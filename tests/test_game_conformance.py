@@ -9,13 +9,13 @@ import pytest
 from arena.core.game import Result
 from arena.core.maps import known_map_names, resolve_map
 from arena.plugins.registry import PluginConfig, load_registry
-from arena.tournament.runner import map_game
+from arena.tournament.selection import map_game
 
 REGISTRY = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
 CASES = [
     (name, map_name)
     for map_name in known_map_names()
-    for name in [map_game(resolve_map(map_name))]
+    for name in [map_game(resolve_map(map_name), REGISTRY)]
     if name in REGISTRY.games
 ]
 GAME_NAMES = {name for name, _ in CASES}

@@ -15,7 +15,7 @@ from arena.games.tron.board import EMPTY, TRAIL
 from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map, parse_size
 from arena.play.referee import replay_position, run_match
 from arena.tournament.definition import load_definition
-from arena.tournament.runner import prepare
+from arena.tournament.plan import plan_tournament
 
 from .conftest import REPO, round_robin_run
 
@@ -390,7 +390,7 @@ def test_snafu_tournament_with_the_size_option(shipped_registry, shipped_config)
 
 
 def test_the_shipped_snafu_tournament_file(shipped_registry):
-    tournament = prepare(load_definition(REPO / "tournaments" / "snafu.toml"), shipped_registry)
+    tournament = plan_tournament(load_definition(REPO / "tournaments" / "snafu.toml"), shipped_registry)
     assert tournament.game is SnafuGame
     assert [game_map.name for game_map in tournament.maps] == ["snafu_15x15", "snafu_30x30"]
     assert sorted(spec.name for spec in tournament.bots) == QUICK_SNAFU_BOTS

@@ -99,8 +99,10 @@ def test_compare_command_prints_llr_and_the_decision():
     # Plain output: pairs 1 to 10, then every 10th, then the deciding pair.
     assert [int(line.split()[1]) for line in progress] == [*range(1, 11), 20, 23]
     assert progress[-1] == ("pair 23 (46 games)  W-D-L 35-10-1  LLR 3.07 [-2.94, 2.94]  Elo +329.6 ± 151.0")
-    assert lines[-2] == "H1 accepted: LLR 3.07 reached the bound 2.94 after 23 pairs (46 games)"
-    assert lines[-1] == "Elo +329.6 ± 151.0 (95%, from pairs), LOS 100.0%  pairs: LL 0, LD 1, DD+WL 2, WD 5, WW 15"
+    assert lines[-3] == "H1 accepted: LLR 3.07 reached the bound 2.94 after 23 pairs (46 games)"
+    assert lines[-2] == "Elo +329.6 ± 151.0 (95%, from pairs), LOS 100.0%  pairs: LL 0, LD 1, DD+WL 2, WD 5, WW 15"
+    # (35 wins - 1 loss) / 46 games
+    assert lines[-1] == "Success +0.739 (games won minus games lost, over games played: Cloppert 2007)"
 
 
 def test_compare_command_without_a_decision_and_with_a_failing_bot(bot_dir):
@@ -155,6 +157,6 @@ def test_ctrl_c_stops_with_the_figures_so_far(tmp_path):
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     lines = stdout.splitlines()
-    pairs = int(lines[-3].split()[1])
-    assert lines[-2] == f"no decision after {pairs} pairs (stopped)"
-    assert lines[-1].startswith("Elo ") and "Traceback" not in stderr
+    pairs = int(lines[-4].split()[1])
+    assert lines[-3] == f"no decision after {pairs} pairs (stopped)"
+    assert lines[-2].startswith("Elo ") and lines[-1].startswith("Success ") and "Traceback" not in stderr

@@ -22,7 +22,8 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.history import finalize_run
 from arena.storage.store import Store, StoreError
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import TournamentRun, play_tournament, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament
 
 from .conftest import write_module
 
@@ -310,7 +311,7 @@ def interrupt_in_process(db, maps, bots, games, stop_after, seed=0):
     """What Ctrl-C leaves behind: a run with its first ``stop_after`` games stored, marked interrupted."""
     config = PluginConfig()
     registry = load_registry(config)
-    tournament = prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed),
+    tournament = plan_tournament(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed),
                          registry)
     seen = []
 

@@ -11,7 +11,8 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.ratings import draw_probability, pairwise_draw_rate, rate
 from arena.stats.standings import standings_from_games
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import TournamentRun, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun
 from arena.tournament.schedules import round_robin
 
 from .conftest import round_robin_run
@@ -56,7 +57,7 @@ def test_games_per_pairing_rounds_up_to_whole_seatings():
 
 
 def plan(maps, bots, registry, **definition):
-    return prepare(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), **definition), registry)
+    return plan_tournament(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), **definition), registry)
 
 
 def test_schedule_rejects_bad_requests(shipped_registry):
@@ -125,7 +126,7 @@ def test_standings_do_not_depend_on_the_order_games_finish(shipped_registry, shi
     shuffled = dict(run.played)
     items = list(shuffled.items())
     random.Random(0).shuffle(items)
-    again = TournamentRun(run.tournament, played=dict(items))
+    again = TournamentRun(run.plan, played=dict(items))
     assert again.standings() == run.standings() == standings_from_games("tron", ordered, 12)
 
 

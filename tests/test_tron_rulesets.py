@@ -15,7 +15,8 @@ from arena.games.tron.game import TronGame
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.play.referee import run_match
 from arena.tournament.definition import load_definition
-from arena.tournament.runner import load_maps, prepare
+from arena.tournament.plan import plan_tournament
+from arena.tournament.selection import load_maps
 
 from .conftest import REPO, round_robin_run
 
@@ -606,7 +607,7 @@ def test_four_players_with_the_brown_preset():
 
 def play_rule_set(registry, config, maps, bots, **definition):
     run, outcomes = round_robin_run(maps, bots, registry, config, workers=1, games=2, seed=5, **definition)
-    assert len(outcomes) == run.tournament.total_games() == len(run.played)
+    assert len(outcomes) == run.plan.total_games() == len(run.played)
     assert all(outcome.failures == {} for outcome in outcomes.values())
     return run, outcomes
 
@@ -655,7 +656,7 @@ def test_free_for_all_tournament_under_brown_rules(shipped_registry, shipped_con
 def test_the_shipped_brown_tournament_file_plays_brown_rules_everywhere(shipped_registry):
     definition = load_definition(REPO / "tournaments" / "brown.toml")
     assert definition.options == {"rules": "brown"}
-    tournament = prepare(definition, shipped_registry)
+    tournament = plan_tournament(definition, shipped_registry)
     assert tournament.game is TronGame
     setups = tournament.first_stage()
     assert len(setups) == 4 * 6 * 20

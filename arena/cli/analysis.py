@@ -11,7 +11,18 @@ from rich.markup import escape
 from rich.text import Text
 
 from arena.cli.app import app
-from arena.cli.common import BotsDir, Db, Format, _check_format, _config, _emit, _registry, err, out, user_errors
+from arena.cli.common import (
+    BotsDir,
+    Db,
+    Format,
+    check_output_format,
+    emit_table,
+    err,
+    load_registry_reporting,
+    out,
+    plugin_config,
+    user_errors,
+)
 from arena.core.errors import ArenaError
 from arena.play.executors import default_workers
 from arena.play.referee import DEFAULT_TIME_LIMIT
@@ -21,6 +32,7 @@ from arena.stats.analysis import compare_ratings
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
 from arena.storage.store import Store
+from arena.tournament.selection import default_maps
 
 
 @app.command("compare")
@@ -30,7 +42,9 @@ def compare_command(
     old: Annotated[str, typer.Argument(help="The bot spec it must beat, or run B.")],
     sprt: Annotated[str | None, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
                                              show_default=False)] = None,
-    map_spec: Annotated[str, typer.Option("--map", "-m", help="Map file or name (2 seats).")] = "empty_room",
+    map_spec: Annotated[str | None, typer.Option(
+        "--map", "-m", help="Map file or name (2 seats) [default: the game's first default map, as `arena games` "
+        "lists them].", show_default=False)] = None,
     alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
@@ -50,7 +64,7 @@ def compare_command(
     if new.isdigit() and old.isdigit():
         if sprt is not None:
             raise ArenaError("--sprt plays bots against each other; two run numbers compare stored runs")
-        _check_format(formats)
+        check_output_format(formats)
         _compare_runs(int(new), int(old), db, formats)  # arena compare RUN_A RUN_B
         return
     if sprt is None:
@@ -60,10 +74,10 @@ def compare_command(
     from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
 
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
-    config = _config(bots_dir)
-    registry = _registry(config)
-    plan = plan_compare(new, old, map_spec, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
-                        workers=default_workers() if workers is None else workers)
+    config = plugin_config(bots_dir)
+    registry = load_registry_reporting(config)
+    plan = plan_compare(new, old, map_spec or default_maps(registry)[0], registry, time_limit=time_limit, seed=seed,
+                        max_pairs=max_pairs, workers=default_workers() if workers is None else workers)
     lower, upper = settings.bounds
     printed = [-1]
 
@@ -101,6 +115,7 @@ def compare_command(
     elo = state.elo()
     counts = ", ".join(f"{label} {count}" for label, count in zip(PENTANOMIAL_LABELS, state.counts, strict=True))
     show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  [dim]pairs: {counts}[/]")
+    show(f"Success {state.success():+.3f} (games won minus games lost, over games played: Cloppert 2007)")
     if result.interrupted:
         raise typer.Exit(130)
 
@@ -122,7 +137,7 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
     rows = [[c.label + (f" ({c.role})" if c.role else ""), f"{c.mu_a:.2f} ± {c.sigma_a:.2f}",
              f"{c.mu_b:.2f} ± {c.sigma_b:.2f}", f"{c.change:+.2f}", f"{c.z:+.2f}", f"{c.p_value:.3g}",
              "yes" if c.significant else "no"] for c in changes]
-    _emit(["bot", f"run {run_a}", f"run {run_b}", "change", "z", "p", "significant"], rows, fmt,
+    emit_table(["bot", f"run {run_a}", f"run {run_b}", "change", "z", "p", "significant"], rows, fmt,
           f"Rating changes from run {run_a} to run {run_b} (TrueSkill mu ± sigma; z-test at 5%)")
 
 

@@ -10,11 +10,11 @@ from arena.cli.app import app
 from arena.cli.common import (
     BotsDir,
     Format,
-    _check_format,
-    _config,
-    _emit,
-    _registry,
-    _short_path,
+    check_output_format,
+    emit_table,
+    load_registry_reporting,
+    plugin_config,
+    short_path,
     user_errors,
 )
 
@@ -23,15 +23,16 @@ from arena.cli.common import (
 @user_errors
 def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     """List the games the plugins registered."""
-    _check_format(fmt)
-    registry = _registry(_config(bots_dir))
+    check_output_format(fmt)
+    registry = load_registry_reporting(plugin_config(bots_dir))
     rows = []
     for name, game in sorted(registry.games.items()):
         players = str(game.min_players) if game.min_players == game.max_players else \
             f"{game.min_players}-{game.max_players}"
         options = ", ".join(f"{k} ({'|'.join(o.choices)})" for k, o in game.options.items())
-        rows.append([name, players, ", ".join(game.roles) or "-", options or "-", game.description])
-    _emit(["game", "players", "roles", "options", "description"], rows, fmt, "Games")
+        rows.append([name, players, ", ".join(game.roles) or "-", options or "-", " ".join(game.default_maps) or "-",
+                     game.description])
+    emit_table(["game", "players", "roles", "options", "default maps", "description"], rows, fmt, "Games")
 
 
 @app.command("bots")
@@ -42,25 +43,25 @@ def bots_command(
     bots_dir: BotsDir = None,
 ) -> None:
     """List the bots found: name, games, version (hash of the source) and where each was found."""
-    _check_format(fmt)
-    registry = _registry(_config(bots_dir))
+    check_output_format(fmt)
+    registry = load_registry_reporting(plugin_config(bots_dir))
     if game is not None:
         registry.game(game)
     rows = [
-        [entry.name, ", ".join(entry.games), entry.version, _short_path(entry.source), entry.description]
+        [entry.name, ", ".join(entry.games), entry.version, short_path(entry.source), entry.description]
         for name, entry in sorted(registry.bots.items())
         if game is None or entry.cls.plays(game)
     ]
-    _emit(["bot", "games", "version", "found in", "description"], rows, fmt, "Bots")
+    emit_table(["bot", "games", "version", "found in", "description"], rows, fmt, "Bots")
 
 
 @app.command("plugins")
 @user_errors
 def plugins_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     """List the loaded plugins: built-ins, entry points (group "arena") and bot directories."""
-    _check_format(fmt)
-    registry = _registry(_config(bots_dir))
+    check_output_format(fmt)
+    registry = load_registry_reporting(plugin_config(bots_dir))
     rows = [[p.name, p.kind, p.location, ", ".join(p.hooks)] for p in registry.plugins]
-    _emit(["plugin", "kind", "location", "hooks"], rows, fmt, "Plugins")
+    emit_table(["plugin", "kind", "location", "hooks"], rows, fmt, "Plugins")
 
 

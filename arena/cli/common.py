@@ -31,8 +31,8 @@ Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {',
 Options = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
 Size = Annotated[str | None, typer.Option(
-    "--size", help="Snafu on an open WIDTHxHEIGHT board, e.g. 15x15 (no map needed).", show_default=False)]
-SNAFU_MAP = "snafu_15x15"
+    "--size", help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.",
+    show_default=False)]
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database (default: $ARENA_DB, else ./arena.db).", show_default=False)]
 
@@ -75,38 +75,34 @@ def parse_options(values: list[str] | None) -> dict[str, str]:
     return options
 
 
-def with_size(size: str | None, maps: list[str], options: dict[str, str]) -> list[str]:
-    """Apply ``--size WxH``: Snafu's ``size`` option, on the shipped open Snafu map when no map is given."""
-    if size is None:
-        return maps
-    options["size"] = size
-    return maps or [SNAFU_MAP]
-
-
-def _config(bots_dir: list[Path] | None) -> PluginConfig:
+def plugin_config(bots_dir: list[Path] | None) -> PluginConfig:
+    """Where to find plugins and bots, given the ``--bots-dir`` values."""
     return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
 
 
-def _registry(config: PluginConfig) -> Registry:
+def load_registry_reporting(config: PluginConfig) -> Registry:
+    """Load the registry and print one warning line on stderr for each problem met."""
     registry = load_registry(config)
     for problem in registry.problems:
         err.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
     return registry
 
 
-def _short_path(source: str) -> str:
+def short_path(source: str) -> str:
+    """``source`` relative to the current directory where it lies below it."""
     try:
         return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return source
 
 
-def _check_format(fmt: str) -> None:
+def check_output_format(fmt: str) -> None:
+    """Reject an output format that is not one of ``FORMATS``."""
     if fmt not in FORMATS:
         raise ArenaError(f"--format {fmt!r} is not one of: {', '.join(FORMATS)}")
 
 
-def _emit(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
+def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
     """Print a table as rich (``table``), ``md``, ``csv`` or ``json``."""
     if fmt == "table":
         table = Table(title=title, title_justify="left")

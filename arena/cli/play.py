@@ -15,16 +15,15 @@ from arena.cli.common import (
     BotsDir,
     Options,
     Size,
-    _config,
-    _registry,
+    load_registry_reporting,
     out,
     parse_options,
+    plugin_config,
     user_errors,
-    with_size,
 )
 from arena.core.errors import ArenaError
 from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
-from arena.tournament.runner import load_maps
+from arena.tournament.selection import apply_size, default_maps, load_maps
 
 
 @app.command("play")
@@ -32,7 +31,7 @@ from arena.tournament.runner import load_maps
 def play_command(
     bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. random floodfill.")],
     map_spec: Annotated[str | None, typer.Option(
-        "--map", "-m", help="Map file or name [default: empty_room; with --size, snafu_15x15].",
+        "--map", "-m", help="Map file or name [default: the game's first default map, as `arena games` lists them].",
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
@@ -45,9 +44,11 @@ def play_command(
     """Play one game and show it move by move, then the result and its reason."""
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
-    registry = _registry(_config(bots_dir))
+    registry = load_registry_reporting(plugin_config(bots_dir))
     options = parse_options(option)
-    (map_name,) = with_size(size, [map_spec] if map_spec else [], options) or ["empty_room"]
+    map_name = map_spec or default_maps(registry, size=size, options=options)[0]
+    if map_spec is not None and size is not None:
+        apply_size(load_maps([map_spec], registry)[0], size, options)
     game, (game_map,) = load_maps([map_name], registry, options=options)
     specs = tuple(registry.spec(text) for text in bots)
     for spec in specs:

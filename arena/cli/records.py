@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from arena.cli.app import app
-from arena.cli.common import BotsDir, Db, _config, _registry, err, out, user_errors
+from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.core.errors import ArenaError
 from arena.games.tron.aichallenge import import_aic
 from arena.storage.replay import RecordError, check, load_records, new_game
@@ -66,7 +66,7 @@ def replay_command(
     bots_dir: BotsDir = None,
 ) -> None:
     """Play a record back in the terminal, or check records (--check): 'N agree, M differ'."""
-    registry = _registry(_config(bots_dir))
+    registry = load_registry_reporting(plugin_config(bots_dir))
     if check_only:
         report = check(paths, registry)
         assert report.differ is not None and report.malformed is not None
@@ -136,7 +136,7 @@ def import_aic_command(
     bots_dir: BotsDir = None,
 ) -> None:
     """Turn AI Challenge 2010 games (map rows, then N/E/S/W moves) into arena records."""
-    registry = _registry(_config(bots_dir))
+    registry = load_registry_reporting(plugin_config(bots_dir))
     records.mkdir(parents=True, exist_ok=True)
     failed = 0
     for file in files:

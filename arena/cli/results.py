@@ -12,15 +12,14 @@ from arena.cli.common import (
     Db,
     Options,
     Size,
-    _config,
-    _emit,
-    _registry,
+    emit_table,
     err,
     games_progress,
+    load_registry_reporting,
     out,
     parse_options,
+    plugin_config,
     user_errors,
-    with_size,
 )
 from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
@@ -29,12 +28,14 @@ from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, forma
 from arena.report.tables import FORMATS as OUTPUT_FORMATS
 from arena.report.tables import export, render_console
 from arena.stats.standings import Standings, standings_from_games
-from arena.storage.history import Recomputed, finalize_run, played_from_rows, recompute
+from arena.storage.history import Recomputed, played_from_rows, recompute
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
-from arena.tournament.definition import TournamentDefinition, load_definition
+from arena.tournament.definition import definition_from_targets
 from arena.tournament.ladder import play_round
-from arena.tournament.runner import load_maps, open_run, play_tournament, prepare, resume_run
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import open_run, play_stored_run, resume_run
+from arena.tournament.selection import apply_size, default_maps, load_maps
 
 FormatOption = Annotated[list[str] | None, typer.Option(
     "--format", "-f", show_default=False,
@@ -75,19 +76,6 @@ def _show(standings: Standings, fmt: str) -> None:
         typer.echo(export(standings, fmt), nl=False)
 
 
-def _definition(targets: list[str], overrides: dict[str, object]) -> TournamentDefinition:
-    tomls = [t for t in targets if t.endswith(".toml")]
-    if tomls and len(targets) > 1:
-        raise ArenaError("give either one tournament file (.toml) or map files, not both")
-    base = load_definition(tomls[0]) if tomls else TournamentDefinition(maps=tuple(targets))
-    definition = base.with_overrides(**overrides)
-    try:
-        definition.check()
-    except ArenaError as exc:
-        raise ArenaError(f"{tomls[0]}: {exc}" if tomls else str(exc)) from None
-    return definition
-
-
 @app.command("tournament")
 @user_errors
 def tournament_command(
@@ -125,53 +113,53 @@ def tournament_command(
     fmt_tournament, fmt = split_formats(formats)
     if gauntlet and fmt_tournament not in (None, "gauntlet"):
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
-    config = _config(bots_dir)
-    registry = _registry(config)
-    prepared = None  # a new tournament is checked in full before the database is opened
+    config = plugin_config(bots_dir)
+    registry = load_registry_reporting(config)
+    plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
         if targets:
             raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
     else:
-        size_options: dict[str, str] = {}
-        targets = with_size(size, list(targets or []), size_options)
-        option = [*(option or []), *(f"{k}={v}" for k, v in size_options.items())]
-        if not targets:
+        extra_options = parse_options(option)
+        if not targets and size is None:
             raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
-        tournament_format = fmt_tournament or ("gauntlet" if gauntlet else None)
+        sized_later = size is not None and bool(targets)
+        if not targets:
+            targets = default_maps(registry, size=size, options=extra_options)
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
-                         seed=seed, time_limit=time_limit, format=tournament_format, gauntlet=gauntlet,
-                         rounds=rounds)
-        definition = _definition(targets, overrides)
-        if option:
-            definition = definition.with_overrides(options={**definition.options, **parse_options(option)})
-        prepared = prepare(definition, registry)
+                         seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
+                         gauntlet=gauntlet, rounds=rounds)
+        definition = definition_from_targets(targets, overrides)
+        if sized_later:
+            apply_size(load_maps(definition.maps, registry, definition.game)[0], size or "", extra_options)
+        if extra_options:
+            definition = definition.with_overrides(options={**definition.options, **extra_options})
+        plan = plan_tournament(definition, registry)
     with Store(db) as store:
-        opened = resume_run(store, resume, registry) if prepared is None else open_run(store, prepared, new)
-        run, run_id, tournament = opened.run, opened.run.run_id or 0, opened.run.tournament
+        opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new)
+        run, run_id = opened.run, opened.run.run_id or 0
         if opened.state == "complete":
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",
                       highlight=False)
             _show(run.standings(), fmt)
             return
         if opened.state == "resumed" and resume is None:
-            err.print(f"resuming run {run_id}: {opened.played_before} of {tournament.total_games()} games already "
+            err.print(f"resuming run {run_id}: {opened.played_before} of {run.plan.total_games()} games already "
                       "played", highlight=False)
-        worker_count = tournament.definition.workers or default_workers()
+        worker_count = run.plan.definition.workers or default_workers()
         limits = Limits(grace=grace, isolate=isolate,
                         memory_limit=parse_memory(memory_limit) if memory_limit
                         else default_memory_limit(worker_count))
-        store.set_run_status(run_id, "running")
         with games_progress() as progress:
-            task = progress.add_task(f"run {run_id}", total=tournament.total_games(), completed=len(run.played))
-            play_tournament(run, registry, config, workers=worker_count, limits=limits, store=store,
-                            on_outcome=lambda _: progress.advance(task))
-        finalize_run(store, run_id, "interrupted" if run.interrupted else "complete")
+            task = progress.add_task(f"run {run_id}", total=run.plan.total_games(), completed=len(run.played))
+            play_stored_run(store, run, registry, config, workers=worker_count, limits=limits,
+                            on_game=lambda _: progress.advance(task))
         _show(run.standings(), fmt)
         err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
                   f"per worker; Elo, Bradley-Terry and pairwise significance: arena report {run_id}",
                   style="dim", highlight=False)
         if run.interrupted:
-            err.print(f"interrupted: {len(run.played)} of {tournament.total_games()} games played; "
+            err.print(f"interrupted: {len(run.played)} of {run.plan.total_games()} games played; "
                       f"continue with: arena tournament --resume {run_id}", highlight=False)
             raise typer.Exit(130)
 
@@ -189,7 +177,7 @@ def runs_command(db: Db = None, formats: FormatOption = None) -> None:
     with Store(db) as store:
         rows = [[str(r.id), r.name, r.game, r.format, r.status, f"{r.played}/{r.scheduled}", r.created_at]
                 for r in store.runs()]
-    _emit(["run", "name", "game", "format", "status", "games", "started"], rows, fmt, "Runs")
+    emit_table(["run", "name", "game", "format", "status", "games", "started"], rows, fmt, "Runs")
 
 
 @app.command("show")
@@ -244,7 +232,7 @@ def ratings_command(
                 raise ArenaError(f"no stored ratings for bot {history!r}")
             rows = [[str(run), version, f"{cons:.2f}", f"{mu:.2f} ± {sigma:.2f}", str(games)]
                     for run, version, cons, mu, sigma, games in points]
-            _emit(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
+            emit_table(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
             if fmt == "table":
                 out.print(f"mu-3σ by run: {sparkline([p[2] for p in points])}", highlight=False)
             return
@@ -261,14 +249,14 @@ def ratings_command(
         current.sort(key=lambda r: (r[1], r[3] or "", -(r[4] - 3 * r[5])))
         rows = [[g, bots[bot]["label"], bots[bot]["version"], role or "", f"{mu - 3 * sigma:.2f}",
                  f"{mu:.2f} ± {sigma:.2f}", str(games)] for _, g, bot, role, mu, sigma, games in current]
-    _emit(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
+    emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
 
 
 @app.command("ladder")
 @user_errors
 def ladder_command(
     maps: Annotated[list[str] | None, typer.Argument(
-        help="Maps the rounds cycle through [default: empty_room center_block diagonal_blocks].",
+        help="Maps the rounds cycle through [default: the default maps of the game whose maps need no header].",
         show_default=False)] = None,
     rounds: Annotated[int, typer.Option(help="Rounds to play now.")] = 1,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per pairing per round.")] = 2,
@@ -284,9 +272,9 @@ def ladder_command(
     fmt = _output_format(formats)
     if rounds < 1 or games < 1 or time_limit <= 0:
         raise ArenaError("--rounds and --games must be at least 1 and --time-limit positive")
-    config = _config(bots_dir)
-    registry = _registry(config)
-    game, game_maps = load_maps(maps or ["empty_room", "center_block", "diagonal_blocks"], registry)
+    config = plugin_config(bots_dir)
+    registry = load_registry_reporting(config)
+    game, game_maps = load_maps(maps or default_maps(registry), registry)
     worker_count = workers or default_workers()
     limits = Limits(memory_limit=default_memory_limit(worker_count))
     with Store(db) as store, WorkerPool(worker_count, config, limits, registry) as pool:
@@ -305,7 +293,7 @@ def ladder_command(
              str(played_games), str(last), "" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
             for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
                                                                       key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
-    _emit(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder")
+    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder")
 
 
 __all__ = ["split_formats", "sparkline"]

@@ -82,6 +82,12 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     options: ClassVar[Mapping[str, Option]] = {}
+    default_maps: ClassVar[tuple[str, ...]] = ()
+    """Maps (shipped names or paths) a command uses when given none: ``arena play`` the first, the ladder all."""
+    untagged_maps: ClassVar[bool] = False
+    """Whether a map with no ``; game = ...`` header is this game's (the first registered game that says so)."""
+    size_option: ClassVar[str | None] = None
+    """The option ``--size WIDTHxHEIGHT`` sets, for games played on a board of any size (``None``: no such option)."""
 
     @classmethod
     @abstractmethod

@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -153,3 +154,20 @@ def _expand(pattern: str, base: Path) -> list[str]:
         if matches:
             return matches
     return [pattern]
+
+
+def definition_from_targets(targets: Sequence[str], overrides: Mapping[str, Any]) -> TournamentDefinition:
+    """The definition a command line gives: one tournament file (``.toml``) or maps, then flag ``overrides``.
+
+    ``overrides`` are :meth:`TournamentDefinition.with_overrides` keywords; ``None`` values are not given.
+    """
+    tomls = [target for target in targets if target.endswith(".toml")]
+    if tomls and len(targets) > 1:
+        raise ArenaError("give either one tournament file (.toml) or map files, not both")
+    base = load_definition(tomls[0]) if tomls else TournamentDefinition(maps=tuple(targets))
+    definition = base.with_overrides(**overrides)
+    try:
+        definition.check()
+    except ArenaError as exc:
+        raise ArenaError(f"{tomls[0]}: {exc}" if tomls else str(exc)) from None
+    return definition

@@ -1,4 +1,4 @@
-"""Running a tournament: resolve maps and bots, plan the games, play them, store each as it finishes.
+"""Running a tournament: play a plan's games on workers, store each as it finishes, resume stored runs.
 
 A tournament is planned in stages: one stage for a round robin or a gauntlet, one per round for swiss
 (each round's pairings depend on the results before it). Every stage is a list of games with fixed seeds,
@@ -8,132 +8,29 @@ are the same.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
-from arena.core.game import METADATA_KEYS, Game
-from arena.core.maps import GameMap, resolve_map
+from arena.core.game import Game
 from arena.play.executors import WorkerPool, default_workers, run_in_process
-from arena.play.limits import Limits
+from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
-from arena.plugins.registry import PluginConfig, Registry
+from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
+from arena.storage.history import finalize_run, played_from_rows
 from arena.storage.store import Store
-from arena.tournament.definition import TournamentDefinition, fingerprint
-from arena.tournament.schedules import max_swiss_rounds, round_robin, swiss_pairings, swiss_round
-
-DEFAULT_GAME = "tron"
-
-
-def map_game(game_map: GameMap) -> str:
-    """The game a map is for: its ``; game = ...`` header, else Tron."""
-    return game_map.header.get("game", DEFAULT_GAME)
-
-
-def load_maps(specs: Sequence[str], registry: Registry, game_name: str | None = None,
-              options: dict[str, str] | None = None) -> tuple[type[Game], list[GameMap]]:
-    """Load maps (paths or names), check they are all for one game, and validate each for it."""
-    if not specs:
-        raise ArenaError("give at least one map")
-    maps = [resolve_map(spec) for spec in specs]
-    games = {map_game(m) for m in maps}
-    if len(games) > 1:
-        raise ArenaError(f"all maps of a tournament must be for one game; these are for: {', '.join(sorted(games))}")
-    found = games.pop()
-    if game_name is not None and game_name != found:
-        raise ArenaError(f"the maps are for {found}, not {game_name}")
-    game = registry.game(found)
-    for game_map in maps:
-        game.check_map(game_map)
-        try:
-            game.resolve_options(game_map.header)
-        except ArenaError as exc:
-            key = next(k for k in game_map.header if k not in METADATA_KEYS
-                       and (k not in game.options or game_map.header[k] not in game.options[k].choices))
-            raise game_map.header_error(key, str(exc)) from None
-    game.resolve_options(options or {})
-    return game, maps
-
-
-def select_bots(game: type[Game], texts: Sequence[str], registry: Registry) -> list[BotSpec]:
-    """The bots given as spec strings (checked), or every bot that plays ``game`` if none are given."""
-    if not texts:
-        specs = [BotSpec(entry.name) for entry in registry.bots_for(game.name)]
-        if len(specs) < 2:
-            raise ArenaError(f"fewer than two bots play {game.name}; add some to ./bots")
-        return specs
-    specs = [registry.spec(text) for text in texts]
-    for spec in specs:
-        if not registry.bot(spec.name).cls.plays(game.name):
-            raise ArenaError(f"bot {spec.name!r} does not play {game.name}")
-    return specs
-
-
-@dataclass(frozen=True)
-class Tournament:
-    """A checked tournament definition: the game, maps and bots it names, and its fingerprint."""
-
-    definition: TournamentDefinition
-    game: type[Game]
-    maps: tuple[GameMap, ...]
-    bots: tuple[BotSpec, ...]
-    gauntlet: BotSpec | None
-    fingerprint: str
-    versions: dict[str, str]
-    can_play: dict[str, set[str | None]]
-
-    def total_games(self) -> int:
-        """How many games the whole tournament plays."""
-        if self.definition.format != "swiss":
-            return len(self.first_stage())
-        pairs = len(self.bots) // 2
-        return (self.definition.rounds or 0) * pairs * len(self.maps) * 2 * -(-self.definition.games // 2)
-
-    def first_stage(self) -> list[MatchSetup]:
-        """The round robin or gauntlet schedule."""
-        d = self.definition
-        return round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit, self.can_play,
-                           self.gauntlet, d.options)
-
-
-def prepare(definition: TournamentDefinition, registry: Registry) -> Tournament:
-    """Check a definition against the registry: maps, game, bots, format; compute its fingerprint."""
-    definition.check()
-    game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
-    bots = select_bots(game, definition.bots, registry)
-    gauntlet = None
-    if definition.format == "gauntlet":
-        gauntlet = registry.spec(definition.gauntlet or "")
-        if not registry.bot(gauntlet.name).cls.plays(game.name):
-            raise ArenaError(f"bot {gauntlet.name!r} does not play {game.name}")
-        if gauntlet.label not in {spec.label for spec in bots}:
-            bots = [gauntlet, *bots]
-    if definition.format == "swiss":
-        if any(game.num_players(m) != 2 for m in maps):
-            raise ArenaError("swiss pairs two bots at a time: use 2-player maps")
-        if (definition.rounds or 0) > max_swiss_rounds(len(bots)):
-            raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
-                             "(more could leave a round with no new pairing)")
-    versions = {spec.label: registry.bot(spec.name).version for spec in bots}
-    parts = {
-        "game": game.name, "format": definition.format, "games": definition.games,
-        "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
-        "gauntlet": gauntlet.label if gauntlet else None, "options": definition.options,
-        "maps": [[m.name, hashlib.sha256(m.text.encode()).hexdigest()] for m in maps],
-        "bots": [[spec.label, versions[spec.label]] for spec in bots],
-    }
-    can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
-    return Tournament(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
+from arena.tournament.definition import TournamentDefinition, load_definition
+from arena.tournament.plan import TournamentPlan, plan_tournament
+from arena.tournament.schedules import swiss_pairings, swiss_round
 
 
 @dataclass
 class TournamentRun:
     """A tournament's games so far: the schedule planned up to now and every game played."""
 
-    tournament: Tournament
+    plan: TournamentPlan
     setups: dict[int, MatchSetup] = field(default_factory=dict)
     played: dict[int, PlayedGame] = field(default_factory=dict)
     run_id: int | None = None
@@ -142,12 +39,12 @@ class TournamentRun:
     @property
     def game(self) -> type[Game]:
         """The game played."""
-        return self.tournament.game
+        return self.plan.game
 
     def standings(self) -> Standings:
         """Standings over the finished games, rated in schedule order."""
         ordered = [self.played[i] for i in sorted(self.played)]
-        return standings_from_games(self.game.name, ordered, self.tournament.total_games())
+        return standings_from_games(self.game.name, ordered, self.plan.total_games())
 
     def record(self, outcome: MatchOutcome) -> PlayedGame:
         """Note a finished game."""
@@ -158,7 +55,7 @@ class TournamentRun:
 
 def stages(run: TournamentRun) -> Iterator[list[MatchSetup]]:
     """The tournament's games stage by stage; a swiss round is planned once the rounds before it are played."""
-    tournament = run.tournament
+    tournament = run.plan
     definition = tournament.definition
     if definition.format != "swiss":
         yield tournament.first_stage()
@@ -260,9 +157,7 @@ class OpenedRun:
     played_before: int
 
 
-def _stored_run(store: Store, run_id: int, tournament: Tournament, state: str) -> OpenedRun:
-    from arena.storage.history import played_from_rows
-
+def _stored_run(store: Store, run_id: int, tournament: TournamentPlan, state: str) -> OpenedRun:
     run = TournamentRun(tournament, run_id=run_id)
     rows = list(store.games(run_id=run_id))
     run.played.update(zip((row.idx for row in rows), played_from_rows(rows), strict=True))
@@ -274,13 +169,13 @@ def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
     row = store.run(run_id)
     data = dict(row.definition)
     data["maps"], data["bots"] = tuple(data["maps"]), tuple(data["bots"])
-    tournament = prepare(TournamentDefinition(**data), registry)
+    tournament = plan_tournament(TournamentDefinition(**data), registry)
     if tournament.fingerprint != row.fingerprint:
         raise ArenaError(f"run {run_id} can't be continued identically: a bot or map changed since it started")
     return _stored_run(store, run_id, tournament, "resumed")
 
 
-def open_run(store: Store, tournament: Tournament, new: bool = False) -> OpenedRun:
+def open_run(store: Store, tournament: TournamentPlan, new: bool = False) -> OpenedRun:
     """The stored run of this tournament: the unfinished one with the same definition and bot versions
     (resumed), the finished one (state "complete", to show again), or, with ``new`` or none, a new run."""
     existing = None if new else store.latest_run_with(tournament.fingerprint)
@@ -290,3 +185,60 @@ def open_run(store: Store, tournament: Tournament, new: bool = False) -> OpenedR
     run_id = store.create_run(definition.name or "tournament", tournament.game.name, definition.format,
                               definition.as_json(), tournament.fingerprint, tournament.total_games())
     return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
+
+
+def play_stored_run(
+    store: Store,
+    run: TournamentRun,
+    registry: Registry,
+    config: PluginConfig,
+    *,
+    workers: int | None = None,
+    limits: Limits | None = None,
+    on_game: Callable[[MatchOutcome], None] | None = None,
+) -> TournamentRun:
+    """Play what is left of a stored run, then store its ratings and mark it complete (or interrupted).
+
+    The run is marked running first, so a run killed outright stays visibly unfinished; every game is
+    committed as it ends, so a killed or interrupted run resumes where it stopped.
+    """
+    if run.run_id is None:
+        raise ValueError("this run is not stored: open it with open_run or resume_run")
+    store.set_run_status(run.run_id, "running")
+    play_tournament(run, registry, config, workers=workers, limits=limits, store=store, on_outcome=on_game)
+    finalize_run(store, run.run_id, "interrupted" if run.interrupted else "complete")
+    return run
+
+
+def run_tournament(
+    definition: TournamentDefinition | str | Path,
+    *,
+    store: Store | None = None,
+    workers: int | None = None,
+    limits: Limits | None = None,
+    config: PluginConfig | None = None,
+    registry: Registry | None = None,
+    on_game: Callable[[MatchOutcome], None] | None = None,
+    new: bool = False,
+) -> TournamentRun:
+    """Run a tournament from Python: a definition, or the path of a tournament file (TOML).
+
+    With a ``store``, every game is stored as it ends and a rerun of the same tournament resumes it (or,
+    once complete, returns it as stored; ``new`` plays it again as a new run). ``on_game`` is called with
+    each game's outcome as it finishes. Ctrl-C stops the workers and returns with ``interrupted`` set.
+    Scripts need the ``if __name__ == "__main__":`` guard: workers are started with ``spawn``.
+    """
+    config = config or PluginConfig()
+    registry = registry or load_registry(config)
+    if not isinstance(definition, TournamentDefinition):
+        definition = load_definition(definition)
+    plan = plan_tournament(definition, registry)
+    workers = workers or definition.workers or default_workers()
+    limits = limits or Limits(memory_limit=default_memory_limit(workers))
+    if store is None:
+        return play_tournament(TournamentRun(plan), registry, config, workers=workers, limits=limits,
+                               on_outcome=on_game)
+    opened = open_run(store, plan, new)
+    if opened.state == "complete":
+        return opened.run
+    return play_stored_run(store, opened.run, registry, config, workers=workers, limits=limits, on_game=on_game)

@@ -25,8 +25,9 @@ from arena.play.executors import WorkerPool, run_in_process
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry
 from arena.stats.elo import EloEstimate, elo_difference, elo_difference_pairs, gsprt_llr, pentanomial, sprt_bounds
-from arena.tournament.runner import load_maps
+from arena.stats.proportions import success
 from arena.tournament.schedules import game_seed
+from arena.tournament.selection import load_maps
 
 Decision = Literal["H0", "H1"]
 MAX_BATCH_PAIRS = 256
@@ -111,6 +112,10 @@ class SprtState:
     def elo(self) -> EloEstimate:
         """The Elo difference with its 95% margin and LOS from the pairs (pentanomial)."""
         return elo_difference_pairs(self.counts)
+
+    def success(self) -> float:
+        """Cloppert's (2007) success measure of the new bot: games won minus games lost, over games played."""
+        return success(self.wins, self.losses, self.wins + self.draws + self.losses)
 
     def elo_games(self) -> EloEstimate:
         """The same from single games (trinomial), for comparison: wider when seats matter."""

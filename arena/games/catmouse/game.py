@@ -138,6 +138,7 @@ class CatMouseGame(Game):
     roles = ("cat", "mouse")
     min_players = 2
     max_players = 2
+    default_maps = ("catmouse_8x7",)
     options = {
         "first": Option("cat", ("cat", "mouse"), "who moves first"),
         "max_moves": Option("auto", MoveLimitChoices(),

@@ -67,6 +67,8 @@ class TronGame(Game):
     description = "Light cycles: leave a trail, outlast the others (AI Challenge 2010 and Brown CSCI 1410 rules)."
     min_players = 2
     max_players = 4
+    default_maps = ("empty_room", "center_block", "diagonal_blocks")
+    untagged_maps = True
     options = {
         "moves": Option("simultaneous", ("simultaneous", "alternating"),
                         "simultaneous: all move at once (AI Challenge); alternating: in seat order (Brown)"),

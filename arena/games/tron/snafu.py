@@ -103,6 +103,8 @@ class SnafuGame(Game):
     description = "Snafu (Cloppert 2007): open board, deadly edge, random starts and headings, straight/left/right."
     min_players = 2
     max_players = 2
+    default_maps = ("snafu_15x15",)
+    size_option = "size"
     options = {
         "size": Option("map", ("map", "15x15", "30x30"),
                        "map: the map's grid (15x15 without a map); WIDTHxHEIGHT: an open board of that size"),

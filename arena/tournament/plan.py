@@ -1,0 +1,73 @@
+"""Planning a tournament: a definition checked against the registry, with its games and fingerprint."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from arena.core.bot import BotSpec
+from arena.core.errors import ArenaError
+from arena.core.game import Game
+from arena.core.maps import GameMap
+from arena.play.referee import MatchSetup
+from arena.plugins.registry import Registry
+from arena.tournament.definition import TournamentDefinition, fingerprint
+from arena.tournament.schedules import max_swiss_rounds, round_robin
+from arena.tournament.selection import load_maps, select_bots
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A checked tournament definition: the game, maps and bots it names, and its fingerprint."""
+
+    definition: TournamentDefinition
+    game: type[Game]
+    maps: tuple[GameMap, ...]
+    bots: tuple[BotSpec, ...]
+    gauntlet: BotSpec | None
+    fingerprint: str
+    versions: dict[str, str]
+    can_play: dict[str, set[str | None]]
+
+    def total_games(self) -> int:
+        """How many games the whole tournament plays."""
+        if self.definition.format != "swiss":
+            return len(self.first_stage())
+        pairs = len(self.bots) // 2
+        return (self.definition.rounds or 0) * pairs * len(self.maps) * 2 * -(-self.definition.games // 2)
+
+    def first_stage(self) -> list[MatchSetup]:
+        """The round robin or gauntlet schedule."""
+        d = self.definition
+        return round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit, self.can_play,
+                           self.gauntlet, d.options)
+
+
+def plan_tournament(definition: TournamentDefinition, registry: Registry) -> TournamentPlan:
+    """Check a definition against the registry: maps, game, bots, format; compute its fingerprint."""
+    definition.check()
+    game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
+    bots = select_bots(game, definition.bots, registry)
+    gauntlet = None
+    if definition.format == "gauntlet":
+        gauntlet = registry.spec(definition.gauntlet or "")
+        if not registry.bot(gauntlet.name).cls.plays(game.name):
+            raise ArenaError(f"bot {gauntlet.name!r} does not play {game.name}")
+        if gauntlet.label not in {spec.label for spec in bots}:
+            bots = [gauntlet, *bots]
+    if definition.format == "swiss":
+        if any(game.num_players(m) != 2 for m in maps):
+            raise ArenaError("swiss pairs two bots at a time: use 2-player maps")
+        if (definition.rounds or 0) > max_swiss_rounds(len(bots)):
+            raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
+                             "(more could leave a round with no new pairing)")
+    versions = {spec.label: registry.bot(spec.name).version for spec in bots}
+    parts = {
+        "game": game.name, "format": definition.format, "games": definition.games,
+        "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
+        "gauntlet": gauntlet.label if gauntlet else None, "options": definition.options,
+        "maps": [[m.name, hashlib.sha256(m.text.encode()).hexdigest()] for m in maps],
+        "bots": [[spec.label, versions[spec.label]] for spec in bots],
+    }
+    can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
+    return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
