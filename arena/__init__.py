@@ -1,10 +1,27 @@
-"""arena: a plugin-based tournament framework for game-playing bots."""
+"""arena: a plugin-based tournament framework for game-playing bots.
+
+The public API, for bots, games, plugins and scripts that embed the arena:
+
+- write bots and games: :class:`Bot`, :func:`bot`, :class:`Game`, :class:`Option`, :class:`Result`, :func:`hookimpl`;
+- load plugins: :class:`PluginConfig`, :func:`load_registry`;
+- play one game: :func:`run_match` gives a :class:`MatchOutcome`;
+- run a tournament: :func:`run_tournament` with a :class:`TournamentDefinition` (or a TOML file);
+- read results back: :class:`Store`, :func:`run_standings`, :func:`leaderboard`, :func:`rating_history`.
+"""
 
 from arena.core.bot import Bot, BotSpec, FunctionBot, bot
 from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameError
 from arena.core.game import Game, MatchInfo, Option, Result
 from arena.core.maps import GameMap, load_map, parse_map, resolve_map
+from arena.play.limits import Limits
+from arena.play.referee import MatchOutcome, MatchSetup, run_match
 from arena.plugins.hookspecs import hookimpl
+from arena.plugins.registry import PluginConfig, Registry, load_registry
+from arena.stats.standings import Standings
+from arena.storage.queries import StoredRating, leaderboard, rating_history, run_standings
+from arena.storage.store import Store
+from arena.tournament.definition import TournamentDefinition, load_definition
+from arena.tournament.runner import TournamentRun, run_tournament
 
 __version__ = "0.1.0"
 
@@ -16,29 +33,31 @@ __all__ = [
     "FunctionBot",
     "Game",
     "GameMap",
+    "Limits",
     "MapError",
     "MatchInfo",
+    "MatchOutcome",
+    "MatchSetup",
     "Option",
+    "PluginConfig",
+    "Registry",
     "Result",
+    "Standings",
+    "Store",
+    "StoredRating",
+    "TournamentDefinition",
+    "TournamentRun",
     "UnknownGameError",
     "bot",
     "hookimpl",
+    "leaderboard",
+    "load_definition",
     "load_map",
+    "load_registry",
     "parse_map",
+    "rating_history",
     "resolve_map",
     "run_match",
-    "load_registry",
+    "run_standings",
+    "run_tournament",
 ]
-
-
-def __getattr__(name: str):
-    # Imported lazily: the referee and registry pull in every plugin, which a bot module never needs.
-    if name == "run_match":
-        from arena.play.referee import run_match
-
-        return run_match
-    if name == "load_registry":
-        from arena.plugins.registry import load_registry
-
-        return load_registry
-    raise AttributeError(f"module 'arena' has no attribute {name!r}")

@@ -31,6 +31,7 @@ from arena.report.html import build_html
 from arena.stats.analysis import compare_ratings
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
+from arena.storage.queries import run_standings
 from arena.storage.store import Store
 from arena.tournament.selection import default_maps
 
@@ -123,10 +124,7 @@ def compare_command(
 
 
 def _run_ratings(store: Store, run_id: int) -> dict[tuple[str, str | None], tuple[float, float]]:
-    run = store.run(run_id)
-    rows = list(store.games(run_id=run_id))
-    standings = standings_from_games(run.game, played_from_rows(rows), run.scheduled)
-    return {(row.label, row.role): (row.rating.mu, row.rating.sigma) for row in standings.rows}
+    return {(row.label, row.role): (row.rating.mu, row.rating.sigma) for row in run_standings(store, run_id).rows}
 
 
 def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:

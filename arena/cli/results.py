@@ -27,8 +27,9 @@ from arena.play.executors import WorkerPool, default_workers
 from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
 from arena.report.tables import FORMATS as OUTPUT_FORMATS
 from arena.report.tables import export, render_console
-from arena.stats.standings import Standings, standings_from_games
-from arena.storage.history import Recomputed, played_from_rows, recompute
+from arena.stats.standings import Standings
+from arena.storage.history import Recomputed, recompute
+from arena.storage.queries import leaderboard, rating_history, run_standings
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
 from arena.tournament.definition import definition_from_targets
@@ -164,11 +165,6 @@ def tournament_command(
             raise typer.Exit(130)
 
 
-def _stored_standings(store: Store, run_id: int) -> Standings:
-    run = store.run(run_id)
-    return standings_from_games(run.game, played_from_rows(list(store.games(run_id=run_id))), run.scheduled)
-
-
 @app.command("runs")
 @user_errors
 def runs_command(db: Db = None, formats: FormatOption = None) -> None:
@@ -187,7 +183,7 @@ def show_command(run: Annotated[int, typer.Argument(help="The run to show.")], d
     """Show a stored run's standings again."""
     fmt = _output_format(formats)
     with Store(db) as store:
-        _show(_stored_standings(store, run), fmt)
+        _show(run_standings(store, run), fmt)
 
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -222,33 +218,18 @@ def ratings_command(
                        + ("all equal to the stored ones" if result.differing == 0
                           else f"{result.differing} differed and were replaced"))
             return
-        bots = {row["id"]: row for row in store.bot_rows()}
-        board = store.leaderboard_rows(game)
         if history is not None:
-            points = [(run, bots[bot]["version"], mu - 3 * sigma, mu, sigma, games)
-                      for run, _, bot, _, mu, sigma, games in board
-                      if bots[bot]["label"] == history or bots[bot]["name"] == history]
+            points = rating_history(store, history)
             if not points:
                 raise ArenaError(f"no stored ratings for bot {history!r}")
-            rows = [[str(run), version, f"{cons:.2f}", f"{mu:.2f} ± {sigma:.2f}", str(games)]
-                    for run, version, cons, mu, sigma, games in points]
+            rows = [[str(p.run_id), p.version, f"{p.conservative:.2f}", f"{p.mu:.2f} ± {p.sigma:.2f}", str(p.games)]
+                    for p in points]
             emit_table(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
             if fmt == "table":
-                out.print(f"mu-3σ by run: {sparkline([p[2] for p in points])}", highlight=False)
+                out.print(f"mu-3σ by run: {sparkline([p.conservative for p in points])}", highlight=False)
             return
-        last_run: dict[str, int] = {}
-        for run, g, *_ in board:
-            last_run[g] = run
-        current = [row for row in board if row[0] == last_run[row[1]]]
-        if latest:
-            newest: dict[str, int] = {}
-            for row in current:
-                label = bots[row[2]]["label"]
-                newest[label] = max(newest.get(label, 0), row[2])
-            current = [row for row in current if newest[bots[row[2]]["label"]] == row[2]]
-        current.sort(key=lambda r: (r[1], r[3] or "", -(r[4] - 3 * r[5])))
-        rows = [[g, bots[bot]["label"], bots[bot]["version"], role or "", f"{mu - 3 * sigma:.2f}",
-                 f"{mu:.2f} ± {sigma:.2f}", str(games)] for _, g, bot, role, mu, sigma, games in current]
+        rows = [[r.game, r.label, r.version, r.role or "", f"{r.conservative:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
+                 str(r.games)] for r in leaderboard(store, game, latest)]
     emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
 
 
