@@ -8,6 +8,7 @@ from arena.cli import analysis, catalog, play, records, results  # noqa: F401 - 
 from arena.cli.app import app
 from arena.cli.common import err
 from arena.core.errors import ArenaError
+from arena.plugins.calling import call_hook
 from arena.plugins.registry import PluginConfig, load_registry
 
 
@@ -18,13 +19,10 @@ def _load_plugin_commands() -> None:
         return
     if registry.manager is None:
         return
-    for impl in registry.manager.hook.register_commands.get_hookimpls():
-        try:
-            impl.function(app=app)
-        except Exception as exc:  # one broken plugin must not take the command line down
-            err.print(f"[yellow]warning:[/] plugin {escape(impl.plugin_name)}: register_commands failed: "
-                      f"{escape(f'{type(exc).__name__}: {exc}')}", highlight=False, soft_wrap=True)
-
+    for failure in call_hook(registry.manager, "register_commands", app=app).failures:
+        # one broken plugin must not take the command line down
+        err.print(f"[yellow]warning:[/] register_commands failed: {escape(str(failure))}",
+                  highlight=False, soft_wrap=True)
 
 _load_plugin_commands()
 

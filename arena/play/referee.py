@@ -22,6 +22,7 @@ from arena.core.game import Game, MatchInfo, Result
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
+from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
 
 FAILURE_KINDS = ("timeout", "crash", "illegal", "memory")
@@ -283,19 +284,15 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         think_time=tuple(think),
         duration=time.perf_counter() - started,
     )
-    if registry.manager is not None:
-        implementations = registry.manager.hook.match_finished.get_hookimpls()
-        if implementations:
-            record = outcome.record(setup)
-            hook_errors = []
-            for impl in implementations:
-                try:
-                    impl.function(record=record)
-                except Exception as exc:
-                    hook_errors.append(f"{impl.plugin_name}: {type(exc).__name__}: {exc}")
-            if hook_errors:
-                outcome = replace(outcome, hook_errors=tuple(hook_errors))
+    if registry.manager is not None and registry.manager.hook.match_finished.get_hookimpls():
+        call = call_hook(registry.manager, "match_finished", record=outcome.record(setup))
+        if call.failures:
+            outcome = replace(outcome, hook_errors=tuple(_hook_error(failure) for failure in call.failures))
     return outcome
+
+
+def _hook_error(failure: HookFailure) -> str:
+    return f"{failure.plugin or failure.hook}: {failure.error}"
 
 
 def run_match(

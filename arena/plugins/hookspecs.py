@@ -4,6 +4,12 @@ A plugin is any module or object with functions marked ``@arena.hookimpl`` whose
 specifications below. Built-in games and bots are registered through these same hooks. Third-party
 packages declare their plugin module under ``[project.entry-points.arena]``; bot modules dropped into a
 bot directory need no hook at all.
+
+Hooks are called through pluggy, so its markers work: ``@hookimpl(tryfirst=True)`` or ``trylast=True``
+moves an implementation to the front or the back, and ``@hookimpl(wrapper=True)`` runs a generator
+around the other implementations. Otherwise implementations run in load order: built-in games, then
+entry-point plugins, then bot directories (shipped bots first). An implementation that raises is
+reported in one line naming its plugin, and the others still run.
 """
 
 from __future__ import annotations
@@ -18,39 +24,59 @@ hookimpl = pluggy.HookimplMarker("arena")
 
 @hookspec
 def register_games(register: Any) -> None:
-    """Register game rulesets: call ``register(GameSubclass)`` once for each.
+    """Register game rulesets.
 
-    Called once when the plugin registry loads, before any bot is registered. A game's ``name`` must be
-    unique; a second game with a taken name is reported and skipped.
+    Args:
+        register: call ``register(game_class)`` once for each game, where ``game_class`` is a subclass of
+            :class:`arena.Game` with a ``name``. A second game with a taken name, or anything that is not a
+            named ``Game`` subclass, is reported and skipped.
+
+    Called once when the plugin registry loads, before any bot is registered.
     """
 
 
 @hookspec
 def register_bots(register: Any) -> None:
-    """Register bots: call ``register(BotSubclass)`` once for each.
+    """Register bots.
 
-    Called once when the plugin registry loads, after every game is registered. A bot name that is
-    already taken is reported (naming where the bot came from) and skipped; the others still load.
+    Args:
+        register: call ``register(bot_class, source=None)`` once for each bot, where ``bot_class`` is a
+            subclass of :class:`arena.Bot` with a ``name`` and ``games``, and ``source`` optionally names the
+            file it came from (default: the file that defines the class, whose hash is the bot's version).
+            A bot name that is already taken is reported (naming where the bot came from) and skipped; the
+            others still load.
+
+    Called once when the plugin registry loads, after every game is registered.
     """
 
 
 @hookspec
 def register_commands(app: Any) -> None:
-    """Add commands to the ``arena`` command line: ``app`` is the ``typer.Typer`` application.
+    """Add commands to the ``arena`` command line.
 
-    Called once when the command line starts, before arguments are parsed.
+    Args:
+        app: the ``typer.Typer`` application of the ``arena`` command; add commands with
+            ``app.command("name")(function)`` or groups with ``app.add_typer``.
+
+    Called once when the command line starts, before arguments are parsed. An implementation that
+    raises is reported as a warning and the command line still starts.
     """
 
 
 @hookspec
 def match_finished(record: dict[str, Any]) -> None:
-    """Observe a finished match: ``record`` is its game record (``arena-record/1``).
+    """Observe a finished match.
+
+    Args:
+        record: the match's game record (format ``arena-record/1``: game, map, options, seed, bots and
+            versions, every turn's actions, ranks, reason, failures). Every implementation gets the same
+            dict: read it, do not change it.
 
     The lifecycle of a match, for plugins that follow it: the referee builds the game from its map,
     options and seed (``Game.__init__``); calls each bot's ``start(info)``; then, turn by turn, asks the
     seats in ``Game.to_act()`` for an action with ``Bot.act(obs)``, checks it, times it, and applies the
     turn; a bot that raises, times out or answers illegally loses at once. When the game has a result
     the referee calls each bot's ``finish(result)`` and then this hook, in the process that played the
-    game (a worker process in a tournament). Implementations must not raise; an exception is reported
-    in the record's ``hook_errors`` and the match stands.
+    game (a worker process in a tournament). An implementation that raises is reported in the
+    record's ``hook_errors`` and the match stands.
     """

@@ -22,6 +22,7 @@ from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
 from arena.core.game import Game
 from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
+from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
 
 BUILTIN_PLUGINS = ("arena.games.tron", "arena.games.catmouse")
@@ -208,9 +209,10 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
     manager.add_hookspecs(hookspecs)
     registry.manager = manager
 
+    candidates: list[tuple[Any, str, str, str]] = []
     for module_name in BUILTIN_PLUGINS + config.extra_plugins:
         module = importlib.import_module(module_name)
-        _register_plugin(manager, registry, module, module_name, "built-in", module_name)
+        candidates.append((module, module_name, "built-in", module_name))
     if config.entry_points:
         for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             try:
@@ -219,19 +221,28 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
                 registry.problems.append(
                     f"plugin {entry_point.name} ({entry_point.value}): {type(exc).__name__}: {exc}")
                 continue
-            _register_plugin(manager, registry, plugin, entry_point.name, "entry point", entry_point.value)
+            candidates.append((plugin, entry_point.name, "entry point", entry_point.value))
     registry.problems.extend(_missing_env_dirs(config))
     for directory, label in bot_directories(config):
-        plugin = BotDirectory(directory, registry.problems)
-        _register_plugin(manager, registry, plugin, f"bots:{directory}", label, str(directory))
+        candidates.append((BotDirectory(directory, registry.problems), f"bots:{directory}", label, str(directory)))
+
+    # Pluggy calls the plugin registered last first; registering in reverse priority order makes the
+    # built-in games and shipped bots claim their names before plugins and user directories do.
+    loaded = [_register_plugin(manager, *candidate) for candidate in reversed(candidates)]
+    for info in reversed(loaded):
+        if isinstance(info, PluginInfo):
+            registry.plugins.append(info)
+        else:
+            registry.problems.append(info)
 
     _collect_games(manager, registry)
     _collect_bots(manager, registry)
     return registry
 
 
-def _register_plugin(manager: pluggy.PluginManager, registry: Registry, plugin: Any, name: str, kind: str,
-                     location: str) -> None:
+def _register_plugin(manager: pluggy.PluginManager, plugin: Any, name: str, kind: str,
+                     location: str) -> PluginInfo | str:
+    """Register one plugin: its :class:`PluginInfo`, or the one-line problem that kept it out."""
     try:
         manager.register(plugin, name=name)
         for caller in manager.get_hookcallers(plugin) or []:
@@ -240,60 +251,48 @@ def _register_plugin(manager: pluggy.PluginManager, registry: Registry, plugin: 
     except (pluggy.PluginValidationError, ValueError) as exc:
         if manager.is_registered(plugin):
             manager.unregister(plugin)
-        registry.problems.append(f"plugin {name} ({location}): {exc}; skipped")
-        return
+        return f"plugin {name} ({location}): {exc}; skipped"
+    guard_plugin(manager, plugin)
     hooks = tuple(sorted(caller.name for caller in manager.get_hookcallers(plugin) or []))
-    registry.plugins.append(PluginInfo(name, kind, location, hooks))
-
-
-def _implementations(manager: pluggy.PluginManager, hook: str) -> list[tuple[str, Callable[..., Any]]]:
-    # Called in registration order (pluggy itself calls last-registered first), so that the shipped
-    # bots claim their names before bots from user directories.
-    caller = getattr(manager.hook, hook)
-    return [(impl.plugin_name, impl.function) for impl in caller.get_hookimpls()]
+    return PluginInfo(name, kind, location, hooks)
 
 
 def _collect_games(manager: pluggy.PluginManager, registry: Registry) -> None:
-    for plugin_name, function in _implementations(manager, "register_games"):
-        def register(cls: type[Game], plugin_name: str = plugin_name) -> None:
-            name = getattr(cls, "name", None)
-            if not (inspect.isclass(cls) and issubclass(cls, Game) and name):
-                registry.problems.append(
-                    f"plugin {plugin_name}: {cls!r} is not a named Game subclass; skipped")
-            elif name in registry.games:
-                registry.problems.append(f"plugin {plugin_name}: game name {name!r} is already taken; skipped")
-            else:
-                registry.games[name] = cls
+    def register(cls: type[Game]) -> None:
+        plugin_name = calling_plugin()
+        name = getattr(cls, "name", None)
+        if not (inspect.isclass(cls) and issubclass(cls, Game) and name):
+            registry.problems.append(f"plugin {plugin_name}: {cls!r} is not a named Game subclass; skipped")
+        elif name in registry.games:
+            registry.problems.append(f"plugin {plugin_name}: game name {name!r} is already taken; skipped")
+        else:
+            registry.games[name] = cls
 
-        _call_safely(function, register, plugin_name, registry)
+    _report(call_hook(manager, "register_games", register=register), registry)
 
 
 def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
-    for plugin_name, function in _implementations(manager, "register_bots"):
-        def register(cls: type[Bot], source: str | None = None, plugin_name: str = plugin_name) -> None:
-            where = source or _source_file(cls) or plugin_name
-            if not (inspect.isclass(cls) and issubclass(cls, Bot) and cls.name):
-                registry.problems.append(f"{where}: {cls!r} is not a named Bot subclass; skipped")
-                return
-            if not cls.games:
-                registry.problems.append(f"{where}: bot {cls.name!r} declares no games; skipped")
-                return
-            if cls.name in registry.bots:
-                taken = registry.bots[cls.name].source
-                registry.problems.append(f"{where}: bot name {cls.name!r} is already taken by {taken}; skipped")
-                return
-            version = source_version(source or _source_file(cls), cls)
-            registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
+    def register(cls: type[Bot], source: str | None = None) -> None:
+        plugin_name = calling_plugin()
+        where = source or _source_file(cls) or plugin_name
+        if not (inspect.isclass(cls) and issubclass(cls, Bot) and cls.name):
+            registry.problems.append(f"{where}: {cls!r} is not a named Bot subclass; skipped")
+            return
+        if not cls.games:
+            registry.problems.append(f"{where}: bot {cls.name!r} declares no games; skipped")
+            return
+        if cls.name in registry.bots:
+            taken = registry.bots[cls.name].source
+            registry.problems.append(f"{where}: bot name {cls.name!r} is already taken by {taken}; skipped")
+            return
+        version = source_version(source or _source_file(cls), cls)
+        registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
 
-        _call_safely(function, register, plugin_name, registry)
+    _report(call_hook(manager, "register_bots", register=register), registry)
 
 
-def _call_safely(function: Callable[..., Any], register: Callable[..., None], plugin_name: str,
-                 registry: Registry) -> None:
-    try:
-        function(register=register)
-    except Exception as exc:
-        registry.problems.append(f"plugin {plugin_name}: {type(exc).__name__}: {exc}")
+def _report(call: HookCall, registry: Registry) -> None:
+    registry.problems.extend(str(failure) for failure in call.failures)
 
 
 def _source_file(cls: type) -> str | None:
