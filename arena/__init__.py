@@ -4,13 +4,14 @@ The public API, for bots, games, plugins and scripts that embed the arena:
 
 - write bots and games: :class:`Bot`, :func:`bot`, :class:`Game`, :class:`Option`, :class:`Result`, :func:`hookimpl`;
 - load plugins: :class:`PluginConfig`, :func:`load_registry`;
-- play one game: :func:`run_match` gives a :class:`MatchOutcome`;
+- play one game: :func:`run_match` gives a :class:`MatchOutcome` (a :class:`Failure` for each bot that failed);
 - run a tournament: :func:`run_tournament` with a :class:`TournamentDefinition` (or a TOML file);
 - read results back: :class:`Store`, :func:`run_standings`, :func:`leaderboard`, :func:`rating_history`.
 """
 
 from arena.core.bot import Bot, BotSpec, FunctionBot, bot
 from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameError
+from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Option, Result
 from arena.core.maps import GameMap, load_map, parse_map, resolve_map
 from arena.play.limits import Limits
@@ -30,6 +31,7 @@ __all__ = [
     "Bot",
     "BotSpec",
     "BotSpecError",
+    "Failure",
     "FunctionBot",
     "Game",
     "GameMap",

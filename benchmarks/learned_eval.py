@@ -89,7 +89,7 @@ def main() -> None:
         slot = 0 if mine < theirs else 1 if mine == theirs else 2
         for scope in ("all", setup.game_map.name if setup.game_map else "-"):
             counts[scope][slot] += 1
-        failures.extend(f"{labels[s]}: {kind}" for s, kind in outcome.failures.items())
+        failures.extend(f"{labels[s]}: {kind}" for s, kind in outcome.failure_kinds.items())
 
     play_tournament(run, registry, CONFIG, workers=args.workers, on_outcome=collect)
     print(f"match: learned voronoi:depth={args.depth} against hand-set voronoi:depth={args.depth}, "

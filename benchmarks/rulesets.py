@@ -58,7 +58,7 @@ def games_per_second(setups: list[MatchSetup]) -> tuple[float, float]:
     started = time.perf_counter()
     outcomes = list(run_in_process(setups, registry))
     elapsed = time.perf_counter() - started
-    assert all(not outcome.failures for outcome in outcomes)
+    assert all(not outcome.failure_kinds for outcome in outcomes)
     return len(outcomes) / elapsed, sum(outcome.turns for outcome in outcomes) / len(outcomes)
 
 

@@ -62,7 +62,7 @@ def main() -> None:
         setup = run.setups[outcome.index]
         labels = [spec.label for spec in setup.bots]
         map_name = setup.game_map.name if setup.game_map else "-"
-        for seat, kind in outcome.failures.items():
+        for seat, kind in outcome.failure_kinds.items():
             against = ", ".join(label for other, label in enumerate(labels) if other != seat)
             failures.append(f"{labels[seat]} {kind} on {map_name} against {against}")
         for seat, label in enumerate(labels):

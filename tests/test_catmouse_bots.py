@@ -104,9 +104,9 @@ def test_hillclimb_plays_a_window_policy_on_any_board(tmp_path):
     path = tmp_path / "window.json"
     save_policy(Policy("window", {"cat": "R" * 729}), path)
     outcome = run_match("catmouse", [f"hillclimb:policy={path}", "wary"], game_map="catmouse_15x15", seed=1)
-    assert outcome.failures == {}
+    assert outcome.failure_kinds == {}
     outcome = run_match("catmouse", ["greedy", f"hillclimb:policy={path}"], game_map="catmouse_5x5", seed=1)
-    assert outcome.failures == {1: "crash"}
+    assert outcome.failure_kinds == {1: "crash"}
     assert outcome.reason == f"seat 1 (hillclimb:policy={path}) raised PolicyError in start(): {path} has no " \
                              "mouse policy (it holds cat)"
 
@@ -114,7 +114,7 @@ def test_hillclimb_plays_a_window_policy_on_any_board(tmp_path):
 def test_hillclimb_without_a_policy_plays_the_shipped_window_policies():
     for bots in (["hillclimb", "cm_random"], ["cm_random", "hillclimb"]):
         outcome = run_match("catmouse", bots, game_map="catmouse_15x15", seed=2)
-        assert outcome.failures == {}
+        assert outcome.failure_kinds == {}
 
 
 def test_hillclimb_full_policy_checks_its_board(tmp_path):
@@ -122,7 +122,7 @@ def test_hillclimb_full_policy_checks_its_board(tmp_path):
     board = {"rows": [".."]}
     save_policy(Policy("full", {"cat": "-RL-", "mouse": "-LR-"}, board), path)
     outcome = run_match("catmouse", [f"hillclimb:policy={path}", "wary"], game_map="catmouse_5x5", seed=1)
-    assert outcome.failures == {0: "crash"}
+    assert outcome.failure_kinds == {0: "crash"}
     assert outcome.reason.endswith("this full policy is for the board 2x1:.., not 5x5:...../...../...../...../.....")
     outcome = run_match("catmouse", [f"hillclimb:policy={tmp_path / 'missing.json'}", "wary"],
                         game_map="catmouse_5x5", seed=1)

@@ -255,7 +255,7 @@ def test_a_trained_full_policy_plays_the_same_game_in_the_arena(tmp_path):
     save_policy(trainer.policy(), path)
     spec = f"hillclimb:policy={path}"
     outcome = run_match("catmouse", [spec, spec], game_map="catmouse_8x7", options={"repeat": "on"})
-    assert outcome.failures == {}
+    assert outcome.failure_kinds == {}
     assert outcome.ranks == ((1, 2) if trainer.winner == CAT else (2, 1))
     assert outcome.turns == trainer.moves
     window = Policy("window", {"cat": "U" * 729})

@@ -143,7 +143,7 @@ def test_search_bots_outlast_simple_bots_in_four_player_games(registry, name, mo
         field = ["random", f"{name}:depth=4", "wallhugger", "random"]
         outcome = run_match("tron", field, game_map="four_corners", options={"moves": moves}, seed=seed,
                             registry=registry)
-        assert outcome.failures == {}
+        assert outcome.failure_kinds == {}
         wins += outcome.ranks[1] == 1
     assert wins >= 3
 

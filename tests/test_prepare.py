@@ -60,7 +60,7 @@ def test_prepare_runs_once_per_process_and_not_on_the_move_clock(tmp_path):
     for seed in (1, 2):
         outcome = run_match("tron", ["patient", "floodfill"], game_map="empty_room", seed=seed, time_limit=0.05,
                             registry=registry)
-        assert outcome.failures == {}  # 0.3 s to prepare, 0.05 s a move, and no timeout
+        assert outcome.failure_kinds == {}  # 0.3 s to prepare, 0.05 s a move, and no timeout
         assert len(outcome.actions) > 5
     assert registry.bots["patient"].cls.prepared == 1
 
@@ -68,7 +68,7 @@ def test_prepare_runs_once_per_process_and_not_on_the_move_clock(tmp_path):
 def test_a_bot_whose_prepare_raises_loses_with_the_reason(tmp_path):
     outcome = run_match("tron", ["unready", "floodfill"], game_map="empty_room", seed=1,
                         registry=registry_with_bots(tmp_path))
-    assert outcome.failures == {0: "crash"}
+    assert outcome.failure_kinds == {0: "crash"}
     assert outcome.reason == "seat 0 (unready) raised RuntimeError in prepare(): no model file"
 
 

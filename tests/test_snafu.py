@@ -339,7 +339,7 @@ def test_mindless_plays_snafu_only(shipped_registry):
 
 def test_mindless_plays_a_full_game_in_snafu(shipped_registry):
     outcome = run_match("snafu", ["mindless", "mindless"], game_map="snafu_15x15", seed=2, registry=shipped_registry)
-    assert outcome.failures == {}
+    assert outcome.failure_kinds == {}
     for turn in outcome.actions:
         assert set(turn.values()) <= {"straight", "left", "right"}
 
@@ -353,7 +353,7 @@ def test_run_match_without_a_map_uses_the_size_option(shipped_registry):
     record = outcome.record()
     assert record["game"] == "snafu" and record["map"] is None
     assert record["options"] == {"size": "20x10"}
-    assert outcome.failures == {}
+    assert outcome.failure_kinds == {}
     again = run_match("snafu", ["floodfill", "mindless"], options={"size": "20x10"}, seed=4,
                       registry=shipped_registry)
     assert again.actions == outcome.actions and again.ranks == outcome.ranks
@@ -367,7 +367,7 @@ def test_snafu_tournament_end_to_end(shipped_registry, shipped_config, map_name)
                                     shipped_config, games=2, seed=9)
     assert run.game is SnafuGame
     assert len(outcomes) == 20
-    assert all(outcome.failures == {} for outcome in outcomes.values())
+    assert all(outcome.failure_kinds == {} for outcome in outcomes.values())
     for outcome in outcomes.values():
         assert all(set(turn) == {0, 1} for turn in outcome.actions)
     standings = run.standings()

@@ -495,5 +495,5 @@ def test_bots_play_every_rule_set_without_failures(registry, name, game, map_nam
         field = [f"{name}:depth=2", "floodfill", "wallhugger", f"{name}:depth=2"]
     for seed in (1, 2):
         outcome = run_match(game, field, game_map=map_name, options=options, seed=seed, registry=registry)
-        assert outcome.failures == {}
+        assert outcome.failure_kinds == {}
         assert outcome.turns > 4

@@ -25,7 +25,7 @@ SHIPPED = ["chaser", "floodfill", "random", "wallhugger"]
 def without_timing(outcome, setup):
     record = outcome.record(setup)
     record.pop("think_time")
-    return outcome.index, outcome.ranks, outcome.reason, outcome.failures, outcome.actions, record
+    return outcome.index, outcome.ranks, outcome.reason, outcome.failure_kinds, outcome.actions, record
 
 
 def test_round_robin_plays_every_pair_on_every_map_in_both_seats():

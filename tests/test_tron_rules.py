@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pytest
 
+from arena.core.failure import Failure
+from arena.core.game import forfeit_ranks
 from arena.core.maps import parse_map
 from arena.games.tron.board import DEAD, EMPTY, TRAIL
 from arena.games.tron.game import TronGame, TronObservation
@@ -627,12 +629,12 @@ def test_normal_game_plays_to_a_rules_result(registry):
     assert outcome.turns == 4
     assert outcome.ranks == (1, 1)
     assert outcome.reason == "seat 0 moved into seat 1's head; seat 1 moved into seat 0's head; draw"
-    assert outcome.failures == {}
+    assert outcome.failure_kinds == {}
 
 
 def test_bot_that_raises_loses_with_crash(registry):
     outcome = play(registry, ["t_east", "t_raise"])
-    assert outcome.failures == {1: "crash"}
+    assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
     assert outcome.reason == "seat 1 (t_raise) raised ValueError: boom"
     assert outcome.turns == 0
@@ -641,7 +643,7 @@ def test_bot_that_raises_loses_with_crash(registry):
 
 def test_bot_that_raises_mid_game_keeps_the_turns_before(registry):
     outcome = play(registry, ["t_late_raise", "t_west"])
-    assert outcome.failures == {0: "crash"}
+    assert outcome.failure_kinds == {0: "crash"}
     assert outcome.ranks == (2, 1)
     assert outcome.reason == "seat 0 (t_late_raise) raised RuntimeError: late at turn 2"
     assert outcome.turns == 2
@@ -651,15 +653,23 @@ def test_bot_that_raises_mid_game_keeps_the_turns_before(registry):
 @pytest.mark.parametrize(("bot_name", "shown"), [("t_x", "'X'"), ("t_none", "None")])
 def test_bot_returning_an_illegal_value_loses_with_illegal(registry, bot_name, shown):
     outcome = play(registry, [bot_name, "t_west"])
-    assert outcome.failures == {0: "illegal"}
+    assert outcome.failures == {0: Failure("illegal", f"returned {shown}, which is not a legal action")}
     assert outcome.ranks == (2, 1)
     assert outcome.reason == f"seat 0 ({bot_name}) returned {shown}, which is not a legal action"
+    assert outcome.record()["failures"] == [{"seat": 0, "kind": "illegal",
+                                             "detail": f"returned {shown}, which is not a legal action"}]
     assert outcome.turns == 0
+
+
+def test_failed_seats_share_last_place_and_the_rest_share_first():
+    assert forfeit_ranks(2, [0]) == (2, 1)
+    assert forfeit_ranks(4, [3, 1]) == (1, 3, 1, 3)
+    assert forfeit_ranks(3, [0, 1, 2]) == (1, 1, 1)
 
 
 def test_bot_over_the_time_limit_loses_with_timeout(registry):
     outcome = play(registry, ["t_sleep", "t_west"], time_limit=0.05)
-    assert outcome.failures == {0: "timeout"}
+    assert outcome.failure_kinds == {0: "timeout"}
     assert outcome.ranks == (2, 1)
     match = re.fullmatch(r"seat 0 \(t_sleep\) took (\d+\.\d{3}) s for a move, over the 0\.05 s limit",
                          outcome.reason)
@@ -671,17 +681,17 @@ def test_bot_over_the_time_limit_loses_with_timeout(registry):
 
 def test_bot_calling_sys_exit_loses_with_crash_and_the_process_goes_on(registry):
     outcome = play(registry, ["t_east", "t_exit"])
-    assert outcome.failures == {1: "crash"}
+    assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
     assert outcome.reason == "seat 1 (t_exit) raised SystemExit: 3"
     again = play(registry, ["t_exit", "t_west"])
-    assert again.failures == {0: "crash"}
+    assert again.failure_kinds == {0: "crash"}
     assert again.ranks == (2, 1)
 
 
 def test_both_seats_failing_in_the_same_turn_share_last_place(registry):
     outcome = play(registry, ["t_raise", "t_x"])
-    assert outcome.failures == {0: "crash", 1: "illegal"}
+    assert outcome.failure_kinds == {0: "crash", 1: "illegal"}
     assert outcome.ranks == (1, 1)
     assert outcome.reason == (
         "seat 0 (t_raise) raised ValueError: boom; seat 1 (t_x) returned 'X', which is not a legal action")

@@ -608,7 +608,7 @@ def test_four_players_with_the_brown_preset():
 def play_rule_set(registry, config, maps, bots, **definition):
     run, outcomes = round_robin_run(maps, bots, registry, config, workers=1, games=2, seed=5, **definition)
     assert len(outcomes) == run.plan.total_games() == len(run.played)
-    assert all(outcome.failures == {} for outcome in outcomes.values())
+    assert all(outcome.failure_kinds == {} for outcome in outcomes.values())
     return run, outcomes
 
 

@@ -73,6 +73,14 @@ class MatchInfo:
     rng: random.Random = field(repr=False, default_factory=random.Random)
 
 
+
+def forfeit_ranks(num_seats: int, failed: Sequence[int]) -> tuple[int, ...]:
+    """The ranks of a game ended because the ``failed`` seats failed: they share last place, the rest share first."""
+    failed_seats = set(failed)
+    last = num_seats - len(failed_seats) + 1
+    return tuple(last if seat in failed_seats else 1 for seat in range(num_seats))
+
+
 class Game(ABC):
     """A ruleset. Subclasses set the class attributes and implement the abstract methods."""
 
@@ -156,11 +164,8 @@ class Game(ABC):
         """The position as text; with ``color``, rich markup."""
 
     def forfeit(self, seats: Sequence[int], reason: str) -> Result:
-        """End the game because ``seats`` failed (crash, timeout, illegal move): they share last place."""
-        failed = set(seats)
-        survivors = self.num_seats - len(failed)
-        ranks = tuple(survivors + 1 if seat in failed else 1 for seat in range(self.num_seats))
-        return Result(ranks, reason)
+        """End the game because ``seats`` failed (crash, timeout, illegal move): see :func:`forfeit_ranks`."""
+        return Result(forfeit_ranks(self.num_seats, seats), reason)
 
     def role_of(self, seat: int) -> str | None:
         """The role the seat plays, or ``None`` in a symmetric game."""

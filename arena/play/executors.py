@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from arena.core.game import Result
+from arena.core.failure import Failure
+from arena.play.exit_status import describe_exit
 from arena.play.isolation import IsolatedBots
 from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_memory_limit
-from arena.play.referee import MatchOutcome, MatchSetup, play
+from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 CHUNK_SECONDS = 0.02
@@ -105,21 +106,8 @@ def _play_safely(setup: MatchSetup, registry: Registry, guard: MoveGuard, make_b
         return play(setup, registry, guard=guard, make_bot=make_bot)
     except MemoryError:
         # The referee itself ran out of memory, most likely still held by a bot: nobody is to blame.
-        return forfeit_outcome(setup, registry, None, "memory", "the worker ran out of memory between bot calls")
-
-
-def forfeit_outcome(setup: MatchSetup, registry: Registry, seat: int | None, kind: str, detail: str) -> MatchOutcome:
-    """The outcome of a game that could not finish because the bot in ``seat`` failed (``None``: no one)."""
-    seats = len(setup.bots)
-    versions = tuple(registry.bot(spec.name).version for spec in setup.bots)
-    game = registry.game(setup.game)
-    options = game.resolve_options(setup.options)
-    if seat is None:
-        return MatchOutcome(setup.index, (1,) * seats, f"game abandoned: {detail}", (), versions, options)
-    reason = f"seat {seat} ({setup.bots[seat].label}) {detail}"
-    ranks = Result(tuple(seats if s == seat else 1 for s in range(seats)), reason).ranks
-    return MatchOutcome(setup.index, ranks, reason, (), versions, options, {seat: kind}, {seat: detail},
-                        tuple(0.0 for _ in range(seats)))
+        return forfeit_outcome(setup, registry, None,
+                               Failure("memory", "the worker ran out of memory between bot calls"))
 
 
 @dataclass
@@ -205,11 +193,11 @@ class WorkerPool:
         if worker.in_flight:
             setup = worker.in_flight.popleft()
             if killed:
-                kind, detail = "timeout", (f"was still thinking {self.limits.kill_after(setup.time_limit):.2f} s "
-                                           "after its move started, and its worker was killed")
+                failure = Failure("timeout", f"was still thinking {self.limits.kill_after(setup.time_limit):.2f} s "
+                                             "after its move started, and its worker was killed")
             else:
-                kind, detail = "crash", f"killed its worker process ({describe_exit(code)})"
-            yield forfeit_outcome(setup, self.registry, seat, kind, detail)
+                failure = Failure("crash", f"killed its worker process ({describe_exit(code)})")
+            yield forfeit_outcome(setup, self.registry, seat, failure)
             queue.extendleft(reversed(worker.in_flight))
         worker.conn.close()
         self._pool[self._pool.index(worker)] = self._start(worker.slot)
@@ -234,15 +222,3 @@ class WorkerPool:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close(terminate=exc_info[0] is not None)
-
-
-def describe_exit(code: int | None) -> str:
-    """How a process ended: its exit status or the signal that killed it."""
-    if code is None:
-        return "no exit status"
-    if code < 0:
-        try:
-            return f"signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"signal {-code}"
-    return f"exit status {code}"

@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.game import MatchInfo, Result
+from arena.play.exit_status import describe_exit
 from arena.play.limits import BotFailure, Limits, MoveTimeout, apply_memory_limit
 from arena.plugins.registry import PluginConfig, load_registry
 
@@ -117,8 +118,6 @@ class BotProcess:
 
     def stop_dead(self) -> str:
         """Collect a process that died, and say how it died."""
-        from arena.play.executors import describe_exit
-
         self.process.join(5)
         code = describe_exit(self.process.exitcode)
         self.process = None

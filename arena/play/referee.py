@@ -18,14 +18,14 @@ import numpy as np
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.errors import ArenaError
-from arena.core.game import Game, MatchInfo, Result
+from arena.core.failure import Failure
+from arena.core.game import Game, MatchInfo, Result, forfeit_ranks
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
 
-FAILURE_KINDS = ("timeout", "crash", "illegal", "memory")
 DEFAULT_TIME_LIMIT = 1.0
 
 
@@ -44,7 +44,7 @@ class MatchSetup:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """The result of one game: ranks, reason, every action, failures by seat and thinking time.
+    """The result of one game: ranks, reason, every action, each failed seat's :class:`Failure`, thinking time.
 
     It stays small so worker processes can send it back cheaply; :meth:`record` expands it, with
     the setup it came from, into the full game record.
@@ -56,8 +56,7 @@ class MatchOutcome:
     actions: tuple[dict[int, Any], ...]
     versions: tuple[str, ...]
     options: dict[str, str] = field(default_factory=dict)
-    failures: dict[int, str] = field(default_factory=dict)
-    failure_details: dict[int, str] = field(default_factory=dict)
+    failures: dict[int, Failure] = field(default_factory=dict)
     think_time: tuple[float, ...] = ()
     duration: float = 0.0
     hook_errors: tuple[str, ...] = ()
@@ -67,6 +66,11 @@ class MatchOutcome:
     def turns(self) -> int:
         """How many turns were played."""
         return len(self.actions)
+
+    @property
+    def failure_kinds(self) -> dict[int, str]:
+        """The kind of each failure by seat (``{1: "crash"}``), as the standings count them."""
+        return {seat: failure.kind for seat, failure in self.failures.items()}
 
     def record(self, setup: MatchSetup | None = None) -> dict[str, Any]:
         """The JSON-ready game record (``arena-record/1``) of the game ``setup`` described.
@@ -85,8 +89,8 @@ class MatchOutcome:
                      for seat, spec in enumerate(setup.bots)],
             turns=self.actions,
             result=Result(self.ranks, self.reason),
-            failures=[{"seat": seat, "kind": kind, "detail": self.failure_details[seat]}
-                      for seat, kind in sorted(self.failures.items())],
+            failures=[{"seat": seat, "kind": failure.kind, "detail": failure.detail}
+                      for seat, failure in sorted(self.failures.items())],
             think_time=self.think_time,
         )
         if self.hook_errors:
@@ -109,14 +113,29 @@ class _NoGuard:
         """Nothing to disarm."""
 
 
-def _failure(exc: BaseException, where: str = "") -> tuple[str, str]:
+def _failure(exc: BaseException, where: str = "") -> Failure:
     if isinstance(exc, BotFailure):
-        return exc.kind, exc.detail + (where if exc.where is None else exc.where)
+        return Failure(exc.kind, exc.detail + (where if exc.where is None else exc.where))
     if isinstance(exc, MoveTimeout):
-        return "timeout", f"was still thinking{where} after the time limit and its grace, and was stopped"
+        return Failure("timeout", f"was still thinking{where} after the time limit and its grace, and was stopped")
     if isinstance(exc, MemoryError):
-        return "memory", f"ran out of memory{where} (MemoryError)"
-    return "crash", f"raised {type(exc).__name__}{where}: {exc}"
+        return Failure("memory", f"ran out of memory{where} (MemoryError)")
+    return Failure("crash", f"raised {type(exc).__name__}{where}: {exc}")
+
+
+def failure_reason(failures: Mapping[int, Failure], labels: Sequence[str]) -> str:
+    """The reason of a game ended by ``failures``: each failed seat, its bot and what it did."""
+    return "; ".join(f"seat {seat} ({labels[seat]}) {failure.detail}" for seat, failure in sorted(failures.items()))
+
+
+@dataclass(frozen=True)
+class Refereed:
+    """What :func:`referee` saw: the result, every turn's actions, each failed seat's failure, thinking time."""
+
+    result: Result
+    turns: list[dict[int, Any]]
+    failures: dict[int, Failure]
+    think_time: list[float]
 
 
 _prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in this process
@@ -138,14 +157,14 @@ def referee(
     labels: Sequence[str],
     on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
     guard: MoveGuard | _NoGuard | None = None,
-) -> tuple[Result, list[dict[int, Any]], dict[int, tuple[str, str]], list[float]]:
-    """Drive ``game`` to its end with ``bots``; return result, turns, failures and thinking times.
+) -> Refereed:
+    """Drive ``game`` to its end with ``bots``; return its result, turns, failures and thinking times.
 
     Every call into a bot runs under ``guard`` (see :mod:`arena.play.limits`), so a bot that overruns is
     interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure.
     """
     guard = guard or _NoGuard()
-    failures: dict[int, tuple[str, str]] = {}
+    failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
@@ -185,9 +204,9 @@ def referee(
             spent = clock() - started
             think[seat] += spent
             if spent > time_limit:
-                failures[seat] = ("timeout", f"took {spent:.3f} s for a move, over the {time_limit:g} s limit")
+                failures[seat] = Failure("timeout", f"took {spent:.3f} s for a move, over the {time_limit:g} s limit")
             elif not game.is_legal(seat, action):
-                failures[seat] = ("illegal", f"returned {_short(action)}, which is not a legal action")
+                failures[seat] = Failure("illegal", f"returned {_short(action)}, which is not a legal action")
             else:
                 actions[seat] = action
         if failures:
@@ -198,13 +217,12 @@ def referee(
             on_turn(game, actions)
 
     if failures:
-        reason = "; ".join(f"seat {seat} ({labels[seat]}) {detail}" for seat, (_, detail) in sorted(failures.items()))
-        result = game.forfeit(sorted(failures), reason)
+        result = game.forfeit(sorted(failures), failure_reason(failures, labels))
     else:
         result = game.result
         assert result is not None
     for seat, player in enumerate(bots):
-        if failures.get(seat, ("",))[0] in ("memory", "timeout"):
+        if seat in failures and failures[seat].kind in ("memory", "timeout"):
             continue  # a bot that hogged memory or time gets no further call
         guard.begin(seat, time_limit)
         try:
@@ -215,7 +233,7 @@ def referee(
             pass
         finally:
             guard.end()
-    return result, turns, failures, think
+    return Refereed(result, turns, failures, think)
 
 
 class _Unconstructable(Bot):
@@ -271,17 +289,16 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
                   bot_rng(setup.seed, seat))
         for seat in range(game.num_seats)
     ]
-    result, turns, failures, think = referee(game, bots, infos, setup.time_limit, labels, on_turn, guard)
+    refereed = referee(game, bots, infos, setup.time_limit, labels, on_turn, guard)
     outcome = MatchOutcome(
         index=setup.index,
-        ranks=result.ranks,
-        reason=result.reason,
-        actions=tuple(turns),
+        ranks=refereed.result.ranks,
+        reason=refereed.result.reason,
+        actions=tuple(refereed.turns),
         versions=tuple(entry.version for entry in entries),
         options=options,
-        failures={seat: kind for seat, (kind, _) in failures.items()},
-        failure_details={seat: detail for seat, (_, detail) in failures.items()},
-        think_time=tuple(think),
+        failures=refereed.failures,
+        think_time=tuple(refereed.think_time),
         duration=time.perf_counter() - started,
     )
     if registry.manager is not None and registry.manager.hook.match_finished.get_hookimpls():
@@ -289,6 +306,22 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         if call.failures:
             outcome = replace(outcome, hook_errors=tuple(_hook_error(failure) for failure in call.failures))
     return outcome
+
+
+def forfeit_outcome(setup: MatchSetup, registry: Registry, seat: int | None, failure: Failure) -> MatchOutcome:
+    """The outcome of a game that could not finish because the bot in ``seat`` failed (``None``: no one).
+
+    Used when the process playing the game died or ran out of memory outside any bot call.
+    """
+    seats = len(setup.bots)
+    versions = tuple(registry.bot(spec.name).version for spec in setup.bots)
+    options = registry.game(setup.game).resolve_options(setup.options)
+    if seat is None:
+        return MatchOutcome(setup.index, (1,) * seats, f"game abandoned: {failure.detail}", (), versions, options)
+    failures = {seat: failure}
+    reason = failure_reason(failures, [spec.label for spec in setup.bots])
+    return MatchOutcome(setup.index, forfeit_ranks(seats, [seat]), reason, (), versions, options, failures,
+                        tuple(0.0 for _ in range(seats)))
 
 
 def _hook_error(failure: HookFailure) -> str:

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from tabulate import tabulate
 
-from arena.play.referee import FAILURE_KINDS
+from arena.core.failure import FAILURE_KINDS
 from arena.stats.proportions import score_rate
 from arena.stats.standings import BotStanding, Standings, failure_summary
 

@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from arena.core.failure import FAILURE_KINDS
 from arena.core.game import Game
-from arena.play.referee import FAILURE_KINDS, MatchOutcome, MatchSetup
+from arena.play.referee import MatchOutcome, MatchSetup
 from arena.stats.ratings import Rating, rate
 
 
@@ -64,7 +65,7 @@ def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> P
     """The :class:`PlayedGame` of a finished scheduled game."""
     role = game.roles.__getitem__ if game.roles else (lambda seat: None)
     players = tuple((spec.label, role(seat)) for seat, spec in enumerate(setup.bots))
-    return PlayedGame(players, outcome.ranks, outcome.failures, outcome.think_time,
+    return PlayedGame(players, outcome.ranks, outcome.failure_kinds, outcome.think_time,
                       setup.game_map.name if setup.game_map else None)
 
 

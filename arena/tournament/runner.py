@@ -144,7 +144,7 @@ def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, o
             bot_ids[spec.label] = store.bot_id(spec.label, spec.name, outcome.versions[seat], entry.source)
         seats.append({"label": spec.label, "bot_id": bot_ids[spec.label],
                       "role": game.roles[seat] if game.roles else None})
-    store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failures,
+    store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds,
                    outcome.think_time, outcome.duration, outcome.turns, outcome.record(setup))
 
 
