@@ -32,8 +32,7 @@ def invoke(*args):
 
 
 def stderr_lines(text):
-    return [line for line in text.splitlines()
-            if line.strip() and not line.startswith("warning: plugin arena.games.catmouse")]
+    return [line for line in text.splitlines() if line.strip()]
 
 
 def ok_json(result):

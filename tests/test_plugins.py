@@ -26,8 +26,8 @@ def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless"])
     assert shipped_registry.problems == []
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
-    assert kinds["arena.games.tron"] == ("built-in", ("register_commands", "register_games"))
-    assert kinds["arena.games.catmouse"] == ("built-in", ("register_commands", "register_games"))
+    assert kinds["arena.games.tron.plugin"] == ("built-in", ("register_commands", "register_games"))
+    assert kinds["arena.games.catmouse.plugin"] == ("built-in", ("register_commands", "register_games"))
     assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))
 
 

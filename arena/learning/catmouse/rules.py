@@ -9,7 +9,7 @@ import numpy as np
 from arena.core.errors import ArenaError
 from arena.games.catmouse.board import CAT, Layout
 
-OPPONENTS = {"cat": ("greedy", "random"), "mouse": ("random", "wary")}
+SCRIPTED_BOTS_BY_ROLE = {"cat": ("greedy", "random"), "mouse": ("random", "wary")}
 """The scripted opponents a window policy can train against, by the role they play."""
 
 

@@ -32,7 +32,7 @@ from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import WINDOW_ENTRIES, Policy, encode_moves, window_fields, window_move_allowed
 from arena.learning.catmouse.batch import play_window_batch
-from arena.learning.catmouse.rules import OPPONENTS, Rules
+from arena.learning.catmouse.rules import SCRIPTED_BOTS_BY_ROLE, Rules
 
 STARTS = ("up", "random", "closer")
 MAX_REPEAT_TABLE = 1 << 29
@@ -63,9 +63,9 @@ class WindowSettings:
         if not self.opponents:
             raise ArenaError("give at least one opponent")
         for opponent in self.opponents:
-            if opponent not in OPPONENTS[other]:
+            if opponent not in SCRIPTED_BOTS_BY_ROLE[other]:
                 raise ArenaError(f"opponent {opponent!r} cannot play the {other}; choose from: "
-                                 f"{', '.join(OPPONENTS[other])}")
+                                 f"{', '.join(SCRIPTED_BOTS_BY_ROLE[other])}")
         if self.first not in SIDE_NAMES:
             raise ArenaError(f"--first {self.first!r} is not one of: cat, mouse")
         if self.start not in STARTS:
