@@ -32,11 +32,10 @@ from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import leaderboard, rating_history, run_standings
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
-from arena.tournament.definition import definition_from_targets
 from arena.tournament.ladder import play_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_run
-from arena.tournament.selection import apply_size, default_maps, load_maps
+from arena.tournament.selection import command_line_definition, default_maps, load_maps
 
 FormatOption = Annotated[list[str] | None, typer.Option(
     "--format", "-f", show_default=False,
@@ -121,20 +120,11 @@ def tournament_command(
         if targets:
             raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
     else:
-        extra_options = parse_options(option)
-        if not targets and size is None:
-            raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
-        sized_later = size is not None and bool(targets)
-        if not targets:
-            targets = default_maps(registry, size=size, options=extra_options)
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
                          gauntlet=gauntlet, rounds=rounds)
-        definition = definition_from_targets(targets, overrides)
-        if sized_later:
-            apply_size(load_maps(definition.maps, registry, definition.game)[0], size or "", extra_options)
-        if extra_options:
-            definition = definition.with_overrides(options={**definition.options, **extra_options})
+        definition = command_line_definition(targets or [], registry, overrides, size=size,
+                                             options=parse_options(option))
         plan = plan_tournament(definition, registry)
     with Store(db) as store:
         opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new)

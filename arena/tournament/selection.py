@@ -7,12 +7,14 @@ No game is named here: a game's defaults come from its class (``default_maps``, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game
 from arena.core.maps import GameMap, resolve_map
 from arena.plugins.registry import Registry
+from arena.tournament.definition import TournamentDefinition, definition_from_targets
 
 
 def untagged_game(registry: Registry) -> type[Game]:
@@ -97,3 +99,22 @@ def select_bots(game: type[Game], texts: Sequence[str], registry: Registry) -> l
         if not registry.bot(spec.name).cls.plays(game.name):
             raise ArenaError(f"bot {spec.name!r} does not play {game.name}")
     return specs
+
+
+def command_line_definition(targets: Sequence[str], registry: Registry, overrides: Mapping[str, Any], *,
+                            size: str | None = None, options: Mapping[str, str] | None = None
+                            ) -> TournamentDefinition:
+    """The tournament a command line asks for: a tournament file or maps (the game's default maps when
+    none are given but ``size`` is), flag ``overrides``, a board ``size`` and extra game ``options``."""
+    extra = dict(options or {})
+    if not targets and size is None:
+        raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
+    sized_later = size is not None and bool(targets)
+    if not targets:
+        targets = default_maps(registry, size=size, options=extra)
+    definition = definition_from_targets(targets, overrides)
+    if sized_later:
+        apply_size(load_maps(definition.maps, registry, definition.game)[0], size or "", extra)
+    if extra:
+        definition = definition.with_overrides(options={**definition.options, **extra})
+    return definition
