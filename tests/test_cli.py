@@ -37,10 +37,41 @@ def test_games_bots_and_plugins_list_what_was_found():
     assert [b["bot"] for b in tron_bots] == ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi",
                                              "wallhugger"]
     assert all(len(b["version"]) == 8 and b["found in"].endswith(".py") for b in bots)
+    roles = {b["bot"]: b["roles"] for b in bots}
+    assert (roles["greedy"], roles["wary"], roles["hillclimb"], roles["floodfill"]) == ("cat", "mouse", "cat, mouse",
+                                                                                        "any")
 
     plugins = invoke("plugins", "--format", "md")
     assert plugins.exit_code == 0
     assert "| arena.games.tron" in plugins.output and "register_bots" in plugins.output
+
+
+def test_maps_lists_each_games_maps_with_size_players_and_title(tmp_path, monkeypatch):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "mine.txt").write_text("; title = Mine\n#####\n#1.2#\n#####\n")
+    (tmp_path / "maps" / "broken.txt").write_text("#x#\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke("maps", "--game", "tron", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0] == ["map", "game", "size", "players", "title", "from"]
+    assert rows[1:] == [
+        ["center_block", "tron", "13x13", "2", "Center block", "shipped"],
+        ["diagonal_blocks", "tron", "13x13", "2", "Diagonal blocks", "shipped"],
+        ["empty_room", "tron", "13x13", "2", "Empty room", "shipped"],
+        ["four_corners", "tron", "17x17", "4", "Four corners (4 players)", "shipped"],
+        ["mine", "tron", "5x3", "2", "Mine", "maps/mine.txt"],
+        ["open_30", "tron", "30x30", "2", "Open 30x30", "shipped"],
+        ["pillars_30", "tron", "30x30", "2", "Pillars 30x30", "shipped"],
+        ["powerup_room", "tron", "13x13", "2", "Powerup room", "shipped"],
+    ]
+    assert result.stderr.startswith("warning: broken: ") and "unknown character 'x'" in result.stderr
+    catmouse = json.loads(invoke("maps", "--game", "catmouse", "--format", "json").stdout)
+    assert [(m["map"], m["size"]) for m in catmouse] == [("catmouse_15x15", "15x15"), ("catmouse_5x5", "5x5"),
+                                                         ("catmouse_8x7", "7x8"), ("catmouse_8x8", "8x8"),
+                                                         ("catmouse_barn", "11x9")]
+    unknown = invoke("maps", "--game", "torn")
+    assert unknown.exit_code != 0 and "unknown game 'torn'; did you mean: tron?" in unknown.output
 
 
 def test_the_default_tournament_field_is_every_bot_that_plays_the_game(shipped_registry):

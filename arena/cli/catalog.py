@@ -1,4 +1,4 @@
-"""Commands that list what the plugins registered: games, bots and plugins."""
+"""Commands that list what there is to play with: games, maps, bots and plugins."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from arena.cli.common import (
     plugin_config,
     short_path,
     user_errors,
+    warn,
 )
+from arena.tournament.map_catalog import map_summaries
 
 
 @app.command("games")
@@ -35,6 +37,23 @@ def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     emit_table(["game", "players", "roles", "options", "default maps", "description"], rows, fmt, "Games")
 
 
+@app.command("maps")
+@user_errors
+def maps_command(
+    game: Annotated[str | None, typer.Option(help="Only maps for this game.", show_default=False)] = None,
+    fmt: Format = "table",
+) -> None:
+    """List the maps a name finds (./maps first, then the shipped maps): game, size, players and title."""
+    check_output_format(fmt)
+    registry = load_registry_reporting(plugin_config(None))
+    summaries, problems = map_summaries(registry, game)
+    for problem in problems:
+        warn(problem)
+    rows = [[m.name, m.game, f"{m.width}x{m.height}", str(m.players), m.title or "-",
+             "shipped" if m.shipped else short_path(m.path)] for m in summaries]
+    emit_table(["map", "game", "size", "players", "title", "from"], rows, fmt, "Maps")
+
+
 @app.command("bots")
 @user_errors
 def bots_command(
@@ -42,17 +61,18 @@ def bots_command(
     fmt: Format = "table",
     bots_dir: BotsDir = None,
 ) -> None:
-    """List the bots found: name, games, version (hash of the source) and where each was found."""
+    """List the bots found: name, games, roles, version (hash of the source) and where each was found."""
     check_output_format(fmt)
     registry = load_registry_reporting(plugin_config(bots_dir))
     if game is not None:
         registry.game(game)
     rows = [
-        [entry.name, ", ".join(entry.games), entry.version, short_path(entry.source), entry.description]
+        [entry.name, ", ".join(entry.games), ", ".join(entry.cls.roles) or "any", entry.version,
+         short_path(entry.source), entry.description]
         for name, entry in sorted(registry.bots.items())
         if game is None or entry.cls.plays(game)
     ]
-    emit_table(["bot", "games", "version", "found in", "description"], rows, fmt, "Bots")
+    emit_table(["bot", "games", "roles", "version", "found in", "description"], rows, fmt, "Bots")
 
 
 @app.command("plugins")

@@ -80,11 +80,16 @@ def plugin_config(bots_dir: list[Path] | None) -> PluginConfig:
     return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
 
 
+def warn(message: str) -> None:
+    """Print one warning line on stderr."""
+    err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 def load_registry_reporting(config: PluginConfig) -> Registry:
     """Load the registry and print one warning line on stderr for each problem met."""
     registry = load_registry(config)
     for problem in registry.problems:
-        err.print(f"[yellow]warning:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+        warn(problem)
     return registry
 
 

@@ -1,0 +1,118 @@
+"""The package's layers: every import inside ``arena`` points down, never up, and no layer imports in a cycle.
+
+Ranks, lowest first (a module may import modules of its own rank or lower):
+
+0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 play; 3 stats; 4 storage;
+5 tournament; 6 learning (``arena.learning``), the conformance kit (``arena.testing``) and report;
+7 the public API (``arena/__init__``); 8 the command line: ``arena.cli``, and each game's ``commands``
+and ``plugin`` modules (its CLI and the hook module that adds it).
+
+Imports inside functions count too: a lazy import still couples the layers.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "arena"
+
+RANKS = {"core": 0, "plugins": 1, "games": 1, "play": 2, "stats": 3, "storage": 4, "tournament": 5,
+         "learning": 6, "testing": 6, "report": 6, "cli": 8}
+CLI_MODULES_OF_A_GAME = ("commands", "plugin")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def rank(module: str) -> int:
+    parts = module.split(".")
+    if module in ("arena", "arena.__main__"):
+        return 7 if module == "arena" else 8
+    if parts[1] == "games" and len(parts) >= 4 and parts[3] in CLI_MODULES_OF_A_GAME:
+        return 8
+    if parts[1] == "rl":
+        return 6
+    return RANKS[parts[1]]
+
+
+def arena_imports(path: Path) -> list[tuple[int, str]]:
+    """Every arena module ``path`` imports, with the line, resolved to the deepest existing module."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name == "arena" or name.startswith("arena."):
+                found.append((node.lineno, existing_module(name)))
+    return found
+
+
+def existing_module(name: str) -> str:
+    parts = name.split(".")
+    while len(parts) > 1:
+        candidate = PACKAGE.parent.joinpath(*parts)
+        if candidate.with_suffix(".py").is_file() or (candidate / "__init__.py").is_file():
+            return ".".join(parts)
+        parts.pop()
+    return "arena"
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_imports_point_down(path):
+    importer = module_name(path)
+    upward = [f"{path.relative_to(PACKAGE.parent)}:{line} imports {target} (rank {rank(target)} > {rank(importer)})"
+              for line, target in arena_imports(path)
+              if rank(target) > rank(importer)]
+    assert not upward, "\n".join(upward)
+
+
+def test_a_game_imports_no_other_game():
+    for path in MODULES:
+        importer = module_name(path).split(".")
+        if len(importer) < 3 or importer[1] not in ("games", "learning"):
+            continue
+        for line, target in arena_imports(path):
+            parts = target.split(".")
+            if len(parts) >= 3 and parts[1] in ("games", "learning"):
+                assert parts[2] == importer[2], f"{path}:{line} imports {target}"
+
+
+def test_no_import_cycles_between_modules():
+    graph = {module_name(path): {target for _, target in arena_imports(path)} - {module_name(path)}
+             for path in MODULES}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph.get(node, ())):
+            if target == "arena" or target not in graph:
+                continue  # the public API re-exports; nothing below imports it (checked by the ranks)
+            if state.get(target) == 1:
+                cycles.append(" -> ".join([*trail[trail.index(target):], target]))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert not cycles, "\n".join(cycles)
+
+
+def test_the_checker_sees_an_upward_import(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from arena.cli.common import err\n    import arena.storage.store\n")
+    assert arena_imports(sample) == [(2, "arena.cli.common"), (3, "arena.storage.store")]
+    assert rank("arena.cli.common") > rank("arena.core.game")
+    assert rank("arena.games.tron.commands") == 8 and rank("arena.games.tron.board") == 1
