@@ -134,3 +134,22 @@ def test_export_needs_one_destination_and_a_known_run(tmp_path):
     play_small_run()
     assert invoke("export", "7", "--jsonl", "-").stderr.strip() == "error: no run 7; runs in arena.db: 1"
     assert Path("arena.db").exists()
+
+
+def test_stored_games_replay_by_run_and_number_and_show_defaults_to_the_latest_run(tmp_path):
+    assert invoke("show").stderr.strip() == "error: arena.db has no runs yet: run a tournament first"
+    play_small_run()
+    invoke("export", "1", "--records", str(tmp_path / "r"))
+    from_file = invoke("replay", str(tmp_path / "r" / "run1-game00003.json"), "--delay", "0")
+    assert from_file.exit_code == 0
+    assert invoke("replay", "1", "3", "--delay", "0").stdout == from_file.stdout
+    assert invoke("replay", "1:3", "--delay", "0").stdout == from_file.stdout
+    assert invoke("replay", "1", "9").stderr.strip() == "error: no game 9 in run 1 (games 0-5 are stored)"
+    assert invoke("replay", "4:0").stderr.strip() == "error: no run 4; runs in arena.db: 1"
+    assert invoke("replay", "1:3", "--check").stderr.startswith("error: --check takes record files")
+
+    play_small_run()  # the same tournament again is shown as stored: still one run
+    invoke("tournament", "center_block", "-b", "floodfill,random", "-n", "2", "-w", "1")
+    assert invoke("show", "-f", "json").stdout == invoke("show", "2", "-f", "json").stdout
+    assert invoke("show", "-f", "json").stdout != invoke("show", "1", "-f", "json").stdout
+    assert invoke("report", "-f", "md").stdout == invoke("report", "2", "-f", "md").stdout

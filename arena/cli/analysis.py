@@ -142,16 +142,20 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
 @app.command("report")
 @user_errors
 def report_command(
-    run: Annotated[int, typer.Argument(help="The stored run.")],
+    run: Annotated[int | None, typer.Argument(help="The stored run [default: the latest].",
+                                              show_default=False)] = None,
     html_file: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.",
                                                    show_default=False)] = None,
     formats: Format = "table",
     db: Db = None,
 ) -> None:
-    """A run's standings with intervals, pairwise significance, maps and seat advantage; --html for a page."""
+    """A run's standings with intervals, pairwise significance, maps and seat advantage (the latest run without
+    RUN); --html for a page."""
     if formats not in ("table", "md", "csv", "json", "latex"):
         raise ArenaError(f"--format {formats!r} is not one of: table, md, csv, json, latex")
     with Store(db) as store:
+        if run is None:
+            run = store.latest_run().id
         if html_file is not None:
             html_file.write_text(build_html(store, run), encoding="utf-8")
             err.print(f"report written to {html_file}", highlight=False)

@@ -56,17 +56,30 @@ def export_command(
 @app.command("replay")
 @user_errors
 def replay_command(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.json, .jsonl) or directories of them.")],
+    targets: Annotated[list[str], typer.Argument(
+        help="Record files (.json, .jsonl) or directories of them; or a stored game: RUN GAME or RUN:GAME.",
+        metavar="RECORDS... | RUN GAME")],
     check_only: Annotated[bool, typer.Option(
         "--check", help="Re-adjudicate every record with the current rules instead of showing one.")] = False,
     delay: Annotated[float, typer.Option(help="Seconds between turns when playing back.")] = 0.15,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter before each turn.")] = False,
     turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
                                              show_default=False)] = None,
+    db: Db = None,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Play a record back in the terminal, or check records (--check): 'N agree, M differ'."""
+    """Play a record back in the terminal (a file, or a stored game by run and game number), or check
+    records (--check): 'N agree, M differ'."""
     registry = load_registry_reporting(plugin_config(bots_dir))
+    stored = stored_game(targets)
+    if stored is not None:
+        if check_only:
+            raise ArenaError("--check takes record files or directories, not a stored game")
+        with Store(db) as store:
+            record = store.game(*stored).record
+        _play_back(record, registry, delay, step, turn)
+        return
+    paths = [Path(target) for target in targets]
     if check_only:
         report = check(paths, registry)
         assert report.differ is not None and report.malformed is not None
@@ -90,6 +103,16 @@ def replay_command(
     if isinstance(record, RecordError):
         raise record
     _play_back(record, registry, delay, step, turn)
+
+
+def stored_game(targets: list[str]) -> tuple[int, int] | None:
+    """``(run, game)`` when ``targets`` name a stored game (``RUN GAME`` or ``RUN:GAME``) rather than files."""
+    if any(Path(target).exists() for target in targets):
+        return None
+    parts = targets[0].split(":") if len(targets) == 1 else targets
+    if len(parts) == 2 and all(part.isdigit() for part in parts):
+        return int(parts[0]), int(parts[1])
+    return None
 
 
 def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, only: int | None) -> None:

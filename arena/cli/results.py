@@ -168,12 +168,13 @@ def runs_command(db: Db = None, formats: FormatOption = None) -> None:
 
 @app.command("show")
 @user_errors
-def show_command(run: Annotated[int, typer.Argument(help="The run to show.")], db: Db = None,
-                 formats: FormatOption = None) -> None:
-    """Show a stored run's standings again."""
+def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
+                                                         show_default=False)] = None,
+                 db: Db = None, formats: FormatOption = None) -> None:
+    """Show a stored run's standings again (the latest run without RUN)."""
     fmt = _output_format(formats)
     with Store(db) as store:
-        _show(run_standings(store, run), fmt)
+        _show(run_standings(store, store.latest_run().id if run is None else run), fmt)
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -316,6 +316,13 @@ class Store:
             raise StoreError(f"no run {run_id}{listing}")
         return rows[0]
 
+    def latest_run(self) -> RunRow:
+        """The newest run, or an error saying the database has none."""
+        rows = self._run_rows()
+        if not rows:
+            raise StoreError(f"{self.path} has no runs yet: run a tournament first")
+        return rows[-1]
+
     def latest_run_with(self, fingerprint: str) -> RunRow | None:
         """The newest run of the same definition, if any."""
         rows = self._run_rows("WHERE r.fingerprint = ?", (fingerprint,))
@@ -338,6 +345,17 @@ class Store:
         """Schedule indices of the run's stored games."""
         return {row[0] for row in self.conn.execute("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
 
+    def game(self, run_id: int, idx: int) -> GameRow:
+        """Game ``idx`` of run ``run_id``, or an error naming the games the run has."""
+        self.run(run_id)
+        rows = list(self._game_rows("WHERE run_id = ? AND idx = ?", [run_id, idx]))
+        if not rows:
+            low, high, count = self.conn.execute(
+                "SELECT MIN(idx), MAX(idx), COUNT(*) FROM games WHERE run_id = ?", (run_id,)).fetchone()
+            listing = f"games {low}-{high} are stored" if count else "it has no games stored"
+            raise StoreError(f"no game {idx} in run {run_id} ({listing})")
+        return rows[0]
+
     def games(self, run_id: int | None = None, game: str | None = None) -> Iterator[GameRow]:
         """Stored games, by run and schedule order."""
         clauses, params = [], []
@@ -347,7 +365,9 @@ class Store:
         if game is not None:
             clauses.append("game = ?")
             params.append(game)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        yield from self._game_rows(f"WHERE {' AND '.join(clauses)}" if clauses else "", params)
+
+    def _game_rows(self, where: str, params: Sequence[Any]) -> Iterator[GameRow]:
         cursor = self.conn.execute(
             f"SELECT run_id, idx, seats, ranks, reason, failures, think_time, map, record FROM games {where} "
             "ORDER BY run_id, idx", params)
