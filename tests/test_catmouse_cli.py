@@ -103,7 +103,7 @@ def test_window_training_writes_a_policy_and_keeps_the_other_role(tmp_path):
 ])
 def test_bad_arguments_are_one_line_errors(args, message):
     result = invoke(*args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], result.output
 
@@ -111,7 +111,7 @@ def test_bad_arguments_are_one_line_errors(args, message):
 def test_resuming_with_different_settings_is_refused():
     assert invoke("train", "catmouse-window", "--iterations", "1", "--games", "20", "-q").exit_code == 0
     result = invoke("train", "catmouse-window", "--resume", "--games", "30")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == ("error: --games 30 differs from the checkpoint's 1000; leave it out to resume, "
                                      "or start afresh without --resume").replace("1000", "20")
     result = invoke("train", "catmouse-window", "--resume", "--map", "catmouse_8x7")
@@ -123,7 +123,7 @@ def test_a_damaged_checkpoint_is_a_one_line_error():
     Path("catmouse-window.checkpoint.json").write_text(json.dumps(
         {"format": "arena-catmouse-training/1", "kind": "window", "iteration": 3}))
     result = invoke("train", "catmouse-window", "--resume")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == ("error: catmouse-window.checkpoint.json: the checkpoint is damaged "
                                      "(KeyError: 'settings')")
     result = invoke("train", "catmouse-full", "--resume", "--checkpoint", "catmouse-window.checkpoint.json")

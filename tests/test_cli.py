@@ -123,7 +123,7 @@ def test_same_seed_same_standings_across_worker_counts():
     assert json.loads(one.stdout) == json.loads(two.stdout)
 
 
-def test_user_errors_are_one_line_and_exit_1(tmp_path):
+def test_user_errors_are_one_line_and_exit_2(tmp_path):
     bad_map = tmp_path / "bad.txt"
     bad_map.write_text("#####\n#1.2#\n#.Z.#\n#####\n")
     cases = {
@@ -141,7 +141,7 @@ def test_user_errors_are_one_line_and_exit_1(tmp_path):
     }
     for args, expected in cases.items():
         result = invoke(*args)
-        assert result.exit_code == 1, (args, result.output)
+        assert result.exit_code == 2, (args, result.output)
         lines = [line for line in result.output.splitlines() if line.strip()]
         assert len(lines) == 1, (args, result.output)
         assert lines[0].replace(str(REPO) + "/", "").startswith(expected), (args, lines[0])
@@ -152,7 +152,7 @@ def test_map_header_with_unknown_option_names_the_line(tmp_path):
     game_map = tmp_path / "odd.txt"
     game_map.write_text("; title = odd\n; speed = fast\n#####\n#1.2#\n#####\n")
     result = invoke("tournament", str(game_map))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == (
         f"error: {game_map}:2:1: game 'tron' has no option 'speed' (known options: moves, powerups, rules, starts)")
 
@@ -217,6 +217,6 @@ def test_size_plays_snafu_on_an_open_board_without_a_map():
     assert [len(line) for line in lines[1:9]] == [12] * 8  # the final position, 12 wide and 8 high
     assert lines[-3] == "Result after 37 turns: mindless: 2, floodfill: 1 (rank 1 is best)"
     wrong = invoke("play", "random", "chaser", "--size", "9x9", "--map", "empty_room")
-    assert wrong.exit_code == 1
+    assert wrong.exit_code == 2
     assert wrong.stderr.strip() == (
         "error: --size: game 'tron' is played on its map's board and takes no size")

@@ -38,7 +38,7 @@ def write(path, text):
 def error_of(path):
     """The one-line error of ``arena tournament FILE`` (and the same text from load_definition)."""
     result = invoke("tournament", path, "-w", "1")
-    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
     assert result.stdout == "" and "Traceback" not in result.stderr
     lines = stderr_lines(result.stderr)
     assert len(lines) == 1, result.stderr
@@ -159,7 +159,7 @@ def test_command_line_format_and_rounds_complete_a_file(tmp_path):
 def test_a_file_and_maps_together_are_refused(tmp_path):
     path = write(tmp_path / "cup.toml", 'maps = ["empty_room"]\n')
     result = invoke("tournament", path, "center_block")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert stderr_lines(result.stderr) == ["error: give either one tournament file (.toml) or map files, not both"]
 
 

@@ -51,7 +51,7 @@ def stored_games(db="arena.db", run_id=1):
 
 def user_error(*args):
     result = invoke(*args)
-    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
     lines = stderr_lines(result.stderr)
     assert len(lines) == 1, result.stderr
     return lines[0]

@@ -118,7 +118,7 @@ def test_compare_command_without_a_decision_and_with_a_failing_bot(bot_dir):
     assert "[-2.20, 2.20]" in crashing.stdout  # log(0.1 / 0.9), log(0.9 / 0.1)
 
 
-def test_compare_user_errors_are_one_line_and_exit_1():
+def test_compare_user_errors_are_one_line_and_exit_2():
     cases = {
         ("--sprt", "abc"): "error: --sprt takes two Elo differences ELO0,ELO1 such as 0,10, not 'abc'",
         ("--sprt", "10,0"): "error: --sprt ELO0,ELO1 needs ELO0 below ELO1, not '10,0'",
@@ -133,13 +133,13 @@ def test_compare_user_errors_are_one_line_and_exit_1():
     }
     for args, expected in cases.items():
         result = invoke("compare", "floodfill", "random", *args)
-        assert result.exit_code == 1, (args, result.output)
+        assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
         lines = [line for line in result.stderr.splitlines() if line.startswith("error")]
         assert len(lines) == 1 and not result.stdout.strip(), (args, result.output)
         assert lines[0].replace(str(REPO) + "/", "").startswith(expected), (args, lines[0])
     unknown = invoke("compare", "floodfill", "randon", "--sprt", "0,10")
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2
     errors = [line for line in unknown.stderr.splitlines() if line.startswith("error")]
     assert len(errors) == 1 and errors[0].startswith("error: unknown bot 'randon'; did you mean: random")
 

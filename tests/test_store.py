@@ -208,7 +208,7 @@ def test_a_file_that_is_not_a_usable_arena_database_is_refused_and_untouched(tmp
     for args in (("runs", "--db", path), ("tournament", "empty_room", "-b", "random,floodfill", "-n", "2",
                                           "-w", "1", "--db", path)):
         result = invoke(*args)
-        assert result.exit_code == 1, (args, result.stdout, result.stderr)
+        assert result.exit_code == 2, (args, result.stdout, result.stderr)
         assert result.stdout == ""
         lines = stderr_lines(result.stderr)
         assert len(lines) == 1, (args, result.stderr)
@@ -221,7 +221,7 @@ def test_a_file_that_is_not_a_usable_arena_database_is_refused_and_untouched(tmp
 
 def test_a_directory_is_not_a_database(tmp_path):
     result = invoke("runs", "--db", tmp_path)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert stderr_lines(result.stderr) == [f"error: {tmp_path}: is a directory, not a database file"]
 
 
@@ -350,7 +350,7 @@ def test_resume_run_plays_the_rest_and_gives_the_uninterrupted_results():
     assert count_games("arena.db") == 12
 
     wrong = invoke("tournament", "--resume", "7")
-    assert wrong.exit_code == 1 and stderr_lines(wrong.stderr) == ["error: no run 7; runs in arena.db: 1"]
+    assert wrong.exit_code == 2 and stderr_lines(wrong.stderr) == ["error: no run 7; runs in arena.db: 1"]
 
 
 # --- two processes at once --------------------------------------------------------------------------------
@@ -481,7 +481,7 @@ def test_runs_and_show_read_the_stored_runs_back():
     assert table.exit_code == 0 and "Standings" in table.stdout and "wallhugger" in table.stdout
 
     missing = invoke("show", "99")
-    assert missing.exit_code == 1 and missing.stdout == ""
+    assert missing.exit_code == 2 and missing.stdout == ""
     assert stderr_lines(missing.stderr) == ["error: no run 99; runs in arena.db: 1, 2"]
     empty = invoke("show", "1", "--db", "empty.db")
     assert stderr_lines(empty.stderr) == ["error: no run 1; empty.db has no runs"]
@@ -550,7 +550,7 @@ def test_ratings_history_lists_each_run_with_a_sparkline():
     assert sparkline([1.0, 2.0, 3.0]) == "▁▅█" and sparkline([5.0, 5.0]) == "▁▁" and sparkline([]) == ""
 
     unknown = invoke("ratings", "--history", "nobody")
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2
     assert stderr_lines(unknown.stderr) == ["error: no stored ratings for bot 'nobody'"]
 
 

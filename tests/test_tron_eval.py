@@ -102,7 +102,7 @@ def test_train_command_writes_the_weights_file(db, tmp_path):
 
 def test_train_command_errors_are_one_line(tmp_path):
     result = runner.invoke(app, ["train", "tron-eval", "--db", str(tmp_path / "none.db")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip().splitlines() == [f"error: --db {tmp_path / 'none.db'}: no such database file"]
 
 

@@ -34,11 +34,15 @@ Size = Annotated[str | None, typer.Option(
     "--size", help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.",
     show_default=False)]
 Db = Annotated[Path | None, typer.Option(
-    "--db", help="The results database (default: $ARENA_DB, else ./arena.db).", show_default=False)]
+    "--db", help="The results database [default: $ARENA_DB, else ./arena.db].", show_default=False)]
+
+
+USAGE_EXIT_CODE = 2
+"""The exit status of a command given bad input: arguments, files, bots, maps or runs that don't exist."""
 
 
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an :class:`ArenaError` into one line on stderr and exit status 1."""
+    """Turn an :class:`ArenaError` into one line on stderr and exit status 2."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -46,7 +50,7 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             return command(*args, **kwargs)
         except ArenaError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(USAGE_EXIT_CODE) from None
 
     return wrapper
 
@@ -59,7 +63,7 @@ def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
     for group in app.registered_groups:
         if group.name == name and group.typer_instance is not None:
             return group.typer_instance
-    group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False)
+    group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False, rich_markup_mode=None)
     app.add_typer(group_app, name=name)
     return group_app
 

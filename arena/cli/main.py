@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
+import typer
 from rich.markup import escape
 
 from arena.cli import analysis, catalog, play, records, results  # noqa: F401 - each module adds its commands
 from arena.cli.app import app
 from arena.cli.common import err
+from arena.cli.placeholders import fill_placeholders
 from arena.core.errors import ArenaError
 from arena.plugins.calling import call_hook
 from arena.plugins.registry import PluginConfig, load_registry
@@ -25,11 +29,23 @@ def _load_plugin_commands() -> None:
                   highlight=False, soft_wrap=True)
 
 _load_plugin_commands()
+fill_placeholders(app)
 
 
 def main() -> None:
-    """Entry point of the ``arena`` console script."""
-    app()
+    """Entry point of the ``arena`` console script: command-line mistakes are one line and exit status 2."""
+    try:
+        code = app(standalone_mode=False, prog_name="arena")
+    except typer.TyperException as exc:  # a usage mistake, as the command-line parser reports it
+        context = getattr(exc, "ctx", None)
+        hint = f" (see '{context.command_path} --help')" if context is not None else ""
+        err.print(f"[bold red]error:[/] {escape(exc.format_message().rstrip('.'))}{hint}", highlight=False,
+                  soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err.print("aborted", highlight=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main"]

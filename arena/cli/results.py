@@ -82,7 +82,7 @@ def tournament_command(
     targets: Annotated[list[str] | None, typer.Argument(
         help="A tournament file (tournaments/x.toml), or map files or names.", show_default=False)] = None,
     bots: Annotated[list[str] | None, typer.Option(
-        "--bots", "-b", help="Bot specs, comma separated (default: every bot that plays the game).",
+        "--bots", "-b", help="Bot specs, comma separated [default: every bot that plays the game].",
         show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per pairing per map, rounded up so every seating plays equally often "

@@ -36,26 +36,26 @@ def parse_range(text: str, option: str) -> tuple[int, int]:
 Iterations = Annotated[int | None, typer.Option(help="Total iterations (a resumed run may raise it).",
                                                 show_default=False)]
 Seed = Annotated[int | None, typer.Option(help="Random seed of the run.", show_default=False)]
-Out = Annotated[Path | None, typer.Option("--out", "-o", help="Policy file to write.", show_default=False)]
+Out = Annotated[Path | None, typer.Option("--out", help="Policy file to write.", show_default=False)]
 CheckpointPath = Annotated[Path | None, typer.Option(
-    help="Checkpoint file (default: the policy file's name with .checkpoint.json).", show_default=False)]
+    help="Checkpoint file [default: the policy file's name with .checkpoint.json].", show_default=False)]
 Resume = Annotated[bool, typer.Option("--resume", help="Continue the run saved in the checkpoint.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")]
 
 
 def train_full_command(
-    map_spec: Annotated[str | None, typer.Option("--map", "-m", help="Board to train on [catmouse_8x7].",
+    map_spec: Annotated[str | None, typer.Option("--map", "-m", help="Board to train on [default: catmouse_8x7].",
                                                  show_default=False)] = None,
-    first: Annotated[str | None, typer.Option(help="Who moves first: cat or mouse (default: the map's).",
+    first: Annotated[str | None, typer.Option(help="Who moves first: cat or mouse [default: the map's].",
                                               show_default=False)] = None,
     max_moves: Annotated[int | None, typer.Option(help="Also end games after this many mouse moves.",
                                                   show_default=False)] = None,
     iterations: Iterations = None,
-    candidates: Annotated[str | None, typer.Option(help="Candidates an iteration, drawn from a range [1-10].",
+    candidates: Annotated[str | None, typer.Option(help="Candidates an iteration, drawn from a range [default: 1-10].",
                                                    show_default=False)] = None,
-    cells: Annotated[str | None, typer.Option(help="Cells changed per candidate, a number or range [1].",
+    cells: Annotated[str | None, typer.Option(help="Cells changed per candidate, a number or range [default: 1].",
                                               show_default=False)] = None,
-    engine: Annotated[str | None, typer.Option(help="plain or batch (numpy); same results [plain].",
+    engine: Annotated[str | None, typer.Option(help="plain or batch (numpy); same results [default: plain].",
                                                show_default=False)] = None,
     notebook: Annotated[bool, typer.Option("--notebook", help="Re-run the article's notebook exactly: its random "
                                            "stream, game loop and acceptance code.")] = False,
@@ -77,22 +77,24 @@ def train_full_command(
 
 
 def train_window_command(
-    map_spec: Annotated[str | None, typer.Option("--map", "-m", help="Board to train on [catmouse_5x5].",
+    map_spec: Annotated[str | None, typer.Option("--map", "-m", help="Board to train on [default: catmouse_5x5].",
                                                  show_default=False)] = None,
-    role: Annotated[str | None, typer.Option(help="The role to train: cat or mouse [cat].",
+    role: Annotated[str | None, typer.Option(help="The role to train: cat or mouse [default: cat].",
                                              show_default=False)] = None,
-    opponents: Annotated[str | None, typer.Option(help="Opponents in turn, comma separated [cat: random,wary; "
+    opponents: Annotated[str | None, typer.Option(help="Opponents in turn, comma separated [default: cat: random,wary; "
                                                   "mouse: random,greedy].", show_default=False)] = None,
-    first: Annotated[str | None, typer.Option(help="Who moves first (default: the map's).",
+    first: Annotated[str | None, typer.Option(help="Who moves first [default: the map's].",
                                               show_default=False)] = None,
-    max_moves: Annotated[int | None, typer.Option(help="Mouse moves to survive (default: the map's).",
+    max_moves: Annotated[int | None, typer.Option(help="Mouse moves to survive [default: the map's].",
                                                   show_default=False)] = None,
     iterations: Iterations = None,
-    candidates: Annotated[int | None, typer.Option(help="Candidates an iteration [10].", show_default=False)] = None,
-    games: Annotated[int | None, typer.Option(help="Games per evaluation [1000].", show_default=False)] = None,
-    cells: Annotated[str | None, typer.Option(help="Entries changed per candidate, a number or range [1-10].",
+    candidates: Annotated[int | None, typer.Option(help="Candidates an iteration [default: 10].",
+                                                   show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(help="Games per evaluation [default: 1000].",
                                               show_default=False)] = None,
-    start: Annotated[str | None, typer.Option(help="Starting policy: up, random or closer [up].",
+    cells: Annotated[str | None, typer.Option(help="Entries changed per candidate, a number or range [default: 1-10].",
+                                              show_default=False)] = None,
+    start: Annotated[str | None, typer.Option(help="Starting policy: up, random or closer [default: up].",
                                               show_default=False)] = None,
     seed: Seed = None,
     out: Out = None,
