@@ -54,7 +54,7 @@ def test_maps_lists_each_games_maps_with_size_players_and_title(tmp_path, monkey
     result = invoke("maps", "--game", "tron", "--format", "csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO(result.stdout)))
-    assert rows[0] == ["map", "game", "size", "players", "title", "from"]
+    assert rows[0] == ["map", "game", "size (WxH)", "players", "title", "from"]
     assert rows[1:] == [
         ["center_block", "tron", "13x13", "2", "Center block", "shipped"],
         ["diagonal_blocks", "tron", "13x13", "2", "Diagonal blocks", "shipped"],
@@ -67,7 +67,7 @@ def test_maps_lists_each_games_maps_with_size_players_and_title(tmp_path, monkey
     ]
     assert result.stderr.startswith("warning: broken: ") and "unknown character 'x'" in result.stderr
     catmouse = json.loads(invoke("maps", "--game", "catmouse", "--format", "json").stdout)
-    assert [(m["map"], m["size"]) for m in catmouse] == [("catmouse_15x15", "15x15"), ("catmouse_5x5", "5x5"),
+    assert [(m["map"], m["size (WxH)"]) for m in catmouse] == [("catmouse_15x15", "15x15"), ("catmouse_5x5", "5x5"),
                                                          ("catmouse_8x7", "7x8"), ("catmouse_8x8", "8x8"),
                                                          ("catmouse_barn", "11x9")]
     unknown = invoke("maps", "--game", "torn")

@@ -51,7 +51,7 @@ def maps_command(
         warn(problem)
     rows = [[m.name, m.game, f"{m.width}x{m.height}", str(m.players), m.title or "-",
              "shipped" if m.shipped else short_path(m.path)] for m in summaries]
-    emit_table(["map", "game", "size", "players", "title", "from"], rows, fmt, "Maps")
+    emit_table(["map", "game", "size (WxH)", "players", "title", "from"], rows, fmt, "Maps")
 
 
 @app.command("bots")

@@ -22,8 +22,8 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.core.errors import ArenaError
-from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, MatchSetup, play, replay_position
-from arena.tournament.selection import apply_size, default_maps, load_maps
+from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, play, replay_position
+from arena.tournament.single_game import single_game
 
 
 @app.command("play")
@@ -31,7 +31,8 @@ from arena.tournament.selection import apply_size, default_maps, load_maps
 def play_command(
     bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. random floodfill.")],
     map_spec: Annotated[str | None, typer.Option(
-        "--map", "-m", help="Map file or name [default: the game's first default map, as `arena games` lists them].",
+        "--map", "-m", help="Map file or name [default: the first default map of the game all the bots play, as "
+        "`arena games` lists them].",
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
@@ -41,23 +42,16 @@ def play_command(
     size: Size = None,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Play one game and show it move by move, then the result and its reason."""
+    """Play one game and show it move by move, then the result and its reason.
+
+    In a game with roles, each bot is seated in a role it plays (cat and mouse: the cat is player 1).
+    """
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
     registry = load_registry_reporting(plugin_config(bots_dir))
-    options = parse_options(option)
-    map_name = map_spec or default_maps(registry, size=size, options=options)[0]
-    if map_spec is not None and size is not None:
-        apply_size(load_maps([map_spec], registry)[0], size, options)
-    game, (game_map,) = load_maps([map_name], registry, options=options)
-    specs = tuple(registry.spec(text) for text in bots)
-    for spec in specs:
-        if not registry.bot(spec.name).cls.plays(game.name):
-            raise ArenaError(f"bot {spec.name!r} does not play {game.name}")
-    seats = game.num_players(game_map)
-    if len(specs) != seats:
-        raise ArenaError(f"{game_map.label} has {seats} seats: give {seats} bots, not {len(specs)}")
-    setup = MatchSetup(game.name, specs, game_map, {**game_map.header, **options}, seed, time_limit)
+    game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
+                                        seed=seed, time_limit=time_limit)
+    specs = setup.bots
 
     legend = "  ".join(f"{seat + 1}={spec.label}" for seat, spec in enumerate(specs))
     animate = out.is_terminal and not quiet
