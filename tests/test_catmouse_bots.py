@@ -107,7 +107,7 @@ def test_hillclimb_plays_a_window_policy_on_any_board(tmp_path):
     assert outcome.failure_kinds == {}
     outcome = run_match("catmouse", ["greedy", f"hillclimb:policy={path}"], game_map="catmouse_5x5", seed=1)
     assert outcome.failure_kinds == {1: "crash"}
-    assert outcome.reason == f"seat 1 (hillclimb:policy={path}) raised PolicyError in start(): {path} has no " \
+    assert outcome.reason == f"player 2 (hillclimb:policy={path}) raised PolicyError in start(): {path} has no " \
                              "mouse policy (it holds cat)"
 
 

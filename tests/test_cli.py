@@ -179,7 +179,7 @@ def test_play_shows_every_turn_then_result_and_reason():
     assert len(turns) == 52
     result_line = next(line for line in lines if line.startswith("Result after"))
     assert result_line == "Result after 52 turns: floodfill: 1, wallhugger: 1 (rank 1 is best)"
-    assert "Reason: seats 0 and 1 moved into the same cell; draw" in lines
+    assert "Reason: players 1 and 2 moved into the same cell; draw" in lines
     quiet = invoke("play", "floodfill", "wallhugger", "--map", "empty_room", "--seed", "2", "--quiet")
     assert [line for line in quiet.output.splitlines() if line.startswith("Result")] == [result_line]
     assert not any(line.startswith("turn ") for line in quiet.output.splitlines())

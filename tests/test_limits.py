@@ -15,7 +15,7 @@ from arena.play.limits import Limits, parse_memory
 MISBEHAVING = Path(__file__).parent / "misbehaving"
 runner = CliRunner()
 
-# bot -> (failure kind, the reason's wording after "seat N (bot) ")
+# bot -> (failure kind, the reason's wording after "player N (bot) ")
 EXPECTED = {
     "looper": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
     "sleeper": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
@@ -63,7 +63,7 @@ def check_verdicts(expected, standings, reasons, games_each=2):
     for seats, reason, _ in reasons:
         bad = next(seat for seat in seats if seat["label"] != "steady")["label"]
         seat = next(i for i, s in enumerate(seats) if s["label"] == bad)
-        assert reason == f"seat {seat} ({bad}) {expected[bad][1]}"
+        assert reason == f"player {seat + 1} ({bad}) {expected[bad][1]}"
 
 
 def test_every_kind_of_misbehaviour_loses_only_its_own_games():

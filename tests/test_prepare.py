@@ -69,7 +69,7 @@ def test_a_bot_whose_prepare_raises_loses_with_the_reason(tmp_path):
     outcome = run_match("tron", ["unready", "floodfill"], game_map="empty_room", seed=1,
                         registry=registry_with_bots(tmp_path))
     assert outcome.failure_kinds == {0: "crash"}
-    assert outcome.reason == "seat 0 (unready) raised RuntimeError in prepare(): no model file"
+    assert outcome.reason == "player 1 (unready) raised RuntimeError in prepare(): no model file"
 
 
 def test_an_isolated_bot_whose_prepare_raises_loses_with_the_reason(tmp_path, monkeypatch):
@@ -83,4 +83,4 @@ def test_an_isolated_bot_whose_prepare_raises_loses_with_the_reason(tmp_path, mo
     assert len(rows) == 2
     for seats, reason in rows:
         seat = [entry["label"] for entry in seats].index("unready")
-        assert reason == f"seat {seat} (unready) raised RuntimeError: no model file in prepare()"
+        assert reason == f"player {seat + 1} (unready) raised RuntimeError: no model file in prepare()"

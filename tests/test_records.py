@@ -95,7 +95,7 @@ def test_ai_challenge_games_import_and_check_against_the_rules(tmp_path):
     assert checked.stdout.splitlines()[-1] == "3 agree, 1 differ"
     assert checked.stdout.splitlines()[0] == (
         f"differs: {tmp_path / 'aic' / 'wrong.json'}: ranks [1, 2] recorded, [1, 1] by the rules "
-        "(seats 0 and 1 moved into the same cell; draw)")
+        "(players 1 and 2 moved into the same cell; draw)")
     imported = json.loads((tmp_path / "aic" / "columns.json").read_text())
     assert imported["turns"] == [{"0": "E", "1": "W"}, {"0": "N", "1": "W"}]
 
@@ -109,7 +109,8 @@ def test_ai_challenge_import_without_verdict_uses_the_rules_and_errors_are_one_l
     assert f"error: {tmp_path / 'bad.txt'}:5: expected two moves among N, E, S, W (like 'N S'), got 'N X'" \
         in result.stderr
     record = json.loads((tmp_path / "out" / "plain.json").read_text())
-    assert record["result"] == {"ranks": [1, 1], "reason": "seat 0 moved into a wall; seat 1 moved into a wall; draw"}
+    assert record["result"] == {"ranks": [1, 1],
+                                "reason": "player 1 moved into a wall; player 2 moved into a wall; draw"}
 
 
 def test_replay_plays_a_record_back_turn_by_turn(tmp_path):

@@ -176,7 +176,7 @@ def test_turning_around_takes_two_rights_and_never_reverses():
         assert heads(game)[0] == cell
     game.apply({0: "right", 1: "right"})  # north, into its own first cell
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 wins"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 wins"
     assert game.result.ranks == (2, 1)
 
 
@@ -188,7 +188,7 @@ def test_leaving_the_board_loses():
     game.apply({0: "straight", 1: "straight"})
     assert game.result is not None
     assert game.result.ranks == (2, 1)
-    assert game.result.reason == "seat 0 moved off the board; seat 1 wins"
+    assert game.result.reason == "player 1 moved off the board; player 2 wins"
 
 
 def test_each_edge_is_deadly():
@@ -196,7 +196,7 @@ def test_each_edge_is_deadly():
         game = SnafuGame.from_position(OPEN_7, [(2, 2), start], ["S", heading])
         game.apply({0: "straight", 1: "straight"})
         assert game.result is not None and game.result.ranks == (1, 2)
-        assert game.result.reason == "seat 1 moved off the board; seat 0 wins"
+        assert game.result.reason == "player 2 moved off the board; player 1 wins"
 
 
 def test_a_start_facing_the_edge_survives_by_turning():
@@ -209,13 +209,13 @@ def test_a_start_facing_the_edge_survives_by_turning():
 def test_hitting_a_wall_or_a_trail_loses():
     game = SnafuGame.from_position(("..#....", ) + OPEN_7[1:], [(1, 0), (4, 4)], ["E", "W"])
     game.apply({0: "straight", 1: "straight"})
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 wins"
+    assert game.result.reason == "player 1 moved into a wall; player 2 wins"
     game = SnafuGame.from_position(OPEN_7, [(1, 1), (3, 3)], ["E", "N"])
     game.apply({0: "straight", 1: "straight"})  # to (2, 1) and (3, 2)
     game.apply({0: "straight", 1: "left"})  # to (3, 1) and (2, 2)
     assert game.result is None
     game.apply({0: "straight", 1: "right"})  # seat 1 turns north into (2, 1), seat 0's trail
-    assert game.result.reason == "seat 1 moved into seat 0's trail; seat 0 wins"
+    assert game.result.reason == "player 2 moved into player 1's trail; player 1 wins"
     assert game.result.ranks == (1, 2)
 
 
@@ -225,7 +225,7 @@ def test_both_leaving_the_board_in_the_same_turn_is_a_tie():
     assert game.result is not None
     assert game.result.ranks == (1, 1)
     assert game.result.is_draw
-    assert game.result.reason == "seat 0 moved off the board; seat 1 moved off the board; draw"
+    assert game.result.reason == "player 1 moved off the board; player 2 moved off the board; draw"
 
 
 def test_entering_the_same_cell_is_a_tie():
@@ -234,7 +234,7 @@ def test_entering_the_same_cell_is_a_tie():
     assert game.result is None
     game.apply({0: "straight", 1: "straight"})
     assert game.result.ranks == (1, 1)
-    assert game.result.reason == "seats 0 and 1 moved into the same cell; draw"
+    assert game.result.reason == "players 1 and 2 moved into the same cell; draw"
     assert game.board.cells[game.board.index(3, 3)] == EMPTY
 
 
@@ -242,7 +242,7 @@ def test_meeting_head_on_is_a_tie():
     game = SnafuGame.from_position(OPEN_7, [(2, 3), (3, 3)], ["E", "W"])
     game.apply({0: "straight", 1: "straight"})
     assert game.result.ranks == (1, 1)
-    assert game.result.reason == "seat 0 moved into seat 1's head; seat 1 moved into seat 0's head; draw"
+    assert game.result.reason == "player 1 moved into player 2's head; player 2 moved into player 1's head; draw"
 
 
 # --- observation ----------------------------------------------------------------------------------------------

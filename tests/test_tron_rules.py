@@ -65,7 +65,7 @@ def test_moving_into_a_wall_crashes_and_the_other_player_wins():
     game.apply({0: "N", 1: "W"})
     assert game.result is not None
     assert game.result.ranks == (2, 1)
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 wins"
+    assert game.result.reason == "player 1 moved into a wall; player 2 wins"
     assert game.result.winners() == (1,)
     assert not game.result.is_draw
     assert game.board.alive == [False, True]
@@ -78,14 +78,14 @@ def test_moving_off_an_open_edge_crashes():
     game.apply({0: "E", 1: "S"})
     assert game.result is not None
     assert game.result.ranks == (1, 2)
-    assert game.result.reason == "seat 1 moved off the board; seat 0 wins"
+    assert game.result.reason == "player 2 moved off the board; player 1 wins"
 
 
 def test_moving_off_the_west_edge_crashes():
     game = make_game(OPEN_3X3)
     game.apply({0: "W", 1: "N"})
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved off the board; seat 1 wins"
+    assert game.result.reason == "player 1 moved off the board; player 2 wins"
     assert game.result.ranks == (2, 1)
 
 
@@ -99,7 +99,7 @@ def test_moving_into_the_other_players_trail_crashes():
     assert head(game, 1) == (3, 2)
     game.apply({0: "E", 1: "W"})
     assert game.result is not None
-    assert game.result.reason == "seat 1 moved into seat 0's trail; seat 0 wins"
+    assert game.result.reason == "player 2 moved into player 1's trail; player 1 wins"
     assert game.result.ranks == (1, 2)
 
 
@@ -109,7 +109,7 @@ def test_reversing_into_its_own_trail_crashes():
     assert game.result is None
     game.apply({0: "W", 1: "W"})
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 wins"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 wins"
     assert game.result.ranks == (2, 1)
     assert head(game, 1) == (3, 1)
 
@@ -119,7 +119,7 @@ def test_both_reversing_in_the_same_turn_is_a_draw():
     game.apply({0: "E", 1: "E"})
     game.apply({0: "W", 1: "W"})
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 moved into its own trail; draw"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 moved into its own trail; draw"
 
 
 def test_both_players_entering_the_same_cell_both_crash_in_a_draw():
@@ -129,7 +129,7 @@ def test_both_players_entering_the_same_cell_both_crash_in_a_draw():
     assert game.result.ranks == (1, 1)
     assert game.result.is_draw
     assert game.result.winners() == (0, 1)
-    assert game.result.reason == "seats 0 and 1 moved into the same cell; draw"
+    assert game.result.reason == "players 1 and 2 moved into the same cell; draw"
     assert cell(game, 2, 1) == EMPTY  # nobody got the contested cell
 
 
@@ -138,7 +138,7 @@ def test_swapping_cells_head_on_both_crash_in_a_draw():
     game.apply({0: "E", 1: "W"})
     assert game.result is not None
     assert game.result.ranks == (1, 1)
-    assert game.result.reason == "seat 0 moved into seat 1's head; seat 1 moved into seat 0's head; draw"
+    assert game.result.reason == "player 1 moved into player 2's head; player 2 moved into player 1's head; draw"
 
 
 def test_moving_into_the_cell_the_other_player_is_leaving_crashes():
@@ -146,7 +146,7 @@ def test_moving_into_the_cell_the_other_player_is_leaving_crashes():
     game.apply({0: "E", 1: "E"})
     assert game.result is not None
     assert game.result.ranks == (2, 1)
-    assert game.result.reason == "seat 0 moved into seat 1's head; seat 1 wins"
+    assert game.result.reason == "player 1 moved into player 2's head; player 2 wins"
     assert head(game, 1) == (3, 1)
     assert cell(game, 2, 1) == TRAIL + 1
 
@@ -157,7 +157,7 @@ def test_following_a_trail_one_step_behind_crashes():
     assert game.result is None
     game.apply({0: "E", 1: "E"})
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 wins"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 wins"
 
 
 def test_the_cell_left_becomes_a_trail_and_the_new_cell_is_the_head():
@@ -186,7 +186,7 @@ def test_three_players_crashed_players_trail_stays_and_blocks():
     # seat 1 at (2,2) moves north into the dead seat 0's old head cell: a trail, not a head
     game.apply({1: "N", 2: "W"})
     assert game.result is not None
-    assert game.result.reason == "seat 1 moved into seat 0's trail; seat 2 wins"
+    assert game.result.reason == "player 2 moved into player 1's trail; player 3 wins"
     assert game.result.ranks == (3, 2, 1)
 
 
@@ -198,7 +198,7 @@ def test_three_players_same_turn_crash_shares_first_place():
     game.apply({1: "E", 2: "W"})
     assert game.result is not None
     assert game.result.ranks == (3, 1, 1)
-    assert game.result.reason == "seats 1 and 2 moved into the same cell; seats 1 and 2 share first place"
+    assert game.result.reason == "players 2 and 3 moved into the same cell; players 2 and 3 share first place"
     assert game.result.winners() == (1, 2)
     assert not game.result.is_draw
 
@@ -208,7 +208,7 @@ def test_three_players_two_crash_together_and_the_third_wins():
     game.apply({0: "E", 1: "W", 2: "E"})
     assert game.result is not None
     assert game.result.ranks == (1, 2, 2)
-    assert game.result.reason == "seat 1 moved into a wall; seat 2 moved into a wall; seat 0 wins"
+    assert game.result.reason == "player 2 moved into a wall; player 3 moved into a wall; player 1 wins"
 
 
 def test_three_players_all_crash_at_once_is_a_draw():
@@ -216,7 +216,8 @@ def test_three_players_all_crash_at_once_is_a_draw():
     game.apply({0: "N", 1: "S", 2: "E"})
     assert game.result is not None
     assert game.result.ranks == (1, 1, 1)
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 moved into a wall; seat 2 moved into a wall; draw"
+    assert game.result.reason == ("player 1 moved into a wall; player 2 moved into a wall; player 3 moved into a wall; "
+                                  "draw")
 
 
 FOUR = """\
@@ -242,7 +243,7 @@ def test_four_players_ranked_by_elimination_order():
     game.apply({2: "E", 3: "N"})
     assert game.result is not None
     assert game.result.ranks == (4, 3, 2, 1)
-    assert game.result.reason == "seat 2 moved into a wall; seat 3 wins"
+    assert game.result.reason == "player 3 moved into a wall; player 4 wins"
 
 
 def test_four_players_pairs_crashing_together_share_places():
@@ -254,7 +255,8 @@ def test_four_players_pairs_crashing_together_share_places():
     game.apply({2: "N", 3: "S"})
     assert game.result is not None
     assert game.result.ranks == (3, 3, 1, 1)
-    assert game.result.reason == "seat 2 moved into a wall; seat 3 moved into a wall; seats 2 and 3 share first place"
+    assert game.result.reason == ("player 3 moved into a wall; player 4 moved into a wall; "
+                                  "players 3 and 4 share first place")
 
 
 # --- alternating moves -----------------------------------------------------------------------------
@@ -280,7 +282,7 @@ def test_alternating_wall_crashes_the_mover_only():
     game.apply({0: "N"})
     assert game.result is not None
     assert game.result.ranks == (2, 1)
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 wins"
+    assert game.result.reason == "player 1 moved into a wall; player 2 wins"
 
 
 def test_alternating_second_seat_crashing_loses():
@@ -289,7 +291,7 @@ def test_alternating_second_seat_crashing_loses():
     game.apply({1: "E"})
     assert game.result is not None
     assert game.result.ranks == (1, 2)
-    assert game.result.reason == "seat 1 moved into a wall; seat 0 wins"
+    assert game.result.reason == "player 2 moved into a wall; player 1 wins"
 
 
 def test_alternating_moving_into_the_other_head_crashes_the_mover_only():
@@ -299,7 +301,7 @@ def test_alternating_moving_into_the_other_head_crashes_the_mover_only():
     game.apply({1: "W"})
     assert game.result is not None
     assert game.result.ranks == (1, 2)
-    assert game.result.reason == "seat 1 moved into seat 0's head; seat 0 wins"
+    assert game.result.reason == "player 2 moved into player 1's head; player 1 wins"
     assert head(game, 0) == (2, 1)
 
 
@@ -313,7 +315,7 @@ def test_alternating_moving_into_a_trail_crashes_the_mover_only():
     game.apply({1: "W"})
     assert game.result is not None
     assert game.result.ranks == (1, 2)
-    assert game.result.reason == "seat 1 moved into seat 0's trail; seat 0 wins"
+    assert game.result.reason == "player 2 moved into player 1's trail; player 1 wins"
 
 
 def test_alternating_reversing_crashes_into_its_own_trail():
@@ -322,7 +324,7 @@ def test_alternating_reversing_crashes_into_its_own_trail():
     game.apply({1: "W"})
     game.apply({0: "W"})
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 wins"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 wins"
 
 
 def test_alternating_three_players_skip_dead_seats_and_rank_by_elimination():
@@ -339,7 +341,7 @@ def test_alternating_three_players_skip_dead_seats_and_rank_by_elimination():
     game.apply({2: "E"})  # seat 2 crashes
     assert game.result is not None
     assert game.result.ranks == (1, 3, 2)
-    assert game.result.reason == "seat 2 moved into a wall; seat 0 wins"
+    assert game.result.reason == "player 3 moved into a wall; player 1 wins"
 
 
 def test_alternating_skips_a_dead_last_seat_and_wraps_to_seat_zero():
@@ -370,7 +372,7 @@ def test_alternating_four_players_skip_two_dead_seats():
     game.apply({3: "W"})  # seat 3 crashes
     assert game.result is not None
     assert game.result.ranks == (1, 4, 3, 2)
-    assert game.result.reason == "seat 3 moved into a wall; seat 0 wins"
+    assert game.result.reason == "player 4 moved into a wall; player 1 wins"
 
 
 # --- is_legal ----------------------------------------------------------------------------------------
@@ -628,7 +630,7 @@ def test_normal_game_plays_to_a_rules_result(registry):
     # seat 0 from x=1 and seat 1 from x=8 meet: after 3 turns they stand at 4 and 5, then swap heads.
     assert outcome.turns == 4
     assert outcome.ranks == (1, 1)
-    assert outcome.reason == "seat 0 moved into seat 1's head; seat 1 moved into seat 0's head; draw"
+    assert outcome.reason == "player 1 moved into player 2's head; player 2 moved into player 1's head; draw"
     assert outcome.failure_kinds == {}
 
 
@@ -636,7 +638,7 @@ def test_bot_that_raises_loses_with_crash(registry):
     outcome = play(registry, ["t_east", "t_raise"])
     assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
-    assert outcome.reason == "seat 1 (t_raise) raised ValueError: boom"
+    assert outcome.reason == "player 2 (t_raise) raised ValueError: boom"
     assert outcome.turns == 0
     assert outcome.record()["failures"] == [{"seat": 1, "kind": "crash", "detail": "raised ValueError: boom"}]
 
@@ -645,7 +647,7 @@ def test_bot_that_raises_mid_game_keeps_the_turns_before(registry):
     outcome = play(registry, ["t_late_raise", "t_west"])
     assert outcome.failure_kinds == {0: "crash"}
     assert outcome.ranks == (2, 1)
-    assert outcome.reason == "seat 0 (t_late_raise) raised RuntimeError: late at turn 2"
+    assert outcome.reason == "player 1 (t_late_raise) raised RuntimeError: late at turn 2"
     assert outcome.turns == 2
     assert outcome.record()["turns"] == [{"0": "E", "1": "W"}, {"0": "E", "1": "W"}]
 
@@ -655,7 +657,7 @@ def test_bot_returning_an_illegal_value_loses_with_illegal(registry, bot_name, s
     outcome = play(registry, [bot_name, "t_west"])
     assert outcome.failures == {0: Failure("illegal", f"returned {shown}, which is not a legal action")}
     assert outcome.ranks == (2, 1)
-    assert outcome.reason == f"seat 0 ({bot_name}) returned {shown}, which is not a legal action"
+    assert outcome.reason == f"player 1 ({bot_name}) returned {shown}, which is not a legal action"
     assert outcome.record()["failures"] == [{"seat": 0, "kind": "illegal",
                                              "detail": f"returned {shown}, which is not a legal action"}]
     assert outcome.turns == 0
@@ -671,7 +673,7 @@ def test_bot_over_the_time_limit_loses_with_timeout(registry):
     outcome = play(registry, ["t_sleep", "t_west"], time_limit=0.05)
     assert outcome.failure_kinds == {0: "timeout"}
     assert outcome.ranks == (2, 1)
-    match = re.fullmatch(r"seat 0 \(t_sleep\) took (\d+\.\d{3}) s for a move, over the 0\.05 s limit",
+    match = re.fullmatch(r"player 1 \(t_sleep\) took (\d+\.\d{3}) s for a move, over the 0\.05 s limit",
                          outcome.reason)
     assert match is not None, outcome.reason
     assert float(match.group(1)) >= 0.1
@@ -683,7 +685,7 @@ def test_bot_calling_sys_exit_loses_with_crash_and_the_process_goes_on(registry)
     outcome = play(registry, ["t_east", "t_exit"])
     assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
-    assert outcome.reason == "seat 1 (t_exit) raised SystemExit: 3"
+    assert outcome.reason == "player 2 (t_exit) raised SystemExit: 3"
     again = play(registry, ["t_exit", "t_west"])
     assert again.failure_kinds == {0: "crash"}
     assert again.ranks == (2, 1)
@@ -694,7 +696,7 @@ def test_both_seats_failing_in_the_same_turn_share_last_place(registry):
     assert outcome.failure_kinds == {0: "crash", 1: "illegal"}
     assert outcome.ranks == (1, 1)
     assert outcome.reason == (
-        "seat 0 (t_raise) raised ValueError: boom; seat 1 (t_x) returned 'X', which is not a legal action")
+        "player 1 (t_raise) raised ValueError: boom; player 2 (t_x) returned 'X', which is not a legal action")
     assert outcome.record()["result"] == {"ranks": [1, 1], "reason": outcome.reason}
 
 
@@ -716,7 +718,7 @@ def test_record_has_every_field(registry, bots_file):
         "turns": [{"0": "E", "1": "W"}] * 4,
         "result": {
             "ranks": [1, 1],
-            "reason": "seat 0 moved into seat 1's head; seat 1 moved into seat 0's head; draw",
+            "reason": "player 1 moved into player 2's head; player 2 moved into player 1's head; draw",
         },
         "failures": [],
     }
@@ -730,7 +732,7 @@ def test_record_of_an_alternating_game_has_one_seat_per_turn(registry):
     assert outcome.record()["options"] == {"moves": "alternating"}
     assert outcome.record()["turns"] == [{"0": "E"}, {"1": "W"}, {"0": "E"}, {"1": "W"}]
     assert outcome.ranks == (1, 2)
-    assert outcome.reason == "seat 1 moved into seat 0's head; seat 0 wins"
+    assert outcome.reason == "player 2 moved into player 1's head; player 1 wins"
 
 
 def without_timing(record):

@@ -301,7 +301,7 @@ def test_a_trap_barrier_crashes_whoever_moves_into_it():
     move(game, "S")  # into the barrier at (0, 2)
     assert game.result is not None
     assert game.result.ranks == (1, 2)
-    assert game.result.reason == "seat 1 moved into a barrier; seat 0 wins"
+    assert game.result.reason == "player 2 moved into a barrier; player 1 wins"
 
 
 def test_render_shows_barriers_and_powerups():
@@ -389,7 +389,7 @@ def test_armor_survives_exactly_one_move_into_a_barrier():
     move(game, "W")
     move(game, "E")  # into its trail at (2, 1) again: no armor left
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into its own trail; seat 1 wins"
+    assert game.result.reason == "player 1 moved into its own trail; player 2 wins"
 
 
 def test_armor_survives_the_opponents_trail():
@@ -411,7 +411,7 @@ def test_armor_does_not_survive_a_wall():
     move(game, "W")
     move(game, "N")
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 wins"
+    assert game.result.reason == "player 1 moved into a wall; player 2 wins"
 
 
 def test_armor_does_not_survive_a_head():
@@ -420,7 +420,7 @@ def test_armor_does_not_survive_a_head():
     game.apply({0: "E", 1: "S"})  # seat 0 into the cell seat 1 is leaving: a head
     assert game.result is not None
     assert game.result.ranks == (2, 1)
-    assert game.result.reason == "seat 0 moved into seat 1's head; seat 1 wins"
+    assert game.result.reason == "player 1 moved into player 2's head; player 2 wins"
 
 
 def test_armor_in_simultaneous_moves():
@@ -440,7 +440,7 @@ def test_armor_cannot_share_a_cell():
     game.apply({0: "E", 1: "W"})  # both into (3, 2): seat 0 has armor for it, but not for company
     assert game.result is not None
     assert game.result.ranks == (1, 1)
-    assert game.result.reason == "seats 0 and 1 moved into the same cell; draw"
+    assert game.result.reason == "players 1 and 2 moved into the same cell; draw"
     assert game.board.armor == [True, False]
 
 
@@ -526,7 +526,7 @@ def test_a_speed_run_ends_when_the_runner_crashes():
     move(game, "E")
     move(game, "E")  # into the wall: the run ends with the game
     assert game.result is not None
-    assert game.result.reason == "seat 0 moved into a wall; seat 1 wins"
+    assert game.result.reason == "player 1 moved into a wall; player 2 wins"
 
 
 # --- observations with powerups ------------------------------------------------------------------------------
@@ -568,7 +568,7 @@ def test_three_players_entering_one_cell_all_crash_and_share_a_place():
     game.apply({0: "S", 1: "E", 2: "W"})
     assert game.result is not None
     assert game.result.ranks == (1, 1, 1)
-    assert game.result.reason == "seats 0, 1 and 2 moved into the same cell; draw"
+    assert game.result.reason == "players 1, 2 and 3 moved into the same cell; draw"
 
 
 def test_four_players_one_out_then_the_other_three_at_once():
@@ -578,8 +578,8 @@ def test_four_players_one_out_then_the_other_three_at_once():
     game.apply({1: "S", 2: "N", 3: "S"})
     assert game.result is not None
     assert game.result.ranks == (4, 1, 1, 1)
-    assert game.result.reason == ("seat 1 moved into a wall; seat 2 moved into a wall; seat 3 moved into a wall; "
-                                  "seats 1, 2 and 3 share first place")
+    assert game.result.reason == ("player 2 moved into a wall; player 3 moved into a wall; player 4 moved into a wall; "
+                                  "players 2, 3 and 4 share first place")
 
 
 def test_four_players_two_then_one_then_the_winner():
@@ -589,7 +589,7 @@ def test_four_players_two_then_one_then_the_winner():
     game.apply({2: "N", 3: "E"})
     assert game.result is not None
     assert game.result.ranks == (3, 3, 2, 1)
-    assert game.result.reason == "seat 2 moved into its own trail; seat 3 wins"
+    assert game.result.reason == "player 3 moved into its own trail; player 4 wins"
 
 
 def test_four_players_with_the_brown_preset():

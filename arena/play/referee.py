@@ -19,7 +19,7 @@ import numpy as np
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
-from arena.core.game import Game, MatchInfo, Result, forfeit_ranks
+from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
@@ -125,7 +125,8 @@ def _failure(exc: BaseException, where: str = "") -> Failure:
 
 def failure_reason(failures: Mapping[int, Failure], labels: Sequence[str]) -> str:
     """The reason of a game ended by ``failures``: each failed seat, its bot and what it did."""
-    return "; ".join(f"seat {seat} ({labels[seat]}) {failure.detail}" for seat, failure in sorted(failures.items()))
+    return "; ".join(f"{player_name(seat)} ({labels[seat]}) {failure.detail}"
+                     for seat, failure in sorted(failures.items()))
 
 
 @dataclass(frozen=True)

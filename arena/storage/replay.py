@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.core.game import Game, Result
+from arena.core.game import Game, Result, player_name, players_text
 from arena.core.maps import parse_map
 from arena.core.records import RECORD_FORMAT
 from arena.plugins.registry import Registry
@@ -98,10 +98,12 @@ def adjudicate(record: dict[str, Any], registry: Registry) -> Verdict:
         actions = {int(seat): action for seat, action in turn.items()}
         acting = sorted(game.to_act())
         if sorted(actions) != acting:
-            return Verdict(False, f"turn {index + 1}: seats {sorted(actions)} acted, but the rules ask {acting}")
+            return Verdict(False, f"turn {index + 1}: {_players(sorted(actions))} acted, but the rules ask "
+                                  f"{_players(acting)}")
         illegal = [seat for seat, action in actions.items() if not game.is_legal(seat, action)]
         if illegal:
-            return Verdict(False, f"turn {index + 1}: seat {illegal[0]}'s action {actions[illegal[0]]!r} is illegal")
+            return Verdict(False, f"turn {index + 1}: {player_name(illegal[0])}'s action {actions[illegal[0]]!r} "
+                                  "is illegal")
         game.apply(actions)
     recorded = Result(tuple(record["result"]["ranks"]), record["result"].get("reason", ""))
     failed = sorted(f["seat"] for f in record.get("failures", []))
@@ -117,6 +119,10 @@ def adjudicate(record: dict[str, Any], registry: Registry) -> Verdict:
         return Verdict(False, f"ranks {list(recorded.ranks)} recorded, {list(expected.ranks)} by the rules "
                               f"({expected.reason})")
     return Verdict(True)
+
+
+def _players(seats: list[int]) -> str:
+    return players_text(seats) if seats else "no player"
 
 
 def load_records(paths: Sequence[str | Path]) -> Iterator[tuple[str, dict[str, Any] | RecordError]]:

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
+from arena.core.game import player_name, players_text
+
 EMPTY = 0
 WALL = 1
 OUT = 2
@@ -88,8 +90,8 @@ class TronBoard:
         if owner == seat:
             return "moved into its own trail"
         if heads_before[owner] == cell:
-            return f"moved into seat {owner}'s head"
-        return f"moved into seat {owner}'s trail"
+            return f"moved into {player_name(owner)}'s head"
+        return f"moved into {player_name(owner)}'s trail"
 
     def move_simultaneous(self, actions: Mapping[int, str]) -> None:
         """Every living seat moves at once; collisions and swaps crash everyone involved."""
@@ -137,15 +139,15 @@ class TronBoard:
 
     def reason(self) -> str:
         """Why the game ended, from the last turn's crashes (call once at most one player is left)."""
-        parts = [f"seat {seat} {what}" for seat, what in self.last_crashes if what != SAME_CELL]
-        parts += [f"{seats_text(group)} moved into the same cell" for group in self.last_collisions]
+        parts = [f"{player_name(seat)} {what}" for seat, what in self.last_crashes if what != SAME_CELL]
+        parts += [f"{players_text(group)} moved into the same cell" for group in self.last_collisions]
         crashes = "; ".join(parts)
         alive = [seat for seat, living in enumerate(self.alive) if living]
         if alive:
-            return f"{crashes}; seat {alive[0]} wins"
+            return f"{crashes}; {player_name(alive[0])} wins"
         if len(self.last_crashes) == len(self.alive):
             return f"{crashes}; draw"
-        return f"{crashes}; {seats_text(sorted(seat for seat, _ in self.last_crashes))} share first place"
+        return f"{crashes}; {players_text(sorted(seat for seat, _ in self.last_crashes))} share first place"
 
     def ranks(self) -> tuple[int, ...]:
         """Rank per seat by elimination order: later out is better; same-turn crashes share a place."""
@@ -153,9 +155,3 @@ class TronBoard:
         out = [never if turn is None else turn for turn in self.out_turn]
         return tuple(1 + sum(1 for other in out if other > mine) for mine in out)
 
-
-def seats_text(seats: Sequence[int]) -> str:
-    """``seat 2``, or ``seats 0, 1 and 3``."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
