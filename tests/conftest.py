@@ -106,3 +106,8 @@ def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0,
     play_tournament(run, registry, config, workers=workers, on_outcome=collect,
                     in_process=workers == 1 if in_process is None else in_process)
     return run, outcomes
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based number of the first line of ``path`` that contains ``text``."""
+    return next(number for number, line in enumerate(path.read_text().splitlines(), start=1) if text in line)

@@ -12,7 +12,7 @@ from arena.games.catmouse.policies import Policy, save_policy
 from arena.play.referee import run_match
 from arena.report.tables import export
 
-from .conftest import round_robin_run
+from .conftest import REPO, line_of, round_robin_run
 
 
 @pytest.fixture(autouse=True)
@@ -107,8 +107,10 @@ def test_hillclimb_plays_a_window_policy_on_any_board(tmp_path):
     assert outcome.failure_kinds == {}
     outcome = run_match("catmouse", ["greedy", f"hillclimb:policy={path}"], game_map="catmouse_5x5", seed=1)
     assert outcome.failure_kinds == {1: "crash"}
-    assert outcome.reason == f"player 2 (hillclimb:policy={path}) raised PolicyError in start(): {path} has no " \
-                             "mouse policy (it holds cat)"
+    hillclimb = REPO / "bots" / "hillclimb.py"
+    line = line_of(hillclimb, "self.policy.for_role(")
+    assert outcome.reason == (f"player 2 (hillclimb:policy={path}) raised PolicyError in start(): {path} has no "
+                              f"mouse policy (it holds cat) ({hillclimb}:{line}, in start)")
 
 
 def test_hillclimb_without_a_policy_plays_the_shipped_window_policies():
@@ -123,7 +125,7 @@ def test_hillclimb_full_policy_checks_its_board(tmp_path):
     save_policy(Policy("full", {"cat": "-RL-", "mouse": "-LR-"}, board), path)
     outcome = run_match("catmouse", [f"hillclimb:policy={path}", "wary"], game_map="catmouse_5x5", seed=1)
     assert outcome.failure_kinds == {0: "crash"}
-    assert outcome.reason.endswith("this full policy is for the board 2x1:.., not 5x5:...../...../...../...../.....")
+    assert "this full policy is for the board 2x1:.., not 5x5:...../...../...../...../..... (" in outcome.reason
     outcome = run_match("catmouse", [f"hillclimb:policy={tmp_path / 'missing.json'}", "wary"],
                         game_map="catmouse_5x5", seed=1)
-    assert outcome.reason.endswith("missing.json: no such policy file")
+    assert "missing.json: no such policy file (" in outcome.reason

@@ -12,28 +12,31 @@ from arena.cli.results import split_formats
 from arena.core.errors import ArenaError
 from arena.play.limits import Limits, parse_memory
 
+from .conftest import line_of
+
 MISBEHAVING = Path(__file__).parent / "misbehaving"
+DYING = MISBEHAVING / "dying.py"
 runner = CliRunner()
 
 # bot -> (failure kind, the reason's wording after "player N (bot) ")
 EXPECTED = {
-    "looper": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
-    "sleeper": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
+    "looper": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "sleeper": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
     "cblocker": ("timeout", "was still thinking 0.50 s after its move started, and its worker was killed"),
-    "deadlocker": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
-    "hog": ("memory", "ran out of memory (MemoryError)"),
+    "deadlocker": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "hog": ("memory", "ran out of memory on move 2 (MemoryError)"),
     "exiter": ("crash", "killed its worker process (exit status 7)"),
     "aborter": ("crash", "killed its worker process (signal SIGABRT)"),
     "segfaulter": ("crash", "killed its worker process (signal SIGSEGV)"),
-    "quitter": ("crash", "raised SystemExit: 3"),
-    "slowpoke": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
+    "quitter": ("crash", f"raised SystemExit on move 2: 3 ({DYING}:{line_of(DYING, 'sys.exit(3)')}, in quitter)"),
+    "slowpoke": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
 }
 ISOLATED = {
     "looper": EXPECTED["looper"],
-    "cblocker": ("timeout", "was still thinking after the time limit and its grace, and was stopped"),
-    "hog": ("memory", "ran out of memory in its own process (MemoryError)"),
-    "exiter": ("crash", "killed its own process (exit status 7)"),
-    "segfaulter": ("crash", "killed its own process (signal SIGSEGV)"),
+    "cblocker": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "hog": ("memory", "ran out of memory in its own process (MemoryError) on move 2"),
+    "exiter": ("crash", "killed its own process (exit status 7) on move 2"),
+    "segfaulter": ("crash", "killed its own process (signal SIGSEGV) on move 2"),
     "quitter": EXPECTED["quitter"],
 }
 
@@ -76,7 +79,7 @@ def test_every_kind_of_misbehaviour_loses_only_its_own_games():
     assert {k: noisy[k] for k in ("timeout", "crash", "illegal", "memory")} == dict.fromkeys(
         ("timeout", "crash", "illegal", "memory"), 0)
     # a stuck bot costs about its time limit (0.2 s) plus the grace, not more
-    stuck = [duration for seats, reason, duration in reasons if "still thinking after" in reason]
+    stuck = [duration for seats, reason, duration in reasons if "still thinking on move 2 after" in reason]
     assert stuck and max(stuck) < 0.2 + 0.1 + 0.2
 
 

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from arena import run_match
 from arena.cli.main import app
 from arena.plugins.registry import PluginConfig, load_registry
-from tests.conftest import write_module
+from tests.conftest import line_of, write_module
 
 runner = CliRunner()
 
@@ -69,7 +69,10 @@ def test_a_bot_whose_prepare_raises_loses_with_the_reason(tmp_path):
     outcome = run_match("tron", ["unready", "floodfill"], game_map="empty_room", seed=1,
                         registry=registry_with_bots(tmp_path))
     assert outcome.failure_kinds == {0: "crash"}
-    assert outcome.reason == "player 1 (unready) raised RuntimeError in prepare(): no model file"
+    path = tmp_path / "bots" / "prepared.py"
+    line = line_of(path, 'raise RuntimeError("no model file")')
+    assert outcome.reason == (f"player 1 (unready) raised RuntimeError in prepare(): no model file "
+                              f"({path}:{line}, in prepare)")
 
 
 def test_an_isolated_bot_whose_prepare_raises_loses_with_the_reason(tmp_path, monkeypatch):
@@ -83,4 +86,7 @@ def test_an_isolated_bot_whose_prepare_raises_loses_with_the_reason(tmp_path, mo
     assert len(rows) == 2
     for seats, reason in rows:
         seat = [entry["label"] for entry in seats].index("unready")
-        assert reason == f"player {seat + 1} (unready) raised RuntimeError: no model file in prepare()"
+        # the same words as in one process: the location is relative to the working directory, tmp_path here
+        line = line_of(tmp_path / "bots" / "prepared.py", 'raise RuntimeError("no model file")')
+        assert reason == (f"player {seat + 1} (unready) raised RuntimeError in prepare(): no model file "
+                          f"(bots/prepared.py:{line}, in prepare)")

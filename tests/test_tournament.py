@@ -115,9 +115,9 @@ def test_misbehaving_bots_lose_and_the_tournament_goes_on(bot_dir):
     record = outcomes[0].record(run.setups[0])
     assert [run.setups[0].bots[0].name, run.setups[0].bots[1].name] == ["crasher", "illegal"]
     assert record["failures"] == [{"seat": 1, "kind": "illegal",
-                                   "detail": "returned 'X', which is not a legal action"}]
+                                   "detail": "returned 'X' on move 1, which is not a legal action"}]
     assert record["result"] == {"ranks": [1, 2],
-                                "reason": "player 2 (illegal) returned 'X', which is not a legal action"}
+                                "reason": "player 2 (illegal) returned 'X' on move 1, which is not a legal action"}
 
 
 def test_standings_do_not_depend_on_the_order_games_finish(shipped_registry, shipped_config):

@@ -16,6 +16,8 @@ from arena.games.tron.game import TronGame, TronObservation
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
 
+from .conftest import line_of
+
 
 def make_game(text: str, moves: str = "simultaneous") -> TronGame:
     return TronGame(parse_map(text), TronGame.resolve_options({"moves": moves}), np.random.default_rng(0))
@@ -634,20 +636,26 @@ def test_normal_game_plays_to_a_rules_result(registry):
     assert outcome.failure_kinds == {}
 
 
-def test_bot_that_raises_loses_with_crash(registry):
+def test_bot_that_raises_loses_with_crash_and_says_where(registry, bots_file):
     outcome = play(registry, ["t_east", "t_raise"])
     assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
-    assert outcome.reason == "player 2 (t_raise) raised ValueError: boom"
+    line = line_of(bots_file, 'raise ValueError("boom")')
+    detail = f"raised ValueError on move 1: boom ({bots_file}:{line}, in raiser)"
+    assert outcome.reason == f"player 2 (t_raise) {detail}"
     assert outcome.turns == 0
-    assert outcome.record()["failures"] == [{"seat": 1, "kind": "crash", "detail": "raised ValueError: boom"}]
+    traceback = f'  File "{bots_file}", line {line}, in raiser\n    raise ValueError("boom")\nValueError: boom'
+    assert outcome.failures == {1: Failure("crash", detail, traceback)}
+    assert outcome.record()["failures"] == [{"seat": 1, "kind": "crash", "detail": detail, "traceback": traceback}]
 
 
-def test_bot_that_raises_mid_game_keeps_the_turns_before(registry):
+def test_bot_that_raises_mid_game_keeps_the_turns_before(registry, bots_file):
     outcome = play(registry, ["t_late_raise", "t_west"])
     assert outcome.failure_kinds == {0: "crash"}
     assert outcome.ranks == (2, 1)
-    assert outcome.reason == "player 1 (t_late_raise) raised RuntimeError: late at turn 2"
+    line = line_of(bots_file, 'raise RuntimeError(f"late')
+    assert outcome.reason == (f"player 1 (t_late_raise) raised RuntimeError on move 3: late at turn 2 "
+                              f"({bots_file}:{line}, in late_raiser)")
     assert outcome.turns == 2
     assert outcome.record()["turns"] == [{"0": "E", "1": "W"}, {"0": "E", "1": "W"}]
 
@@ -655,11 +663,11 @@ def test_bot_that_raises_mid_game_keeps_the_turns_before(registry):
 @pytest.mark.parametrize(("bot_name", "shown"), [("t_x", "'X'"), ("t_none", "None")])
 def test_bot_returning_an_illegal_value_loses_with_illegal(registry, bot_name, shown):
     outcome = play(registry, [bot_name, "t_west"])
-    assert outcome.failures == {0: Failure("illegal", f"returned {shown}, which is not a legal action")}
+    assert outcome.failures == {0: Failure("illegal", f"returned {shown} on move 1, which is not a legal action")}
     assert outcome.ranks == (2, 1)
-    assert outcome.reason == f"player 1 ({bot_name}) returned {shown}, which is not a legal action"
+    assert outcome.reason == f"player 1 ({bot_name}) returned {shown} on move 1, which is not a legal action"
     assert outcome.record()["failures"] == [{"seat": 0, "kind": "illegal",
-                                             "detail": f"returned {shown}, which is not a legal action"}]
+                                             "detail": f"returned {shown} on move 1, which is not a legal action"}]
     assert outcome.turns == 0
 
 
@@ -673,7 +681,7 @@ def test_bot_over_the_time_limit_loses_with_timeout(registry):
     outcome = play(registry, ["t_sleep", "t_west"], time_limit=0.05)
     assert outcome.failure_kinds == {0: "timeout"}
     assert outcome.ranks == (2, 1)
-    match = re.fullmatch(r"player 1 \(t_sleep\) took (\d+\.\d{3}) s for a move, over the 0\.05 s limit",
+    match = re.fullmatch(r"player 1 \(t_sleep\) took (\d+\.\d{3}) s on move 1, over the 0\.05 s limit",
                          outcome.reason)
     assert match is not None, outcome.reason
     assert float(match.group(1)) >= 0.1
@@ -681,22 +689,24 @@ def test_bot_over_the_time_limit_loses_with_timeout(registry):
     assert outcome.turns == 0
 
 
-def test_bot_calling_sys_exit_loses_with_crash_and_the_process_goes_on(registry):
+def test_bot_calling_sys_exit_loses_with_crash_and_the_process_goes_on(registry, bots_file):
     outcome = play(registry, ["t_east", "t_exit"])
     assert outcome.failure_kinds == {1: "crash"}
     assert outcome.ranks == (1, 2)
-    assert outcome.reason == "player 2 (t_exit) raised SystemExit: 3"
+    line = line_of(bots_file, "sys.exit(3)")
+    assert outcome.reason == f"player 2 (t_exit) raised SystemExit on move 1: 3 ({bots_file}:{line}, in exiter)"
     again = play(registry, ["t_exit", "t_west"])
     assert again.failure_kinds == {0: "crash"}
     assert again.ranks == (2, 1)
 
 
-def test_both_seats_failing_in_the_same_turn_share_last_place(registry):
+def test_both_seats_failing_in_the_same_turn_share_last_place(registry, bots_file):
     outcome = play(registry, ["t_raise", "t_x"])
     assert outcome.failure_kinds == {0: "crash", 1: "illegal"}
     assert outcome.ranks == (1, 1)
-    assert outcome.reason == (
-        "player 1 (t_raise) raised ValueError: boom; player 2 (t_x) returned 'X', which is not a legal action")
+    line = line_of(bots_file, 'raise ValueError("boom")')
+    assert outcome.reason == (f"player 1 (t_raise) raised ValueError on move 1: boom ({bots_file}:{line}, in raiser); "
+                              "player 2 (t_x) returned 'X' on move 1, which is not a legal action")
     assert outcome.record()["result"] == {"ranks": [1, 1], "reason": outcome.reason}
 
 

@@ -9,7 +9,9 @@ FAILURE_KINDS = ("timeout", "crash", "illegal", "memory")
 
 @dataclass(frozen=True)
 class Failure:
-    """A bot's failure in a game: its ``kind`` (one of :data:`FAILURE_KINDS`) and what happened, in words."""
+    """A bot's failure in a game: its ``kind`` (one of :data:`FAILURE_KINDS`), what happened in words, and
+    for a crash the last lines of the bot's own code the exception passed through (``""`` if none)."""
 
     kind: str
     detail: str
+    traceback: str = ""

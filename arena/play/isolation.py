@@ -18,8 +18,9 @@ from typing import Any
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.game import MatchInfo, Result
+from arena.play.bot_traceback import Crash, crash_of
 from arena.play.exit_status import describe_exit
-from arena.play.limits import BotFailure, Limits, MoveTimeout, apply_memory_limit
+from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
 from arena.plugins.registry import PluginConfig, load_registry
 
 START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
@@ -32,11 +33,11 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
     os.dup2(devnull, 2)
     apply_memory_limit(memory_limit)
     entry = load_registry(config).bot(spec.name)
-    unprepared = ""  # why prepare() failed, reported at the first start
+    unprepared: Crash | None = None  # why prepare() failed, reported at the first start
     try:
         entry.cls.prepare()
     except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
-        unprepared = f"raised {type(exc).__name__}: {exc}"
+        unprepared = crash_of(exc)
     conn.send(("ready", None))
     player: Bot | None = None
     while True:
@@ -45,8 +46,8 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
         except EOFError:
             return
         try:
-            if kind == "start" and unprepared:
-                answer: tuple[str, Any] = ("failure", ("crash", unprepared, " in prepare()"))
+            if kind == "start" and unprepared is not None:
+                answer: tuple[str, Any] = ("crash", (unprepared, " in prepare()"))
             elif kind == "start":
                 player = entry.cls(**spec.params)
                 player.rng = payload.rng
@@ -62,7 +63,7 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
         except MemoryError:
             answer = ("failure", ("memory", "ran out of memory in its own process (MemoryError)"))
         except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
-            answer = ("failure", ("crash", f"raised {type(exc).__name__}: {exc}"))
+            answer = ("crash", (crash_of(exc), None))
         try:
             conn.send(answer)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
@@ -114,6 +115,8 @@ class BotProcess:
             raise
         if answer == "failure":
             raise BotFailure(*value)
+        if answer == "crash":
+            raise RemoteCrash(*value)
         return value
 
     def stop_dead(self) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.play.bot_traceback import Crash
 
 DEFAULT_GRACE = 0.1
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
@@ -37,6 +38,15 @@ class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had el
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+        self.where = where  # where in the bot it happened, if not in the call that reports it
+
+
+class RemoteCrash(Exception):  # noqa: N818 - it carries a crash that happened in the bot's own process
+    """An exception raised in a bot's own process, carried back to the referee as a :class:`Crash`."""
+
+    def __init__(self, crash: Crash, where: str | None = None):
+        super().__init__(crash.detail())
+        self.crash = crash
         self.where = where  # where in the bot it happened, if not in the call that reports it
 
 

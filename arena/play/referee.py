@@ -22,7 +22,8 @@ from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
-from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, alarm_tick
+from arena.play.bot_traceback import crash_of
+from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
 
@@ -89,13 +90,19 @@ class MatchOutcome:
                      for seat, spec in enumerate(setup.bots)],
             turns=self.actions,
             result=Result(self.ranks, self.reason),
-            failures=[{"seat": seat, "kind": failure.kind, "detail": failure.detail}
-                      for seat, failure in sorted(self.failures.items())],
+            failures=[_failure_entry(seat, failure) for seat, failure in sorted(self.failures.items())],
             think_time=self.think_time,
         )
         if self.hook_errors:
             record["hook_errors"] = list(self.hook_errors)
         return record
+
+
+def _failure_entry(seat: int, failure: Failure) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seat": seat, "kind": failure.kind, "detail": failure.detail}
+    if failure.traceback:
+        entry["traceback"] = failure.traceback
+    return entry
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
@@ -116,11 +123,15 @@ class _NoGuard:
 def _failure(exc: BaseException, where: str = "") -> Failure:
     if isinstance(exc, BotFailure):
         return Failure(exc.kind, exc.detail + (where if exc.where is None else exc.where))
+    if isinstance(exc, RemoteCrash):
+        crash = exc.crash
+        return Failure("crash", crash.detail(where if exc.where is None else exc.where), crash.traceback)
     if isinstance(exc, MoveTimeout):
         return Failure("timeout", f"was still thinking{where} after the time limit and its grace, and was stopped")
     if isinstance(exc, MemoryError):
         return Failure("memory", f"ran out of memory{where} (MemoryError)")
-    return Failure("crash", f"raised {type(exc).__name__}{where}: {exc}")
+    crash = crash_of(exc)
+    return Failure("crash", crash.detail(where), crash.traceback)
 
 
 def failure_reason(failures: Mapping[int, Failure], labels: Sequence[str]) -> str:
@@ -187,6 +198,7 @@ def referee(
     begin, end = guard.begin, guard.end
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
+        on_move = f" on move {len(turns) + 1}"
         for seat in game.to_act():
             obs = game.observe(seat)
             begin(seat, time_limit)
@@ -199,15 +211,15 @@ def referee(
             except BaseException as exc:  # noqa: B036
                 end()
                 think[seat] += clock() - started
-                failures[seat] = _failure(exc)
+                failures[seat] = _failure(exc, on_move)
                 continue
             end()
             spent = clock() - started
             think[seat] += spent
             if spent > time_limit:
-                failures[seat] = Failure("timeout", f"took {spent:.3f} s for a move, over the {time_limit:g} s limit")
+                failures[seat] = Failure("timeout", f"took {spent:.3f} s{on_move}, over the {time_limit:g} s limit")
             elif not game.is_legal(seat, action):
-                failures[seat] = Failure("illegal", f"returned {_short(action)}, which is not a legal action")
+                failures[seat] = Failure("illegal", f"returned {_short(action)}{on_move}, which is not a legal action")
             else:
                 actions[seat] = action
         if failures:
