@@ -21,6 +21,7 @@ from arena.cli.common import (
     load_registry_reporting,
     out,
     plugin_config,
+    run_failures,
     user_errors,
 )
 from arena.core.errors import ArenaError
@@ -162,4 +163,5 @@ def report_command(
             return
         row = store.run(run)
         played = played_from_rows(list(store.games(run_id=run)))
-    render_analysis(standings_from_games(row.game, played, row.scheduled), played, formats, out)
+        failures = run_failures(store, run)
+    render_analysis(standings_from_games(row.game, played, row.scheduled), played, formats, out, failures)

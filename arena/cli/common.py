@@ -20,7 +20,9 @@ from tabulate import tabulate
 
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, Registry, load_registry
+from arena.report.failures import BotFailures, failure_lines, failures_by_bot
 from arena.report.tables import FORMATS
+from arena.storage.store import Store
 
 out = Console()
 err = Console(stderr=True)
@@ -82,6 +84,18 @@ def parse_options(values: list[str] | None) -> dict[str, str]:
 def plugin_config(bots_dir: list[Path] | None) -> PluginConfig:
     """Where to find plugins and bots, given the ``--bots-dir`` values."""
     return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
+
+
+def print_failures(failures: list[BotFailures], fmt: str = "table") -> None:
+    """Print the Failures section: after the tables on stdout, or on stderr when stdout is md, csv or json."""
+    lines = failure_lines(failures)
+    if lines:
+        (out if fmt == "table" else err).print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+
+
+def run_failures(store: Store, run_id: int) -> list[BotFailures]:
+    """Each bot's failures in stored run ``run_id``."""
+    return failures_by_bot((row.idx, row.record) for row in store.failed_games(run_id))
 
 
 def warn(message: str) -> None:

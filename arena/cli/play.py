@@ -22,6 +22,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.core.errors import ArenaError
+from arena.core.game import player_name
 from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, play, replay_position
 from arena.tournament.single_game import single_game
 
@@ -86,8 +87,13 @@ def play_command(
 def _print_result(outcome: MatchOutcome, specs: Any) -> None:
     placing = ", ".join(f"{spec.label}: {rank}" for spec, rank in zip(specs, outcome.ranks, strict=True))
     out.print(f"[bold]Result[/] after {outcome.turns} turns: {escape(placing)} (rank 1 is best)")
-    out.print(f"[bold]Reason:[/] {escape(outcome.reason)}")
+    out.print(f"[bold]Reason:[/] {escape(outcome.reason)}", soft_wrap=True)
     think = ", ".join(f"{spec.label} {t:.3f} s" for spec, t in zip(specs, outcome.think_time, strict=True))
     out.print(f"Thinking time: {escape(think)}", style="dim")
+    for seat, failure in sorted(outcome.failures.items()):
+        if failure.traceback:
+            out.print(f"Traceback of {player_name(seat)} ({escape(specs[seat].label)}), its own code:",
+                      highlight=False)
+            out.print(failure.traceback, markup=False, highlight=False, soft_wrap=True)
 
 

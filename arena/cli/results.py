@@ -19,6 +19,8 @@ from arena.cli.common import (
     out,
     parse_options,
     plugin_config,
+    print_failures,
+    run_failures,
     user_errors,
 )
 from arena.core.bot import split_bot_list
@@ -133,6 +135,7 @@ def tournament_command(
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",
                       highlight=False)
             _show(run.standings(), fmt)
+            print_failures(run_failures(store, run_id), fmt)
             return
         if opened.state == "resumed" and resume is None:
             err.print(f"resuming run {run_id}: {opened.played_before} of {run.plan.total_games()} games already "
@@ -146,6 +149,7 @@ def tournament_command(
             play_stored_run(store, run, registry, config, workers=worker_count, limits=limits,
                             on_game=lambda _: progress.advance(task))
         _show(run.standings(), fmt)
+        print_failures(run_failures(store, run_id), fmt)
         err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
                   f"per worker; Elo, Bradley-Terry and pairwise significance: arena report {run_id}",
                   style="dim", highlight=False)
@@ -174,7 +178,9 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
     """Show a stored run's standings again (the latest run without RUN)."""
     fmt = _output_format(formats)
     with Store(db) as store:
-        _show(run_standings(store, store.latest_run().id if run is None else run), fmt)
+        run_id = store.latest_run().id if run is None else run
+        _show(run_standings(store, run_id), fmt)
+        print_failures(run_failures(store, run_id), fmt)
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

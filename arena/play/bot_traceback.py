@@ -54,7 +54,9 @@ def crash_of(exc: BaseException) -> Crash:
     """The :class:`Crash` of ``exc``: the deepest line of the bot's code, and its last few frames."""
     frames = bot_frames(exc)
     site = crash_site(frames)
-    lines = traceback.format_list(frames[-FRAMES_KEPT:]) + traceback.format_exception_only(type(exc), exc)
+    shown = [traceback.FrameSummary(_short(frame.filename), frame.lineno, frame.name, line=frame.line)
+             for frame in frames[-FRAMES_KEPT:]]
+    lines = traceback.format_list(shown) + traceback.format_exception_only(type(exc), exc)
     return Crash(type(exc).__name__, str(exc), location(site) if site is not None else "",
                  "".join(lines).rstrip("\n") if frames else "")
 

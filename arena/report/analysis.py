@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from tabulate import tabulate
 
+from arena.report.failures import BotFailures, failure_lines, failure_records
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import PlayedGame, Standings, failure_summary
 
@@ -85,11 +86,13 @@ def analysis_records(standings: Standings, analysis: Analysis) -> dict[str, list
     }
 
 
-def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str, console: Console) -> None:
-    """Print the report in ``fmt``: rich tables, or md / csv / json / latex text."""
+def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str, console: Console,
+                    failures: Sequence[BotFailures] = ()) -> None:
+    """Print the report in ``fmt``: rich tables, or md / csv / json / latex text, then the failures."""
     analysis = analyse(played)
     if fmt == "json":
-        console.print_json(json.dumps(analysis_records(standings, analysis)))
+        console.print_json(json.dumps({**analysis_records(standings, analysis),
+                                       "failures": failure_records(list(failures))}))
         return
     tables = analysis_tables(standings, analysis)
     titles = {"standings": f"Standings: {standings.game}, {standings.played} games", "pairwise": "Pairwise scores",
@@ -104,6 +107,7 @@ def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str
                 table.add_row(*row)
             console.print(table)
         console.print(LEGEND, style="dim")
+        _print_failures(failures, console)
         return
     parts = []
     for name, (headers, rows) in tables.items():
@@ -115,6 +119,18 @@ def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str
             parts.append(heading + tabulate(rows, headers, tablefmt=style))
     text = "\n\n".join(parts) + ("" if fmt == "csv" else f"\n\n{'' if fmt == 'md' else '% '}{LEGEND}")
     console.print(text, markup=False, highlight=False, soft_wrap=True)
+    if fmt == "md" and failures:
+        console.print("\n## Failures\n\n```\n" + "\n".join(failure_lines(list(failures))[1:]) + "\n```",
+                      markup=False, highlight=False, soft_wrap=True)
+    elif fmt == "latex":
+        _print_failures(failures, console, prefix="% ")
+
+
+def _print_failures(failures: Sequence[BotFailures], console: Console, prefix: str = "") -> None:
+    lines = failure_lines(list(failures))
+    if lines:
+        console.print("\n".join(prefix + line for line in ["", *lines]), markup=False, highlight=False,
+                      soft_wrap=True)
 
 
 def _csv(cell: str) -> str:

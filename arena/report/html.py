@@ -11,6 +11,7 @@ import html
 from collections.abc import Sequence
 
 from arena.report.analysis import analysis_tables
+from arena.report.failures import BotFailures, failures_by_bot
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
@@ -23,6 +24,7 @@ h1 { font-size: 1.6em; } h2 { margin-top: 2em; font-size: 1.25em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #ddd; text-align: right; }
 th { background: #f4f4f4; white-space: nowrap; } td.name, th.name { text-align: left; }
+pre.traceback { background: #f8f4f4; border-left: 3px solid #c33; padding: 0.5em 1em; overflow-x: auto; }
 table.heat td { text-align: center; border: 1px solid #fff; min-width: 4.5em; }
 .legend { color: #555; font-size: 0.9em; }
 svg { background: #fafafa; border: 1px solid #ddd; }
@@ -38,6 +40,19 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], css: str = 
     body = "".join("<tr>" + "".join(f'<td class="{"name" if i < names else ""}">{_e(c)}</td>'
                                     for i, c in enumerate(row)) + "</tr>" for row in rows)
     return f'<table class="{css}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _first_failures(failures: list[BotFailures]) -> str:
+    """Per bot that failed: its counts and its first failure, with the traceback of its own code."""
+    parts = []
+    for entry in failures:
+        first = entry.first
+        assert first is not None
+        parts.append(f'<p class="first-failure"><b>{_e(entry.label)}</b>: {_e(entry.counts_text())}; first in game '
+                     f"{first.game}: {_e(first.detail)}</p>")
+        if first.traceback:
+            parts.append(f'<pre class="traceback">{_e(first.traceback)}</pre>')
+    return "".join(parts)
 
 
 def _heat_colour(score: float) -> str:
@@ -144,9 +159,10 @@ def build_html(store: Store, run_id: int) -> str:
         "<h2>Maps</h2>", _table(*tables["maps"], "maps", names=2),
         "<h2>Seat advantage</h2>",
         _table(*tables["seats"], "seats", names=0),
-        '<p class="legend">A seat scoring above 50% is an advantage (for two players, seat 0 moves first '
-        "in alternating games).</p>",
+        '<p class="legend">A seat scoring above 50% is an advantage (for two players, the first seat moves '
+        "first in alternating games).</p>",
         "<h2>Failures</h2>",
+        _first_failures(failures_by_bot((row.idx, row.record) for row in rows)),
         _table(["game", "bot", "kind", "reason"], failures, "failures", names=4) if failures
         else '<p class="none">No bot failed.</p>',
     ]

@@ -367,6 +367,10 @@ class Store:
             params.append(game)
         yield from self._game_rows(f"WHERE {' AND '.join(clauses)}" if clauses else "", params)
 
+    def failed_games(self, run_id: int) -> Iterator[GameRow]:
+        """The games of a run in which some bot failed, in schedule order."""
+        yield from self._game_rows("WHERE run_id = ? AND failures != '{}'", [run_id])
+
     def _game_rows(self, where: str, params: Sequence[Any]) -> Iterator[GameRow]:
         cursor = self.conn.execute(
             f"SELECT run_id, idx, seats, ranks, reason, failures, think_time, map, record FROM games {where} "
