@@ -6,7 +6,7 @@ Run: python benchmarks/learned_eval.py [--train-games N] [--games N] [--depth D]
    robin of ``voronoi:depth=D``, ``chamber:depth=D``, ``floodfill``, ``chaser``, ``wallhugger`` and
    ``random`` on the maps, ``--train-games`` games per pairing per map, with mirrored random starts
    (``starts=mirrored``) so that games between the deterministic bots differ.
-2. Weights are fitted on those games (:mod:`arena.learning.tron_eval`, 20% of the games held out,
+2. Weights are fitted on those games (:mod:`arena.learning.tron`, 20% of the games held out,
    ``--seed``) and the training and held-out errors printed against the Voronoi-only baseline.
 3. The match: ``voronoi:depth=D,weights=FILE`` against ``voronoi:depth=D`` (the same search, only the
    evaluation differs), ``--games`` games per map in seat-swapped pairs, mirrored random starts (a
@@ -24,7 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, save_weights, train
+from arena.learning.tron.dataset import build_dataset, records_from_db
+from arena.learning.tron.features import FEATURES
+from arena.learning.tron.training import save_weights, train
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.proportions import score_rate
 from arena.tournament.definition import TournamentDefinition

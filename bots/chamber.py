@@ -51,7 +51,7 @@ import time
 from arena import Bot
 from arena.games.tron.paranoid import several_opponents_step
 from arena.games.tron.search import ASPIRATION, Position, Searcher, action_for, default_budget
-from arena.learning.tron_eval import load_weights
+from arena.learning.tron.weights import load_weights
 
 
 class Chamber(Bot):

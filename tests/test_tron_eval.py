@@ -8,16 +8,10 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.games.tron.search import Position, voronoi
-from arena.learning.tron_eval import (
-    FEATURES,
-    LearnedEval,
-    build_dataset,
-    features,
-    load_weights,
-    records_from_db,
-    split_games,
-    train,
-)
+from arena.learning.tron.dataset import build_dataset, records_from_db, split_games
+from arena.learning.tron.features import FEATURES, features
+from arena.learning.tron.training import train
+from arena.learning.tron.weights import LearnedEval, load_weights
 from arena.plugins.registry import load_registry
 from arena.storage.replay import new_game
 from bots.chamber import Chamber

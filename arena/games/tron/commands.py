@@ -23,7 +23,9 @@ def train_eval_command(
     holdout: Annotated[float, typer.Option(help="Fraction of the games held out.")] = 0.2,
 ) -> None:
     """Fit a linear Tron evaluation to stored games' results; use it with voronoi:weights=FILE."""
-    from arena.learning.tron_eval import FEATURES, build_dataset, records_from_db, save_weights, train
+    from arena.learning.tron.dataset import build_dataset, records_from_db
+    from arena.learning.tron.features import FEATURES
+    from arena.learning.tron.training import save_weights, train
     from arena.plugins.registry import load_registry
 
     records = records_from_db(db)
