@@ -23,80 +23,30 @@ After the winner of the 2010 Google AI Challenge:
   hugs walls, then at random.
 * It uses its whole thinking time every move.
 
-Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
-cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
-draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
-loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
-the bot never steps where the opponent's head can also step unless every other move loses.
-Alternating moves are searched as they are played, one player at a time.
-Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
-the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
-from its seed.
-
-Speed: below the root, the search runs compiled (:mod:`arena.games.tron.compiled`, the same tree as
-the Python search, about six times faster, so two to four plies deeper in the same time). With
-``weights=FILE`` or against several opponents it runs in Python.
-
-Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
-head touches the region we can reach, each moving in turn after us to minimise our value.
-Snafu: the search thinks in absolute steps and answers with the relative action that makes the
-step. Parameters: ``chamber:depth=6`` (a fixed depth in plies, no clock: for the fill search too),
-``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s and 30% of the time limit),
-``chamber:weights=FILE`` (evaluate the fight with the learned linear weights ``arena train tron-eval``
-wrote; the space-filling endgame is unchanged).
+How it models simultaneous moves, its speed, several opponents and Snafu: see
+:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:depth=6`` (a fixed depth in plies,
+no clock: for the fill search too), ``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s
+and 30% of the time limit), ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights
+``arena train tron-eval`` wrote; the space-filling endgame is unchanged).
 """
 
-import time
-
-from arena import Bot
-from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import ASPIRATION, Position, Searcher, action_for, default_budget
+from arena.games.tron.search import ASPIRATION, Position
+from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
 
 
-class Chamber(Bot):
+class Chamber(SearchBot):
     """Voronoi + parity alpha-beta while in contact; chamber-aware space filling once cut off."""
 
     name = "chamber"
-    games = ("tron", "snafu")
+    evaluation = "chamber"
+    search_options = {"ordering": "history", "aspiration": ASPIRATION}
+    read_weights = staticmethod(load_weights)
 
-    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
-        self.depth = int(depth)
-        self.think = float(think)
-        self.learned = load_weights(weights).value if weights else None
+    def cut_off(self, pos: Position) -> bool:
+        """Fill space as soon as no opponent can reach us (with one opponent too)."""
+        return not pos.in_contact()
 
-    @classmethod
-    def check_parameters(cls, params):
-        """Refuse a ``weights`` file that can't be read before any game is played."""
-        if params.get("weights"):
-            load_weights(params["weights"])
-
-    @classmethod
-    def prepare(cls):
-        """Load the compiled search once per process (compiling it on a machine's first run), off the clock."""
-        from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
-
-        warm_up()
-
-    def start(self, info):
-        """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""
-        self.budget = self.think or default_budget(info.time_limit)
-
-    def act(self, obs):
-        """Fill space if cut off, otherwise search the fight; answer with the best move found."""
-        deadline = float("inf") if self.depth else time.perf_counter() + self.budget
-        pos = Position.from_observation(obs)
-        if len(pos.ops) > 1:
-            step = several_opponents_step(pos, "chamber", deadline=deadline, rng=self.rng, depth=self.depth)
-            if step is not None:
-                return action_for(obs, step)
-        search = Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned, rng=self.rng, ordering="history",
-                          aspiration=ASPIRATION)
-        if not pos.in_contact():  # alone, or cut off from every opponent
-            step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.depth // 2 if self.depth else 40)
-        elif self.depth:
-            step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
-        else:
-            step, _, _ = search.iterate(pos.free, pos.me, pos.op)
-        return action_for(obs, step)
+    def fill_depth(self) -> int:
+        """Half the fixed depth, or 40 plies against the clock."""
+        return self.depth // 2 if self.depth else 40

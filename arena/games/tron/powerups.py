@@ -31,6 +31,7 @@ TRAP, BOMB, ARMOR, SPEED = 1, 2, 3, 4
 KINDS = {"*": TRAP, "!": BOMB, "@": ARMOR, "^": SPEED}
 NAMES = ("", "trap", "bomb", "armor", "speed")
 SYMBOLS = ("", "*", "!", "@", "^")
+"""The map character of each powerup kind, by kind (0: none), as boards are drawn."""
 RANDOM = "?"
 TRAP_BARRIERS = 3
 TRAP_RING = 2  # the ring of the 5x5 square: cells at distance exactly 2

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from arena.games.tron.board import BARRIER, DEAD, EMPTY, OUT, TRAIL, WALL, TronBoard
+from arena.games.tron.powerups import SYMBOLS
 
 _PLAIN = {EMPTY: ".", WALL: "#", OUT: " ", BARRIER: "x"}
 _COLORS = ("bright_red", "bright_blue", "bright_green", "bright_yellow")
-_POWERUP_SYMBOLS = ("", "*", "!", "@", "^")
 
 
 def render_board(board: TronBoard, color: bool = False, items: bytes | bytearray | None = None) -> str:
@@ -25,7 +25,7 @@ def render_board(board: TronBoard, color: bool = False, items: bytes | bytearray
                 seat = value - TRAIL
                 char = f"[{_COLORS[seat]}]█[/]" if color else "abcd"[seat]
             elif items is not None and items[index]:
-                symbol = _POWERUP_SYMBOLS[items[index]]
+                symbol = SYMBOLS[items[index]]
                 char = f"[bold magenta]{symbol}[/]" if color else symbol
             elif color and value in (WALL, BARRIER):
                 char = f"[grey50]{_PLAIN[value]}[/]"

@@ -104,11 +104,6 @@ def flood(free: int, seed: int, stride: int) -> int:
         reach = grown
 
 
-def reachable_count(free: int, head: int, stride: int) -> int:
-    """How many free cells the head at flat index ``head`` can reach (the plain "area" evaluation)."""
-    return flood(free, 1 << head, stride).bit_count()
-
-
 def voronoi(free: int, a: int, b: int, stride: int) -> tuple[int, int, bool]:
     """Voronoi territory of heads at ``a`` and ``b``: cells strictly closer to each, and whether they touch.
 

@@ -1,0 +1,102 @@
+"""The base of the search bots ``voronoi`` and ``chamber``: parameters, thinking time, and the choice
+between searching the fight, filling space, and paranoid search against several opponents."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from arena.core.bot import Bot
+from arena.core.errors import BotSpecError
+from arena.core.game import MatchInfo
+from arena.games.tron.paranoid import several_opponents_step
+from arena.games.tron.search import Position, Searcher, action_for, default_budget
+
+
+class SearchBot(Bot):
+    """Iterative-deepening alpha-beta for Tron and Snafu, with the evaluation a subclass names.
+
+    Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
+    cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
+    draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
+    loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
+    the bot never steps where the opponent's head can also step unless every other move loses.
+    Alternating moves are searched as they are played, one player at a time.
+    Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
+    the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
+    from its seed.
+
+    Speed: below the root, the search runs compiled (:mod:`arena.games.tron.compiled`, the same tree as
+    the Python search, about six times faster, so two to four plies deeper in the same time). With
+    ``weights=FILE`` or against several opponents it runs in Python.
+
+    Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+    head touches the region we can reach, each moving in turn after us to minimise our value.
+    Snafu: the search thinks in absolute steps and answers with the relative action that makes the
+    step. Parameters: ``depth=6`` (a fixed depth in plies, no clock), ``think=0.5`` (seconds per move;
+    default the smaller of 0.1 s and 30% of the time limit), ``weights=FILE`` (evaluate with the learned
+    linear weights ``arena train tron-eval`` wrote, instead of the bot's own evaluation).
+    """
+
+    games = ("tron", "snafu")
+    evaluation: ClassVar[str] = "voronoi"
+    """The evaluation the search scores positions with (see :class:`~arena.games.tron.search.Searcher`)."""
+    search_options: ClassVar[dict[str, Any]] = {}
+    """More :class:`~arena.games.tron.search.Searcher` options: move ordering, aspiration window."""
+    read_weights: ClassVar[Callable[[str], Any] | None] = None
+    """Reads a ``weights`` file into an object with a ``value`` method; ``None``: the bot takes no weights."""
+
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
+        self.depth = int(depth)
+        self.think = float(think)
+        self.learned = self._weights(weights).value if weights else None
+
+    @classmethod
+    def _weights(cls, path: str) -> Any:
+        if cls.read_weights is None:
+            raise BotSpecError(f"bot {cls.name!r} takes no weights file")
+        return cls.read_weights(path)
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> None:
+        """Refuse a ``weights`` file that can't be read before any game is played."""
+        if params.get("weights"):
+            cls._weights(params["weights"])
+
+    @classmethod
+    def prepare(cls) -> None:
+        """Load the compiled search once per process (compiling it on a machine's first run), off the clock."""
+        from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
+
+        warm_up()
+
+    def start(self, info: MatchInfo) -> None:
+        """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""
+        self.budget = self.think or default_budget(info.time_limit)
+
+    def act(self, obs: Any) -> str:
+        """Search the fight (or fill space once cut off) as deep as the time allows, or to ``depth``."""
+        deadline = float("inf") if self.depth else time.perf_counter() + self.budget
+        pos = Position.from_observation(obs)
+        if len(pos.ops) > 1:
+            step = several_opponents_step(pos, self.evaluation, deadline=deadline, rng=self.rng, depth=self.depth)
+            if step is not None:
+                return action_for(obs, step)
+        search = Searcher(pos.stride, pos.size, evaluation=self.evaluation, simultaneous=pos.simultaneous,
+                          deadline=deadline, learned=self.learned, rng=self.rng, **self.search_options)
+        if self.cut_off(pos):
+            step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.fill_depth())
+        elif self.depth:
+            step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
+        else:
+            step, _, _ = search.iterate(pos.free, pos.me, pos.op)
+        return action_for(obs, step)
+
+    def cut_off(self, pos: Position) -> bool:
+        """Whether to fill space instead of fighting: alone, or cut off from several opponents."""
+        return len(pos.ops) != 1
+
+    def fill_depth(self) -> int:
+        """How deep the space-filling search looks (0: greedily, one move at a time)."""
+        return 0
