@@ -1,4 +1,4 @@
-"""Commands for game records: export a run's records, replay or check records, import AI Challenge games."""
+"""Commands for game records: export a run's records, replay or check records."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from rich.text import Text
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.core.errors import ArenaError
-from arena.games.tron.aichallenge import import_aic
 from arena.storage.replay import RecordError, check, load_records, new_game
 from arena.storage.store import Store
 
@@ -149,28 +148,3 @@ def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, 
     ranks = ", ".join(f"{p['bot']}: {r}" for p, r in zip(record["players"], record["result"]["ranks"], strict=True))
     out.print(f"[bold]Result:[/] {escape(ranks)} (rank 1 is best)")
     out.print(f"[bold]Reason:[/] {escape(record['result'].get('reason', ''))}")
-
-
-@app.command("import-aic")
-@user_errors
-def import_aic_command(
-    files: Annotated[list[Path], typer.Argument(help="Games recorded by the AI Challenge 2010 referee.")],
-    records: Annotated[Path, typer.Option(help="Directory for the arena records.")] = Path("aic-records"),
-    bots_dir: BotsDir = None,
-) -> None:
-    """Turn AI Challenge 2010 games (map rows, then N/E/S/W moves) into arena records."""
-    registry = load_registry_reporting(plugin_config(bots_dir))
-    records.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for file in files:
-        try:
-            record = import_aic(file, registry)
-        except ArenaError as exc:
-            err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            failed += 1
-            continue
-        (records / f"{file.stem}.json").write_text(json.dumps(record, indent=1) + "\n")
-    err.print(f"{len(files) - failed} imported into {records}" + (f", {failed} failed" if failed else ""),
-              highlight=False)
-    if failed:
-        raise typer.Exit(1)
