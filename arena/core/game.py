@@ -73,8 +73,6 @@ class MatchInfo:
     rng: random.Random = field(repr=False, default_factory=random.Random)
 
 
-
-
 def player_name(seat: int) -> str:
     """How people read seat ``seat``: ``player 1`` for seat 0, as boards draw it (records keep the 0-based seat)."""
     return f"player {seat + 1}"
@@ -86,6 +84,7 @@ def players_text(seats: Sequence[int]) -> str:
         return player_name(seats[0])
     numbers = [str(seat + 1) for seat in seats]
     return "players " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+
 
 def forfeit_ranks(num_seats: int, failed: Sequence[int]) -> tuple[int, ...]:
     """The ranks of a game ended because the ``failed`` seats failed: they share last place, the rest share first."""

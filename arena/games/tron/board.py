@@ -68,6 +68,17 @@ class TronBoard:
         self.last_crashes: list[tuple[int, str]] = []
         self.last_collisions: list[list[int]] = []
 
+    def __getstate__(self) -> dict[str, object]:
+        state: dict[str, object] = {name: getattr(self, name) for cls in type(self).__mro__
+                                    for name in getattr(cls, "__slots__", ()) if hasattr(self, name)}
+        state["deltas"] = dict(self.deltas)  # a mapping proxy cannot be pickled
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.deltas = MappingProxyType(dict(self.deltas))
+
     def index(self, x: int, y: int) -> int:
         """The flat index of map cell ``(x, y)``."""
         return (y + 1) * self.stride + x + 1

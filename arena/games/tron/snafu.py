@@ -186,6 +186,15 @@ class SnafuGame(Game):
         self._result: Result | None = None
         self._all = (0, 1)
 
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_deltas"] = tuple(dict(deltas) for deltas in self._deltas)  # mapping proxies cannot be pickled
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._deltas = tuple(MappingProxyType(deltas) for deltas in self._deltas)
+
     def to_act(self) -> Sequence[int]:
         """Both seats, until the game ends."""
         return self._all

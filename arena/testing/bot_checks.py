@@ -1,0 +1,98 @@
+"""``check_bot``: a bot plays real games through the referee, with its hard limits, in every seat and role it
+can take, and must finish them without crashing, timing out or answering illegally."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.core.bot import BotSpec
+from arena.core.errors import ArenaError
+from arena.core.game import Game
+from arena.play.referee import DEFAULT_TIME_LIMIT, run_match
+from arena.plugins.registry import Registry, load_registry
+from arena.testing.report import ConformanceReport
+from arena.tournament.single_game import common_game, seat_by_role
+
+
+def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None = None, games: int = 2,
+              seed: int = 0, time_limit: float = DEFAULT_TIME_LIMIT, opponent: str | None = None,
+              registry: Registry | None = None) -> ConformanceReport:
+    """Check the bot ``spec`` (``name:key=value,...``) by playing ``games`` games per map and seat.
+
+    ``game``: the game to play (default: the one it plays, preferring the game whose maps need no
+    header); ``maps``: default the game's ``default_maps``. ``opponent``: a bot spec; by default a bot
+    with ``random`` in its name that plays the game (quick and never stuck), else the first by name,
+    in the other role where the game has roles.
+    """
+    registry = registry or load_registry()
+    report = ConformanceReport(f"bot {spec!r}")
+    try:
+        bot_spec = registry.spec(spec)
+        game_class = registry.game(game) if game else common_game([bot_spec], registry)
+    except ArenaError as exc:
+        report.failed("spec", str(exc))
+        return report
+    entry = registry.bot(bot_spec.name)
+    if not entry.cls.plays(game_class.name):
+        report.failed("spec", f"bot {bot_spec.name!r} does not play {game_class.name} (it plays "
+                              f"{', '.join(entry.games)})")
+        return report
+    report.passed("spec", f"{bot_spec.label} (version {entry.version}, {entry.source}) plays {game_class.name}")
+    try:
+        opponents = _opponents(registry, game_class, bot_spec, opponent)
+    except ArenaError as exc:
+        report.failed("opponent", str(exc))
+        return report
+    if not opponents:
+        report.failed("opponent", f"no other bot plays {game_class.name} to play against")
+        return report
+    played = 0
+    for map_name in maps or game_class.default_maps:
+        for first in (True, False):
+            for index in range(games):
+                rival = _opponent(opponents, game_class, bot_spec, first, registry)
+                if rival is None:
+                    continue
+                pair = [bot_spec, rival] if first else [rival, bot_spec]
+                try:
+                    seated = seat_by_role(game_class, pair, registry)
+                    outcome = run_match(game_class.name, seated, game_map=map_name, seed=seed * 1000 + index,
+                                        time_limit=time_limit, registry=registry)
+                except ArenaError as exc:
+                    report.failed("play", f"{map_name}: {exc}")
+                    continue
+                seat = seated.index(bot_spec)
+                failure = outcome.failures.get(seat)
+                where = f"{map_name}, player {seat + 1} against {rival.label}, seed {seed * 1000 + index}"
+                if failure is not None:
+                    detail = f"{where}: {failure.kind}: {failure.detail}"
+                    report.failed(failure.kind, detail + (f"\n{failure.traceback}" if failure.traceback else ""))
+                else:
+                    played += 1
+    if played:
+        report.passed("play", f"{played} games without a crash, timeout or illegal answer "
+                              f"({time_limit:g} s a move)")
+    return report
+
+
+def _opponents(registry: Registry, game_class: type[Game], bot_spec: BotSpec, given: str | None) -> list[BotSpec]:
+    """The opponents to try, best first: the one given, or random bots, then every other bot by name."""
+    if given is not None:
+        return [registry.spec(given)]
+    others = [entry for entry in registry.bots_for(game_class.name) if entry.name != bot_spec.name]
+    others.sort(key=lambda entry: ("random" not in entry.name, entry.name))
+    return [BotSpec(entry.name) for entry in others]
+
+
+def _opponent(opponents: list[BotSpec], game_class: type[Game], bot_spec: BotSpec, first: bool,
+              registry: Registry) -> BotSpec | None:
+    """The first opponent that can sit beside the bot with this seating (in the other role, for roles)."""
+    for candidate in opponents:
+        pair = [bot_spec, candidate] if first else [candidate, bot_spec]
+        try:
+            seated = seat_by_role(game_class, pair, registry)
+        except ArenaError:
+            continue
+        if not game_class.roles or seated == tuple(pair):
+            return candidate
+    return None
