@@ -1,6 +1,7 @@
 """Every help page reads cleanly: placeholders instead of Python types, defaults shown as values."""
 
 import re
+from pathlib import Path
 
 import pytest
 import typer
@@ -73,3 +74,37 @@ def test_command_line_mistakes_are_one_line_and_exit_2():
     assert (missing.returncode, missing.stderr) == (2, "error: Missing argument 'NEW' (see 'arena compare --help')\n")
     typo = run_arena("play", "flodfill", "random")
     assert (typo.returncode, typo.stderr) == (2, "error: unknown bot 'flodfill'; did you mean: floodfill?\n")
+
+
+def readme_commands():
+    """Every ``arena ...`` line in the README's shell examples, without its comment."""
+    import shlex
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    commands = []
+    for block in re.findall(r"```(?:sh|bash)\n(.*?)```", text, re.DOTALL):
+        for line in block.splitlines():
+            line = line.split("  #")[0].strip()
+            for part in re.split(r"\s*(?:&&|\|)\s*", line):
+                if part.startswith("arena "):
+                    words = shlex.split(part.split(" > ")[0])
+                    commands.append(words[1:])
+    return commands
+
+
+README_COMMANDS = readme_commands()
+
+
+def test_the_readme_shows_many_commands():
+    assert len(README_COMMANDS) > 40
+
+
+@pytest.mark.parametrize("args", README_COMMANDS, ids=lambda args: " ".join(args)[:60])
+def test_every_readme_example_parses(args):
+    """The command exists and every option and argument it is given is one the command takes."""
+    command, words, path = typer.main.get_command(app), list(args), ["arena"]
+    while hasattr(command, "commands") and words and not words[0].startswith("-"):
+        assert words[0] in command.commands, f"no command {' '.join([*path, words[0]])!r}"
+        path.append(words[0])
+        command = command.commands[words.pop(0)]
+    command.make_context(" ".join(path), words, resilient_parsing=False)

@@ -40,7 +40,7 @@ from arena.tournament.selection import default_maps
 @app.command("compare")
 @user_errors
 def compare_command(
-    new: Annotated[str, typer.Argument(help="The new bot spec (e.g. floodfill:depth=3), or run A.")],
+    new: Annotated[str, typer.Argument(help="The new bot spec (e.g. voronoi:depth=4), or run A.")],
     old: Annotated[str, typer.Argument(help="The bot spec it must beat, or run B.")],
     sprt: Annotated[str | None, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
                                              show_default=False)] = None,

@@ -64,6 +64,10 @@ def split_formats(values: list[str] | None) -> tuple[str | None, str]:
     return tournament, output
 
 
+OutputFormatOption = Annotated[list[str] | None, typer.Option(
+    "--format", "-f", show_default=False, help="Output format: table, md, csv or json [default: table].")]
+
+
 def _output_format(values: list[str] | None) -> str:
     tournament, output = split_formats(values)
     if tournament is not None:
@@ -161,7 +165,7 @@ def tournament_command(
 
 @app.command("runs")
 @user_errors
-def runs_command(db: Db = None, formats: FormatOption = None) -> None:
+def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
     """List the stored runs."""
     fmt = _output_format(formats)
     with Store(db) as store:
@@ -174,7 +178,7 @@ def runs_command(db: Db = None, formats: FormatOption = None) -> None:
 @user_errors
 def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
                                                          show_default=False)] = None,
-                 db: Db = None, formats: FormatOption = None) -> None:
+                 db: Db = None, formats: OutputFormatOption = None) -> None:
     """Show a stored run's standings again (the latest run without RUN)."""
     fmt = _output_format(formats)
     with Store(db) as store:
@@ -204,7 +208,7 @@ def ratings_command(
     recompute_all: Annotated[bool, typer.Option(
         "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
     db: Db = None,
-    formats: FormatOption = None,
+    formats: OutputFormatOption = None,
 ) -> None:
     """The leaderboard across all stored runs (per bot version), a bot's history, or a recomputation."""
     fmt = _output_format(formats)
@@ -243,7 +247,7 @@ def ladder_command(
     workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
                                                 help="Worker processes [default: all cores].")] = None,
     db: Db = None,
-    formats: FormatOption = None,
+    formats: OutputFormatOption = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Continue the persistent TrueSkill ladder by N rounds; bots new in bots/ join automatically."""
