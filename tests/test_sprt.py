@@ -57,6 +57,15 @@ def test_state_counts_pairs_and_decides_at_the_bounds():
     assert losing.decision == "H0" and losing.llr <= -math.log(19)
 
 
+def test_pairs_cycle_through_the_maps_and_default_to_the_games_default_maps(shipped_registry):
+    plan = plan_compare("floodfill", "random", None, shipped_registry, time_limit=1.0, seed=3)
+    assert [plan.pair(k)[0].game_map.name for k in range(4)] == ["empty_room", "center_block", "diagonal_blocks",
+                                                               "empty_room"]
+    assert all(plan.pair(k)[0].game_map is plan.pair(k)[1].game_map for k in range(4))
+    snafu = plan_compare("mindless", "floodfill", None, shipped_registry, time_limit=1.0, seed=3)
+    assert [m.name for m in snafu.game_maps] == ["snafu_15x15"]
+
+
 def test_plan_checks_the_map_and_bots(shipped_registry):
     plan = plan_compare("floodfill", "random", "empty_room", shipped_registry, time_limit=1.0, seed=3)
     first, second = plan.pair(4)
@@ -94,22 +103,27 @@ def test_compare_command_prints_llr_and_the_decision():
     result = invoke("compare", "floodfill", "random", "--sprt", "0,50", "-w", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "floodfill vs random on empty_room: H0 +0 Elo, H1 +50 Elo, alpha 0.05, beta 0.05"
+    # without --map, the pairs cycle through the game's default maps
+    assert lines[0] == ("floodfill vs random on empty_room, center_block, diagonal_blocks: H0 +0 Elo, H1 +50 Elo, "
+                        "alpha 0.05, beta 0.05")
     progress = [line for line in lines if line.startswith("pair ")]
     # Plain output: pairs 1 to 10, then every 10th, then the deciding pair.
     assert [int(line.split()[1]) for line in progress] == [*range(1, 11), 20, 23]
-    assert progress[-1] == ("pair 23 (46 games)  W-D-L 35-10-1  LLR 3.07 [-2.94, 2.94]  Elo +329.6 ± 151.0")
+    assert progress[-1] == ("pair 23 (46 games)  W-D-L 31-14-1  LLR 3.07 [-2.94, 2.94]  Elo +270.7 ± 122.6")
     assert lines[-3] == "H1 accepted: LLR 3.07 reached the bound 2.94 after 23 pairs (46 games)"
-    assert lines[-2] == "Elo +329.6 ± 151.0 (95%, from pairs), LOS 100.0%  pairs: LL 0, LD 1, DD+WL 2, WD 5, WW 15"
-    # (35 wins - 1 loss) / 46 games
-    assert lines[-1] == "Success +0.739 (games won minus games lost, over games played: Cloppert 2007)"
+    assert lines[-2] == "Elo +270.7 ± 122.6 (95%, from pairs), LOS 100.0%  pairs: LL 0, LD 1, DD+WL 4, WD 5, WW 13"
+    # (31 wins - 1 loss) / 46 games
+    assert lines[-1] == "Success +0.652 (games won minus games lost, over games played: Cloppert 2007)"
 
 
 def test_compare_command_without_a_decision_and_with_a_failing_bot(bot_dir):
     capped = invoke("compare", "floodfill", "wallhugger", "--sprt", "0,50", "-w", "1", "--max-pairs", "3",
-                    "--seed", "5")
+                    "--seed", "5", "--map", "center_block")
     assert capped.exit_code == 0, capped.output
-    assert "no decision after 3 pairs" in capped.stdout.splitlines()
+    assert capped.stdout.splitlines()[-3:-1] == [
+        "no decision after 3 pairs",
+        "every game was drawn (6 games): no difference between the bots was measured; try other maps (--map) or "
+        "a longer comparison"]
     # A bot that crashes loses its games, and the test still decides.
     crashing = invoke("compare", "crasher", "random", "--sprt", "0,20", "--alpha", "0.1", "--beta", "0.1",
                       "-w", "1", "--bots-dir", str(bot_dir))
@@ -129,7 +143,7 @@ def test_compare_user_errors_are_one_line_and_exit_2():
         ("--sprt", "0,10", "--workers", "0"): "error: --workers must be at least 1",
         ("--sprt", "0,10", "--time-limit", "0"): "error: --time-limit must be positive",
         ("--sprt", "0,10", "--map", "four_corners"): "error: maps/four_corners.txt has 4 seats; compare plays two "
-                                                     "bots, so give a 2-seat map",
+                                                     "bots, so give 2-seat maps",
     }
     for args, expected in cases.items():
         result = invoke("compare", "floodfill", "random", *args)

@@ -34,7 +34,6 @@ from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
 from arena.storage.queries import run_standings
 from arena.storage.store import Store
-from arena.tournament.selection import default_maps
 
 
 @app.command("compare")
@@ -44,9 +43,10 @@ def compare_command(
     old: Annotated[str, typer.Argument(help="The bot spec it must beat, or run B.")],
     sprt: Annotated[str | None, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
                                              show_default=False)] = None,
-    map_spec: Annotated[str | None, typer.Option(
-        "--map", "-m", help="Map file or name (2 seats) [default: the game's first default map, as `arena games` "
-        "lists them].", show_default=False)] = None,
+    maps: Annotated[list[str] | None, typer.Option(
+        "--map", "-m", help="A map file or name with 2 seats (repeatable); the pairs cycle through the maps "
+        "[default: the default maps of the game both bots play, as `arena games` lists them].",
+        show_default=False)] = None,
     alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
@@ -78,8 +78,8 @@ def compare_command(
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
     config = plugin_config(bots_dir)
     registry = load_registry_reporting(config)
-    plan = plan_compare(new, old, map_spec or default_maps(registry)[0], registry, time_limit=time_limit, seed=seed,
-                        max_pairs=max_pairs, workers=default_workers() if workers is None else workers)
+    plan = plan_compare(new, old, maps, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
+                        workers=default_workers() if workers is None else workers)
     lower, upper = settings.bounds
     printed = [-1]
 
@@ -96,7 +96,8 @@ def compare_command(
             show(escape(line(state)))
             printed.append(state.pairs)
 
-    show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(plan.game_map.name)}: "
+    map_names = ", ".join(game_map.name for game_map in plan.game_maps)
+    show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(map_names)}: "
          f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
     if out.is_terminal:
         with Live(console=out, auto_refresh=False, transient=True) as live:
@@ -116,7 +117,12 @@ def compare_command(
         show(f"[bold]no decision after {state.pairs} pairs[/]" + (" (stopped)" if result.interrupted else ""))
     elo = state.elo()
     counts = ", ".join(f"{label} {count}" for label, count in zip(PENTANOMIAL_LABELS, state.counts, strict=True))
-    show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  [dim]pairs: {counts}[/]")
+    if state.pairs and state.draws == 2 * state.pairs:
+        show(f"every game was drawn ({2 * state.pairs} games): no difference between the bots was measured; "
+             "try other maps (--map) or a longer comparison")
+    else:
+        show(f"Elo {elo.elo:+.1f} ± {elo.error:.1f} (95%, from pairs), LOS {100 * elo.los:.1f}%  "
+             f"[dim]pairs: {counts}[/]")
     show(f"Success {state.success():+.3f} (games won minus games lost, over games played: Cloppert 2007)")
     if result.interrupted:
         raise typer.Exit(130)

@@ -13,7 +13,7 @@ order, never on how many workers played them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -28,6 +28,7 @@ from arena.stats.elo import EloEstimate, elo_difference, elo_difference_pairs, g
 from arena.stats.proportions import success
 from arena.tournament.schedules import game_seed
 from arena.tournament.selection import load_maps
+from arena.tournament.single_game import common_game
 
 Decision = Literal["H0", "H1"]
 MAX_BATCH_PAIRS = 256
@@ -124,11 +125,11 @@ class SprtState:
 
 @dataclass(frozen=True)
 class ComparePlan:
-    """What a comparison plays (the game, the map, the two bots, new first) and how (workers, at most
-    ``max_pairs`` pairs, or no limit)."""
+    """What a comparison plays (the game, the maps the pairs cycle through, the two bots, new first) and
+    how (workers, at most ``max_pairs`` pairs, or no limit)."""
 
     game: type[Game]
-    game_map: GameMap
+    game_maps: tuple[GameMap, ...]
     new: BotSpec
     old: BotSpec
     time_limit: float
@@ -136,30 +137,39 @@ class ComparePlan:
     workers: int = 1
     max_pairs: int | None = None
 
+    def map_of(self, k: int) -> GameMap:
+        """The map of the ``k``-th pair: the maps in turn."""
+        return self.game_maps[k % len(self.game_maps)]
+
     def pair(self, k: int) -> tuple[MatchSetup, MatchSetup]:
-        """The ``k``-th pair: the same seed twice, the new bot in seat 0 and then in seat 1."""
+        """The ``k``-th pair: on the next map, the same seed twice, the new bot in seat 0 and then in seat 1."""
         seed = game_seed(self.seed, k)
-        options = dict(self.game_map.header)
+        game_map = self.map_of(k)
+        options = dict(game_map.header)
         return (
-            MatchSetup(self.game.name, (self.new, self.old), self.game_map, options, seed, self.time_limit, 2 * k),
-            MatchSetup(self.game.name, (self.old, self.new), self.game_map, options, seed, self.time_limit, 2 * k + 1),
+            MatchSetup(self.game.name, (self.new, self.old), game_map, options, seed, self.time_limit, 2 * k),
+            MatchSetup(self.game.name, (self.old, self.new), game_map, options, seed, self.time_limit, 2 * k + 1),
         )
 
 
-def plan_compare(new: str, old: str, map_spec: str, registry: Registry, *, time_limit: float, seed: int,
-                 workers: int = 1, max_pairs: int | None = None) -> ComparePlan:
-    """Resolve and check the two bot specs, the map (which must have two seats) and the limits."""
+def plan_compare(new: str, old: str, map_specs: str | Sequence[str] | None, registry: Registry, *,
+                 time_limit: float, seed: int, workers: int = 1, max_pairs: int | None = None) -> ComparePlan:
+    """Resolve and check the two bot specs, the maps (each with two seats; default: the default maps of the
+    game both bots play, so a comparison is not decided by one map) and the limits."""
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
     if workers < 1:
         raise ArenaError("--workers must be at least 1")
     if max_pairs is not None and max_pairs < 1:
         raise ArenaError("--max-pairs must be at least 1")
-    game, (game_map,) = load_maps([map_spec], registry)
-    seats = game.num_players(game_map)
-    if seats != 2:
-        raise ArenaError(f"{game_map.label} has {seats} seats; compare plays two bots, so give a 2-seat map")
     specs = (registry.spec(new), registry.spec(old))
+    if map_specs is None:
+        map_specs = list(common_game(specs, registry).default_maps)
+    game, game_maps = load_maps([map_specs] if isinstance(map_specs, str) else list(map_specs), registry)
+    for game_map in game_maps:
+        seats = game.num_players(game_map)
+        if seats != 2:
+            raise ArenaError(f"{game_map.label} has {seats} seats; compare plays two bots, so give 2-seat maps")
     for spec in specs:
         cls = registry.bot(spec.name).cls
         if not cls.plays(game.name):
@@ -167,7 +177,7 @@ def plan_compare(new: str, old: str, map_spec: str, registry: Registry, *, time_
         for role in game.roles:
             if not cls.plays(game.name, role):
                 raise ArenaError(f"bot {spec.name!r} does not play {role}; each bot plays both seats")
-    return ComparePlan(game, game_map, specs[0], specs[1], time_limit, seed, workers, max_pairs)
+    return ComparePlan(game, tuple(game_maps), specs[0], specs[1], time_limit, seed, workers, max_pairs)
 
 
 @dataclass
