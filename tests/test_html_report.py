@@ -56,8 +56,9 @@ def test_report_renders_standings_heat_map_charts_and_failures(tmp_path, bot_dir
     page.goto((tmp_path / "report.html").as_uri())
     assert requests == [(tmp_path / "report.html").as_uri()]  # self-contained: nothing else is fetched
 
-    assert page.title() == "tournament (run 1): tron, round-robin"
-    assert page.locator("h1").inner_text() == "tournament (run 1): tron, round-robin"
+    title = "empty_room: crasher, steady, random (run 1): tron, round-robin"
+    assert page.title() == title
+    assert page.locator("h1").inner_text() == title
     rows = page.locator("table.standings tbody tr")
     assert rows.count() == 3
     assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)] == [r["bot"] for r in standings]

@@ -3,6 +3,7 @@ and the results commands that read it back (runs, show, ratings)."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -471,10 +472,13 @@ def test_runs_and_show_read_the_stored_runs_back():
     second = stored_json(invoke("tournament", "diagonal_blocks", "-b", "chaser,random,wallhugger", "-n", "2",
                                 "-w", "1", "--seed", "3", "-f", "json"))
     runs = stored_json(invoke("runs", "-f", "json"))
-    assert [(r["run"], r["name"], r["game"], r["format"], r["status"], r["games"]) for r in runs] == [
-        ("1", "tournament", "tron", "round-robin", "complete", "2/2"),
-        ("2", "tournament", "tron", "round-robin", "complete", "6/6"),
+    assert [(r["run"], r["name"], r["game"], r["format"], r["bots"], r["status"], r["games"]) for r in runs] == [
+        ("1", "empty_room: random, floodfill", "tron", "round-robin", "2", "complete", "2/2"),
+        ("2", "diagonal_blocks: chaser, random, wallhugger", "tron", "round-robin", "3", "complete", "6/6"),
     ]
+    # the leader is the bot the standings rank first; an unfinished run would show "-" for its duration
+    assert [r["leader"] for r in runs] == [first["standings"][0]["bot"], second["standings"][0]["bot"]]
+    assert all(re.fullmatch(r"\d+s", r["took"]) for r in runs)
     assert stored_json(invoke("show", "1", "-f", "json")) == first
     assert stored_json(invoke("show", "2", "-f", "json")) == second
     table = invoke("show", "2")

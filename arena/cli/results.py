@@ -31,7 +31,7 @@ from arena.report.tables import FORMATS as OUTPUT_FORMATS
 from arena.report.tables import export, render_console
 from arena.stats.standings import Standings
 from arena.storage.history import Recomputed, recompute
-from arena.storage.queries import leaderboard, rating_history, run_standings
+from arena.storage.queries import leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
 from arena.tournament.ladder import play_round
@@ -166,12 +166,14 @@ def tournament_command(
 @app.command("runs")
 @user_errors
 def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
-    """List the stored runs."""
+    """List the stored runs: name, game, format, how many bots, the best rated at the end, status, duration."""
     fmt = _output_format(formats)
     with Store(db) as store:
-        rows = [[str(r.id), r.name, r.game, r.format, r.status, f"{r.played}/{r.scheduled}", r.created_at]
-                for r in store.runs()]
-    emit_table(["run", "name", "game", "format", "status", "games", "started"], rows, fmt, "Runs")
+        rows = [[str(s.run.id), s.run.name, s.run.game, s.run.format, str(s.bots), s.leader or "-", s.run.status,
+                 f"{s.run.played}/{s.run.scheduled}", s.run.created_at[5:16].replace("T", " "), s.duration_text()]
+                for s in run_summaries(store)]
+    emit_table(["run", "name", "game", "format", "bots", "leader", "status", "games", "started", "took"], rows, fmt,
+               "Runs")
 
 
 @app.command("show")

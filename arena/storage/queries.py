@@ -4,10 +4,11 @@ and one bot's rating run after run."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from arena.stats.standings import Standings, standings_from_games
 from arena.storage.history import played_from_rows
-from arena.storage.store import Store
+from arena.storage.store import RunRow, Store
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,40 @@ class StoredRating:
     def conservative(self) -> float:
         """``mu - 3 sigma``: the rating the bot is very likely above, which leaderboards sort by."""
         return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """A stored run as ``arena runs`` lists it: the run, how many bots played, the best rated at the end
+    (``label`` or ``label (role)``), and how long it took (``None`` while unfinished)."""
+
+    run: RunRow
+    bots: int
+    leader: str | None
+    duration: float | None
+
+    def duration_text(self) -> str:
+        """``2m05s``, ``1h02m`` or ``-``."""
+        if self.duration is None:
+            return "-"
+        minutes, seconds = divmod(round(self.duration), 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{seconds:02d}s" if minutes else f"{seconds}s"
+
+
+def run_summaries(store: Store) -> list[RunSummary]:
+    """Every stored run, oldest first, summarised."""
+    leaders = store.run_leaders()
+    summaries = []
+    for run in store.runs():
+        count, label, role = leaders.get(run.id, (0, None, None))
+        leader = f"{label} ({role})" if label and role else label
+        duration = None
+        if run.finished_at:
+            elapsed = datetime.fromisoformat(run.finished_at) - datetime.fromisoformat(run.created_at)
+            duration = elapsed.total_seconds()
+        summaries.append(RunSummary(run, count, leader, duration))
+    return summaries
 
 
 def run_standings(store: Store, run_id: int) -> Standings:

@@ -316,6 +316,23 @@ class Store:
             raise StoreError(f"no run {run_id}{listing}")
         return rows[0]
 
+    def run_leaders(self) -> dict[int, tuple[int, str, str | None]]:
+        """Per run: how many bots played, and the label and role of the one rated best (mu - 3 sigma) at its end."""
+        rows = self.conn.execute("""
+            WITH final AS (
+                SELECT run_id, bot_id, role, mu - 3 * sigma AS conservative,
+                       ROW_NUMBER() OVER (PARTITION BY run_id, bot_id, role ORDER BY game_idx DESC) AS newest
+                FROM rating_snapshots),
+            ranked AS (
+                SELECT run_id, bot_id, role,
+                       ROW_NUMBER() OVER (PARTITION BY run_id ORDER BY conservative DESC, bot_id) AS place
+                FROM final WHERE newest = 1),
+            counted AS (SELECT run_id, COUNT(DISTINCT bot_id) AS bots FROM final GROUP BY run_id)
+            SELECT ranked.run_id, counted.bots, bots.label, ranked.role
+            FROM ranked JOIN bots ON bots.id = ranked.bot_id JOIN counted ON counted.run_id = ranked.run_id
+            WHERE place = 1""").fetchall()
+        return {run_id: (count, label, role or None) for run_id, count, label, role in rows}
+
     def latest_run(self) -> RunRow:
         """The newest run, or an error saying the database has none."""
         rows = self._run_rows()

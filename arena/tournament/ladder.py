@@ -119,33 +119,48 @@ class LadderRound:
     pairs: list[tuple[LadderEntry, LadderEntry]]
     games: int
     sat_out: list[str]
+    first_game: int = 0
+    """The index in the ladder's run of the round's first game (its games follow it)."""
 
 
 def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Game], maps: Sequence[GameMap],
                games_per_pair: int, seed: int, time_limit: float,
                on_outcome: Callable[[MatchOutcome], None] | None = None) -> LadderRound:
-    """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder."""
+    """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder.
+
+    A game's ladder is one stored run that grows round by round (``arena runs`` shows it once).
+    """
     if any(game.num_players(m) != 2 for m in maps):
         raise ArenaError("the ladder pairs two bots at a time: use 2-player maps")
     number = next_round_number(store, game.name)
     entries = current_entries(store, registry, game)
     env = environment(store, game.name)
     pairs = pair_round(entries, env)
-    setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, 0)
-    run_id = store.create_run(f"ladder round {number}", game.name, "ladder",
-                              {"round": number, "maps": [m.name for m in maps], "games": games_per_pair,
-                               "seed": seed, "time_limit": time_limit}, f"ladder-{game.name}-{number}", len(setups))
+    run_id, first = ladder_run(store, game.name)
+    setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, first)
+    store.set_run_status(run_id, "running", scheduled=first + len(setups))
     ranks: dict[int, tuple[int, ...]] = {}
     bot_ids: dict[str, int] = {}
+    by_index = {setup.index: setup for setup in setups}
     for outcome in pool.run(setups):
-        store_game(store, run_id, game, setups[outcome.index], outcome, registry, bot_ids)
+        store_game(store, run_id, game, by_index[outcome.index], outcome, registry, bot_ids)
         ranks[outcome.index] = outcome.ranks
         if on_outcome is not None:
             on_outcome(outcome)
     update(store, game.name, entries, [(s, ranks[s.index]) for s in setups], number, env)
     finalize_run(store, run_id, "complete")
     playing = {e.label for pair in pairs for e in pair}
-    return LadderRound(number, run_id, pairs, len(setups), sorted(e.label for e in entries if e.label not in playing))
+    return LadderRound(number, run_id, pairs, len(setups), sorted(e.label for e in entries if e.label not in playing),
+                       first)
+
+
+def ladder_run(store: Store, game: str) -> tuple[int, int]:
+    """The stored run of ``game``'s ladder (created on its first round) and the index its next game takes."""
+    fingerprint = f"ladder-{game}"
+    run = store.latest_run_with(fingerprint)
+    if run is None:
+        return store.create_run(f"{game} ladder", game, "ladder", {"game": game}, fingerprint, 0), 0
+    return run.id, run.scheduled
 
 
 def next_round_number(store: Store, game: str) -> int:

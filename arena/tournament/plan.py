@@ -29,6 +29,14 @@ class TournamentPlan:
     versions: dict[str, str]
     can_play: dict[str, set[str | None]]
 
+    def title(self) -> str:
+        """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
+        if self.definition.name:
+            return self.definition.name
+        maps = _listing([m.name for m in self.maps], 3)
+        bots = _listing([b.label for b in self.bots], 4) if self.definition.bots else f"every {self.game.name} bot"
+        return f"{maps}: {bots}"
+
     def total_games(self) -> int:
         """How many games the whole tournament plays."""
         if self.definition.format != "swiss":
@@ -71,3 +79,9 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     }
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
     return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
+
+
+def _listing(names: list[str], shown: int) -> str:
+    """The first ``shown`` names, and how many more."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")

@@ -182,7 +182,7 @@ def open_run(store: Store, tournament: TournamentPlan, new: bool = False) -> Ope
     if existing is not None:
         return _stored_run(store, existing.id, tournament, "complete" if existing.status == "complete" else "resumed")
     definition = tournament.definition
-    run_id = store.create_run(definition.name or "tournament", tournament.game.name, definition.format,
+    run_id = store.create_run(tournament.title(), tournament.game.name, definition.format,
                               definition.as_json(), tournament.fingerprint, tournament.total_games())
     return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
 
