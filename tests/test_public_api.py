@@ -35,13 +35,13 @@ def test_run_tournament_stores_games_and_results_read_back(tmp_path):
         assert {rating.label for rating in board} == {"floodfill", "random", "chaser"}
         assert all(rating.games == 4 and rating.game == "tron" and rating.run_id == 1 for rating in board)
         assert [rating.conservative for rating in board] == sorted((r.conservative for r in board), reverse=True)
-        assert [rating.run_id for rating in rating_history(store, "floodfill")] == [1]
+        assert [point.rating.run_id for point in rating_history(store, "floodfill")] == [1]
 
         again = run_tournament(definition, store=store, workers=1, config=config, on_game=seen.append)
         assert again.run_id == 1 and len(seen) == 6  # already complete: shown as stored, nothing replayed
         fresh = run_tournament(definition, store=store, workers=1, config=config, new=True)
         assert fresh.run_id == 2
-        assert [r.run_id for r in rating_history(store, "floodfill")] == [1, 2]
+        assert [point.rating.run_id for point in rating_history(store, "floodfill")] == [1, 2]
         assert [(row.label, row.wins) for row in run_standings(store, 2).rows] == \
             [(row.label, row.wins) for row in stored.rows]  # same seed, same games
 

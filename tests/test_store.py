@@ -534,28 +534,54 @@ def test_ratings_leaderboard_keeps_every_version_and_latest_shows_the_newest(tmp
     assert stored_json(invoke("ratings", "--game", "chess", "-f", "json")) == []
 
 
-def test_ratings_history_lists_each_run_with_a_sparkline():
+def test_ratings_history_lists_each_version_in_the_runs_it_played_with_the_change(tmp_path):
+    bots = tmp_path / "mine"
+    write_module(bots, "hugger.py", HUGGER.format(version=1))
     for seed in (1, 2, 3):
-        stored_json(invoke("tournament", "empty_room", "-b", "random,floodfill", "-n", "4", "-w", "1", "--seed",
-                           seed, "-f", "json"))
-    history = stored_json(invoke("ratings", "--history", "floodfill", "-f", "json"))
-    assert [(row["after run"], row["games"]) for row in history] == [("1", "4"), ("2", "8"), ("3", "12")]
+        stored_json(invoke("tournament", "empty_room", "-b", "random,hugger", "-n", "4", "-w", "1", "--seed",
+                           seed, "--bots-dir", bots, "-f", "json"))
+    stored_json(invoke("tournament", "empty_room", "-b", "random,chaser", "-n", "4", "-w", "1", "-f", "json"))
+    write_module(bots, "hugger.py", HUGGER.format(version=2))
+    stored_json(invoke("tournament", "empty_room", "-b", "random,hugger", "-n", "4", "-w", "1", "--bots-dir", bots,
+                       "-f", "json"))
+    history = stored_json(invoke("ratings", "--history", "hugger", "-f", "json"))
+    old, new = history[0]["version"], history[-1]["version"]
+    assert old != new
+    # run 4, which hugger sat out, is not listed; each version starts with its first run
+    assert [(row["after run"], row["version"], row["games"]) for row in history] == [
+        ("1", old, "4"), ("2", old, "8"), ("3", old, "12"), ("5", new, "4")]
     values = [float(row["mu-3σ"]) for row in history]
-    board = {row["bot"]: row for row in stored_json(invoke("ratings", "-f", "json"))}
-    assert board["floodfill"]["mu-3σ"] == history[-1]["mu-3σ"]
+    changes = [row["change"] for row in history]
+    assert changes[0] == changes[3] == "first run"
+    for index in (1, 2):  # both figures are rounded to 2 decimals
+        assert abs(float(changes[index]) - (values[index] - values[index - 1])) <= 0.011
+    board = {(row["bot"], row["version"]): row for row in stored_json(invoke("ratings", "-f", "json"))}
+    assert board[("hugger", new)]["mu-3σ"] == history[-1]["mu-3σ"]
 
-    table = invoke("ratings", "--history", "floodfill")
-    assert table.exit_code == 0 and "floodfill over time" in table.stdout
-    spark = [line for line in table.stdout.splitlines() if line.startswith("mu-3σ by run: ")]
-    assert len(spark) == 1
-    chart = spark[0].removeprefix("mu-3σ by run: ")
+    table = invoke("ratings", "--history", "hugger")
+    assert table.exit_code == 0 and "hugger over time" in table.stdout
+    sparks = [line for line in table.stdout.splitlines() if ": mu-3σ by run " in line]
+    assert [line.split(":")[0] for line in sparks] == [old, new]  # one chart per version
+    chart = sparks[0].split(" by run ")[1]
     assert len(chart) == 3 and set(chart) <= set(SPARKS)
-    assert chart[values.index(min(values))] == "▁" and chart[values.index(max(values))] == "█"
+    assert chart[values.index(min(values[:3]))] == "▁" and chart[values.index(max(values[:3]))] == "█"
     assert sparkline([1.0, 2.0, 3.0]) == "▁▅█" and sparkline([5.0, 5.0]) == "▁▁" and sparkline([]) == ""
 
     unknown = invoke("ratings", "--history", "nobody")
     assert unknown.exit_code == 2
     assert stderr_lines(unknown.stderr) == ["error: no stored ratings for bot 'nobody'"]
+
+
+HUGGER = """
+    from arena import bot
+
+
+    @bot(name="hugger", game="tron")
+    def hugger(obs, rng):
+        \"\"\"Version {version}: the safe move with the most walls around it.\"\"\"
+        moves = obs.safe_moves()
+        return max(moves, key=obs.walls_around) if moves else "N"
+    """
 
 
 def test_a_copy_of_a_database_reads_the_same(tmp_path):

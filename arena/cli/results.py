@@ -31,7 +31,7 @@ from arena.report.tables import FORMATS as OUTPUT_FORMATS
 from arena.report.tables import export, render_console
 from arena.stats.standings import Standings
 from arena.storage.history import Recomputed, recompute
-from arena.storage.queries import leaderboard, rating_history, run_standings, run_summaries
+from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
 from arena.tournament.ladder import play_round
@@ -206,7 +206,9 @@ def sparkline(values: list[float]) -> str:
 def ratings_command(
     game: Annotated[str | None, typer.Option(help="Only this game.", show_default=False)] = None,
     latest: Annotated[bool, typer.Option("--latest", help="Only the newest version of each bot.")] = False,
-    history: Annotated[str | None, typer.Option(help="A bot's rating after each run.", show_default=False)] = None,
+    history: Annotated[str | None, typer.Option(
+        help="A bot's rating after each run it played, version by version, with the change.",
+        show_default=False)] = None,
     recompute_all: Annotated[bool, typer.Option(
         "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
     db: Db = None,
@@ -225,15 +227,26 @@ def ratings_command(
             points = rating_history(store, history)
             if not points:
                 raise ArenaError(f"no stored ratings for bot {history!r}")
-            rows = [[str(p.run_id), p.version, f"{p.conservative:.2f}", f"{p.mu:.2f} ± {p.sigma:.2f}", str(p.games)]
-                    for p in points]
-            emit_table(["after run", "version", "mu-3σ", "mu ± σ", "games"], rows, fmt, f"{history} over time")
+            rows = [[str(p.rating.run_id), p.rating.version + (f" ({p.rating.role})" if p.rating.role else ""),
+                     f"{p.rating.conservative:.2f}", "first run" if p.change is None else f"{p.change:+.2f}",
+                     f"{p.rating.mu:.2f} ± {p.rating.sigma:.2f}", str(p.rating.games)] for p in points]
+            emit_table(["after run", "version", "mu-3σ", "change", "mu ± σ", "games"], rows, fmt,
+                       f"{history} over time")
             if fmt == "table":
-                out.print(f"mu-3σ by run: {sparkline([p.conservative for p in points])}", highlight=False)
+                for version, values in _by_version(points).items():
+                    out.print(f"{version}: mu-3σ by run {sparkline(values)}", highlight=False)
             return
         rows = [[r.game, r.label, r.version, r.role or "", f"{r.conservative:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
                  str(r.games)] for r in leaderboard(store, game, latest)]
     emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
+
+
+def _by_version(points: list[HistoryPoint]) -> dict[str, list[float]]:
+    series: dict[str, list[float]] = {}
+    for point in points:
+        version = point.rating.version + (f" ({point.rating.role})" if point.rating.role else "")
+        series.setdefault(version, []).append(point.rating.conservative)
+    return series
 
 
 @app.command("ladder")

@@ -95,6 +95,27 @@ def leaderboard(store: Store, game: str | None = None, latest: bool = False) -> 
     return sorted(current, key=lambda rating: (rating.game, rating.role or "", -rating.conservative))
 
 
-def rating_history(store: Store, bot: str) -> list[StoredRating]:
-    """A bot's all-time rating after each stored run that rated it, every version; ``bot`` is a label or name."""
-    return [rating for rating in _stored_ratings(store, None) if bot in (rating.label, rating.name)]
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A bot version's all-time rating after a run it played in, and how much the run changed it."""
+
+    rating: StoredRating
+    change: float | None
+    """The change of ``mu - 3 sigma`` since the version's previous run (``None`` for its first)."""
+
+
+def rating_history(store: Store, bot: str) -> list[HistoryPoint]:
+    """A bot's all-time rating after each stored run it played in: one point per version (and role) per
+    run, oldest first; ``bot`` is a label or name. Runs a version sat out are left out."""
+    points = []
+    previous: dict[tuple[int, str, str | None], StoredRating] = {}
+    for rating in _stored_ratings(store, None):
+        if bot not in (rating.label, rating.name):
+            continue
+        key = (rating.bot_id, rating.game, rating.role)
+        before = previous.get(key)
+        if before is not None and before.games == rating.games:
+            continue  # it played no game in this run
+        points.append(HistoryPoint(rating, None if before is None else rating.conservative - before.conservative))
+        previous[key] = rating
+    return points
