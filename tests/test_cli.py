@@ -220,3 +220,15 @@ def test_size_plays_snafu_on_an_open_board_without_a_map():
     assert wrong.exit_code == 2
     assert wrong.stderr.strip() == (
         "error: --size: game 'tron' is played on its map's board and takes no size")
+
+
+def test_without_a_terminal_progress_is_a_plain_line_at_the_start_and_every_tenth():
+    import re
+
+    result = invoke("tournament", "center_block", "-b", "floodfill,random", "-n", "20", "-w", "1", "-f", "json")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("run 1: ")]
+    assert lines[0] == "run 1: 0/20 games (0%)"  # at once, before any game has finished
+    done = [int(re.match(r"run 1: (\d+)/20 games \((\d+)%\), [\d.]+ games/s, ETA \d:\d\d:\d\d$", line)[1])
+            for line in lines[1:]]
+    assert done == list(range(2, 21, 2))  # every tenth of the games, the last at the end

@@ -336,7 +336,9 @@ def ladder(bots_dir, rounds=1):
     result = invoke("ladder", "--rounds", rounds, "-n", "2", "-w", "1", "--time-limit", "0.02", "--bots-dir", bots_dir,
                     "-f", "json")
     table = ok_json(result)
-    lines = [ROUND_LINE.match(line) for line in stderr_lines(result.stderr)]
+    progress = [line for line in stderr_lines(result.stderr) if line.startswith("ladder round ")]
+    assert len(progress) == int(rounds)  # each round says at once that it started
+    lines = [ROUND_LINE.match(line) for line in stderr_lines(result.stderr) if line not in progress]
     assert all(lines), result.stderr
     return table, [(int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5]) for m in lines]
 

@@ -13,11 +13,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table
-from rich.text import Text
 from tabulate import tabulate
 
+from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.report.failures import BotFailures, failure_lines, failures_by_bot
@@ -144,15 +143,6 @@ def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str) 
         typer.echo(tabulate(rows, headers, tablefmt="github"))
 
 
-class _RateColumn(ProgressColumn):
-    def render(self, task: Any) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "- games/s", style="progress.data.speed")
-
-
-def games_progress() -> Progress:
-    """A progress bar for games (done, games/s, ETA) on stderr, shown only on a terminal."""
-    return Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
-        TextColumn("ETA"), TimeRemainingColumn(), console=err, disable=not err.is_terminal, transient=True,
-    )
+def games_progress() -> GamesProgress:
+    """Progress of games on stderr: a live bar on a terminal, else a plain line every tenth (or 30 s)."""
+    return GamesProgress(err)

@@ -34,7 +34,7 @@ from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
-from arena.tournament.ladder import play_round
+from arena.tournament.ladder import check_ladder_maps, next_round_number, play_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_run
 from arena.tournament.selection import command_line_definition, default_maps, load_maps
@@ -272,12 +272,13 @@ def ladder_command(
     config = plugin_config(bots_dir)
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
+    check_ladder_maps(game, game_maps)
     worker_count = workers or default_workers()
     limits = Limits(memory_limit=default_memory_limit(worker_count))
     with Store(db) as store, WorkerPool(worker_count, config, limits, registry) as pool:
         for _ in range(rounds):
             with games_progress() as progress:
-                task = progress.add_task("ladder round", total=None)
+                task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)
                 played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
                                     lambda _, task=task: progress.advance(task))
             sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""

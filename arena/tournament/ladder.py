@@ -130,8 +130,7 @@ def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Ga
 
     A game's ladder is one stored run that grows round by round (``arena runs`` shows it once).
     """
-    if any(game.num_players(m) != 2 for m in maps):
-        raise ArenaError("the ladder pairs two bots at a time: use 2-player maps")
+    check_ladder_maps(game, maps)
     number = next_round_number(store, game.name)
     entries = current_entries(store, registry, game)
     env = environment(store, game.name)
@@ -161,6 +160,12 @@ def ladder_run(store: Store, game: str) -> tuple[int, int]:
     if run is None:
         return store.create_run(f"{game} ladder", game, "ladder", {"game": game}, fingerprint, 0), 0
     return run.id, run.scheduled
+
+
+def check_ladder_maps(game: type[Game], maps: Sequence[GameMap]) -> None:
+    """Refuse maps the ladder cannot play: it pairs two bots at a time."""
+    if any(game.num_players(m) != 2 for m in maps):
+        raise ArenaError("the ladder pairs two bots at a time: use 2-player maps")
 
 
 def next_round_number(store: Store, game: str) -> int:

@@ -1,0 +1,91 @@
+"""Progress of long work: a live bar on a terminal, and plain lines on stderr otherwise (logs of CI runs).
+
+The bar appears as soon as the work starts, before the first game ends (while search bots load their
+compiled code, say). Its rate and time remaining come from the average since the start, so they settle
+instead of jumping with each batch of games that finishes together. Without a terminal, a line is
+printed at the start, at every tenth of the work, at least every 30 seconds, and at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TaskID, TextColumn
+from rich.text import Text
+
+LOG_EVERY_SECONDS = 30.0
+LOG_EVERY_FRACTION = 0.1
+
+
+def average_rate(task: Task) -> float | None:
+    """Items per second since the task started (``None`` before the first item)."""
+    elapsed = task.elapsed
+    return task.completed / elapsed if task.completed and elapsed else None
+
+
+def remaining_seconds(task: Task) -> float | None:
+    """Seconds left at the average rate so far (``None`` while unknown)."""
+    rate = average_rate(task)
+    if rate is None or task.total is None:
+        return None
+    return max(task.total - task.completed, 0) / rate
+
+
+def clock(seconds: float | None) -> str:
+    """``0:02:05``, or ``-:--:--`` when unknown."""
+    if seconds is None:
+        return "-:--:--"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+class _RateColumn(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        rate = average_rate(task)
+        return Text(f"{rate:,.1f} games/s" if rate else "- games/s", style="progress.data.speed")
+
+
+class _EtaColumn(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        return Text(f"ETA {clock(remaining_seconds(task))}", style="progress.remaining")
+
+
+class GamesProgress(Progress):
+    """A progress bar for games on a terminal; plain progress lines on a console that is not one."""
+
+    def __init__(self, console: Console):
+        super().__init__(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+                         _EtaColumn(), console=console, disable=not console.is_terminal, transient=True)
+        self._logged: dict[TaskID, tuple[float, int]] = {}  # when, and at how many items, the last line was
+
+    def add_task(self, description: str, start: bool = True, total: float | None = 100.0, completed: int = 0,
+                 visible: bool = True, **fields: Any) -> TaskID:
+        """Add a task; without a terminal, say at once that it started."""
+        task_id = super().add_task(description, start, total, completed, visible, **fields)
+        if self.disable:
+            self._log(task_id)
+        return task_id
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        """Count ``advance`` more items done; without a terminal, print a line when one is due."""
+        super().advance(task_id, advance)
+        if self.disable:
+            task = self._tasks[task_id]
+            when, count = self._logged[task_id]
+            step = max(1, round(task.total * LOG_EVERY_FRACTION)) if task.total else None
+            finished = task.total is not None and task.completed >= task.total
+            if finished or (step and task.completed >= count + step) or time.monotonic() - when >= LOG_EVERY_SECONDS:
+                self._log(task_id)
+
+    def _log(self, task_id: TaskID) -> None:
+        task = self._tasks[task_id]
+        self._logged[task_id] = (time.monotonic(), int(task.completed))
+        total = f"/{task.total:g}" if task.total is not None else ""
+        share = f" ({task.completed / task.total:.0%})" if task.total else ""
+        rate = average_rate(task)
+        speed = f", {rate:,.1f} games/s, ETA {clock(remaining_seconds(task))}" if rate else ""
+        self.console.print(f"{task.description}: {task.completed:g}{total} games{share}{speed}", markup=False,
+                           highlight=False)
