@@ -75,7 +75,9 @@ def test_parity_command_prints_the_tables():
 def test_full_training_writes_policies_and_resumes_where_it_stopped(tmp_path):
     result = invoke("train", "catmouse-full", "--iterations", "3000", "--seed", "9", "--out", "a.json", "-q")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("3,000 iterations (arena rules, seed 9): the mouse won")
+    assert result.stderr.splitlines()[0] == ("writing the policy to a.json and the checkpoint to a.checkpoint.json "
+                                             "(kept, so --resume can continue or extend the run)")
+    assert result.stdout.startswith("3,000 iterations (arena rules, seed 9): the mouse won")
     assert Path("a.checkpoint.json").exists()
     result = invoke("train", "catmouse-full", "--resume", "--out", "a.json", "--iterations", "6000", "-q")
     assert result.exit_code == 0, result.output
@@ -109,7 +111,7 @@ def test_window_training_writes_a_policy_and_keeps_the_other_role(tmp_path):
     (["train", "catmouse-full", "--cells", "0"], "--cells 0-0: give a range like 1-10, from at least 1"),
     (["train", "catmouse-full", "--candidates", "x"], "--candidates 'x': give a number or a range such as 1-10"),
     (["train", "catmouse-full", "--map", "empty_room"], "is a tron map, not a catmouse map"),
-    (["train", "catmouse-full", "--resume"], "catmouse-full.checkpoint.json: no checkpoint to resume from"),
+    (["train", "catmouse-full", "--resume"], "runs/catmouse-full/checkpoint.json: no checkpoint to resume from"),
     (["train", "catmouse-full", "--notebook", "--cells", "2"], "the notebook variant plays the notebook's own"),
     (["train", "catmouse-full", "--first", "dog"], "--first 'dog' is not one of: cat, mouse"),
     (["train", "catmouse-window", "--opponents", "random,dog"], "opponent 'dog' cannot play the mouse"),
@@ -137,12 +139,24 @@ def test_resuming_with_different_settings_is_refused():
 
 
 def test_a_damaged_checkpoint_is_a_one_line_error():
-    Path("catmouse-window.checkpoint.json").write_text(json.dumps(
+    Path("runs/catmouse-window").mkdir(parents=True)
+    Path("runs/catmouse-window/checkpoint.json").write_text(json.dumps(
         {"format": "arena-catmouse-training/1", "kind": "window", "iteration": 3}))
     result = invoke("train", "catmouse-window", "--resume")
     assert result.exit_code == 2
-    assert result.output.strip() == ("error: catmouse-window.checkpoint.json: the checkpoint is damaged "
+    assert result.output.strip() == ("error: runs/catmouse-window/checkpoint.json: the checkpoint is damaged "
                                      "(KeyError: 'settings')")
-    result = invoke("train", "catmouse-full", "--resume", "--checkpoint", "catmouse-window.checkpoint.json")
-    assert result.output.strip() == ("error: catmouse-window.checkpoint.json: a checkpoint of a window run, not a "
-                                     "full run")
+    result = invoke("train", "catmouse-full", "--resume", "--checkpoint", "runs/catmouse-window/checkpoint.json")
+    assert result.output.strip() == ("error: runs/catmouse-window/checkpoint.json: a checkpoint of a window run, "
+                                     "not a full run")
+
+
+def test_without_out_a_run_writes_into_its_run_folder_and_says_where():
+    result = invoke("train", "catmouse-window", "--iterations", "1", "--games", "20", "-q")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (
+        "writing the policy to runs/catmouse-window/policy.json and the checkpoint to "
+        "runs/catmouse-window/checkpoint.json (kept, so --resume can continue or extend the run)")
+    assert sorted(p.name for p in Path("runs/catmouse-window").iterdir()) == ["checkpoint.json", "policy.json"]
+    assert not list(Path().glob("*.json"))  # nothing in the working directory itself
+    assert invoke("train", "catmouse-window", "--resume", "--iterations", "2", "-q").exit_code == 0

@@ -18,6 +18,8 @@ from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint
 from arena.learning.catmouse.full import FullSettings, FullTrainer
 from arena.learning.catmouse.window import WindowSettings, WindowTrainer
 
+RUNS_DIR = Path("runs")
+"""Where a training run writes its policy and checkpoint when given no ``--out``: ``runs/catmouse-<kind>/``."""
 DEFAULT_FULL_MAP = "catmouse_8x7"
 DEFAULT_WINDOW_MAP = "catmouse_5x5"
 DEFAULT_OPPONENTS_BY_LEARNER_ROLE = {"cat": ("random", "wary"), "mouse": ("random", "greedy")}
@@ -38,9 +40,25 @@ class TrainingRun:
         save_checkpoint(self.checkpoint, self.kind, self.trainer.checkpoint())
 
 
+def default_out(kind: str) -> Path:
+    """The policy file of a run given no ``--out``: ``runs/catmouse-<kind>/policy.json``."""
+    return RUNS_DIR / f"catmouse-{kind}" / "policy.json"
+
+
 def checkpoint_path(out: Path, checkpoint: Path | None) -> Path:
-    """The checkpoint file: as given, else the policy file's name with ``.checkpoint.json``."""
-    return checkpoint if checkpoint is not None else out.with_name(out.stem + ".checkpoint.json")
+    """The checkpoint file: as given, else ``checkpoint.json`` beside a run folder's ``policy.json``, else the
+    policy file's name with ``.checkpoint.json``."""
+    if checkpoint is not None:
+        return checkpoint
+    if out.name == "policy.json":
+        return out.with_name("checkpoint.json")
+    return out.with_name(out.stem + ".checkpoint.json")
+
+
+def _prepared(run: TrainingRun) -> TrainingRun:
+    for path in (run.out, run.checkpoint):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return run
 
 
 def merge_settings(stored: Any, given: dict[str, Any], resumable: tuple[str, ...] = ("iterations",)) -> Any:
@@ -87,15 +105,15 @@ def resumed_settings(path: Path, kind: str, from_json: Any, map_spec: str | None
 def open_full_run(map_spec: str | None, given: dict[str, Any], out: Path | None = None,
                   checkpoint: Path | None = None, resume: bool = False) -> TrainingRun:
     """A version-1 training (both full policies): new from ``map_spec`` and ``given``, or resumed."""
-    out = out or Path("catmouse-full.json")
+    out = out or default_out("full")
     path = checkpoint_path(out, checkpoint)
     if resume:
         data, settings = resumed_settings(path, "full", FullSettings.from_json, map_spec, given)
-        return TrainingRun("full", damaged_guard(path, lambda: FullTrainer(settings, data)), out, path)
+        return _prepared(TrainingRun("full", damaged_guard(path, lambda: FullTrainer(settings, data)), out, path))
     _, layout, options = load_board(map_spec or DEFAULT_FULL_MAP)
     values = {key: value for key, value in given.items() if value is not None}
     values.setdefault("first", options["first"])
-    return TrainingRun("full", FullTrainer(FullSettings(tuple(layout_rows(layout)), **values)), out, path)
+    return _prepared(TrainingRun("full", FullTrainer(FullSettings(tuple(layout_rows(layout)), **values)), out, path))
 
 
 def open_window_run(map_spec: str | None, given: dict[str, Any], out: Path | None = None,
@@ -105,11 +123,12 @@ def open_window_run(map_spec: str | None, given: dict[str, Any], out: Path | Non
     A new run takes what is not given from the map: the first mover, the repetition rule and the
     mouse's move limit (a map without one needs ``max_moves``).
     """
-    out = out or Path("catmouse-window.json")
+    out = out or default_out("window")
     path = checkpoint_path(out, checkpoint)
     if resume:
         data, settings = resumed_settings(path, "window", WindowSettings.from_json, map_spec, given)
-        return TrainingRun("window", damaged_guard(path, lambda: WindowTrainer(settings, data)), out, path)
+        return _prepared(TrainingRun("window", damaged_guard(path, lambda: WindowTrainer(settings, data)), out,
+                                     path))
     _, layout, options = load_board(map_spec or DEFAULT_WINDOW_MAP)
     values = {key: value for key, value in given.items() if value is not None}
     role = values.setdefault("role", "cat")
@@ -121,8 +140,8 @@ def open_window_run(map_spec: str | None, given: dict[str, Any], out: Path | Non
         if limit is None:
             raise ArenaError("window training needs a move limit: give --max-moves")
         values["max_moves"] = limit
-    return TrainingRun("window", WindowTrainer(WindowSettings(tuple(layout_rows(layout)), **values)),
-                       out, path)
+    return _prepared(TrainingRun("window", WindowTrainer(WindowSettings(tuple(layout_rows(layout)), **values)),
+                                 out, path))
 
 
 def write_full_policies(run: TrainingRun, finished: bool) -> None:

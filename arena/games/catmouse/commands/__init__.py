@@ -36,9 +36,12 @@ def parse_range(text: str, option: str) -> tuple[int, int]:
 Iterations = Annotated[int | None, typer.Option(help="Total iterations (a resumed run may raise it).",
                                                 show_default=False)]
 Seed = Annotated[int | None, typer.Option(help="Random seed of the run.", show_default=False)]
-Out = Annotated[Path | None, typer.Option("--out", help="Policy file to write.", show_default=False)]
+Out = Annotated[Path | None, typer.Option(
+    "--out", help="Policy file to write [default: runs/catmouse-full/policy.json, or catmouse-window for version 2].",
+    show_default=False)]
 CheckpointPath = Annotated[Path | None, typer.Option(
-    help="Checkpoint file [default: the policy file's name with .checkpoint.json].", show_default=False)]
+    help="Checkpoint file [default: checkpoint.json beside the run folder's policy.json, else the policy file's "
+         "name with .checkpoint.json].", show_default=False)]
 Resume = Annotated[bool, typer.Option("--resume", help="Continue the run saved in the checkpoint.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")]
 

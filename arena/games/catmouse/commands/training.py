@@ -52,6 +52,12 @@ def _progress(console: Console) -> Progress:
                     transient=True, disable=not console.is_terminal)
 
 
+def _announce(run: TrainingRun, err_console: Console) -> None:
+    err_console.print(f"writing the policy to {escape(str(run.out))} and the checkpoint to "
+                      f"{escape(str(run.checkpoint))} (kept, so --resume can continue or extend the run)",
+                      highlight=False, soft_wrap=True)
+
+
 def _stopped(run: TrainingRun, iteration: str, err_console: Console) -> None:
     err_console.print(f"stopped at iteration {iteration}; continue with --resume "
                       f"(checkpoint {escape(str(run.checkpoint))})", highlight=False)
@@ -64,6 +70,7 @@ def train_full(map_spec: str | None, given: dict[str, Any], out: Path | None, ch
     if every < 1:
         raise ArenaError("--every must be at least 1")
     run = open_full_run(map_spec, given, out, checkpoint, resume)
+    _announce(run, err_console)
     trainer, settings = run.trainer, run.trainer.settings
     status = _progress(err_console)
 
@@ -103,6 +110,7 @@ def train_window(map_spec: str | None, given: dict[str, Any], out: Path | None, 
                  resume: bool, quiet: bool, out_console: Console, err_console: Console) -> None:
     """Run (or resume) a version-2 training, showing each improvement; write the window policy."""
     run = open_window_run(map_spec, given, out, checkpoint, resume)
+    _announce(run, err_console)
     trainer, settings = run.trainer, run.trainer.settings
     status = _progress(err_console)
     noun = "wins" if settings.role == "cat" else "escapes"
