@@ -57,6 +57,17 @@ def test_play_seats_each_bot_in_a_role_it_plays_and_finds_the_game_from_the_bots
                             "(greedy plays catmouse; chaser plays tron, snafu)\n")
 
 
+def test_the_report_has_one_standings_table_per_role_and_no_infinite_elo():
+    played = invoke("tournament", "catmouse_5x5", "-n", "2", "-w", "1", "-f", "md")
+    assert played.exit_code == 0, played.output
+    report = invoke("report", "-f", "md").stdout
+    assert "## Standings, cat: catmouse, 26 games" in report and "## Standings, mouse: catmouse, 26 games" in report
+    assert "inf" not in report
+    cats = report.split("## Standings, cat")[1].split("## Standings, mouse")[0]
+    assert "(mouse)" not in cats and "| greedy (cat)    |" in cats and "all won" in cats
+    assert "| catmouse_5x5 | wary (mouse)      |" in report  # maps table rows name the role too
+
+
 def test_parity_command_prints_the_tables():
     result = invoke("solve", "catmouse-parity", "--max", "4", "--format", "md")
     assert result.exit_code == 0, result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,20 +22,36 @@ LEGEND = ("Score intervals: 95% Wilson. Success: (wins - losses) / games, from -
           "decisive games).")
 
 
+def elo_text(elo: float, error: float) -> str:
+    """Elo ± its margin, in words where a number would be infinite: ``all won``, ``+191 (±wide)``."""
+    if not math.isfinite(elo):
+        return "all won" if elo > 0 else "all lost"
+    return f"{elo:+.0f}±{error:.0f}" if math.isfinite(error) else f"{elo:+.0f} (±wide)"
+
+
+def standings_sections(standings: Standings) -> list[tuple[str, str | None]]:
+    """The standings tables of a report: one for a game without roles, else one per role (key, role)."""
+    if not standings.roles:
+        return [("standings", None)]
+    return [(f"standings, {role}", role) for role in standings.roles]
+
+
 def analysis_tables(standings: Standings, analysis: Analysis) -> dict[str, tuple[list[str], list[list[Any]]]]:
-    """The report's tables by name: headers and rows of display strings."""
-    rows = []
-    for rank, row in enumerate(standings.rows, start=1):
-        stats = analysis.bots.get((row.label, row.role))
-        score = f"{100 * row.score:.0f}%"
-        if stats:
-            score += f" [{100 * stats.score.lower:.0f}-{100 * stats.score.upper:.0f}]"
-        elo = f"{stats.elo.elo:+.0f}±{stats.elo.error:.0f}" if stats else ""
-        bt = f"{stats.bt.rating:+.0f} [{stats.bt.lower:+.0f},{stats.bt.upper:+.0f}]" if stats and stats.bt else ""
-        rows.append([str(rank), row.label + (f" ({row.role})" if row.role else ""), f"{row.rating.conservative:.1f}",
-                     f"{row.wins}-{row.draws}-{row.losses}", score, f"{stats.success:+.2f}" if stats else "", elo, bt,
-                     failure_summary(row)])
-    standings_table = (["#", "bot", "mu-3σ", "W-D-L", "score [95%]", "success", "Elo±95%", "BT [95%]", "T/C/I/M"],
+    """The report's tables by name: headers and rows of display strings (the standings one table per role)."""
+    tables: dict[str, tuple[list[str], list[list[Any]]]] = {}
+    for key, role in standings_sections(standings):
+        rows = []
+        for rank, row in enumerate((r for r in standings.rows if role is None or r.role == role), start=1):
+            stats = analysis.bots.get((row.label, row.role))
+            score = f"{100 * row.score:.0f}%"
+            if stats:
+                score += f" [{100 * stats.score.lower:.0f}-{100 * stats.score.upper:.0f}]"
+            elo = elo_text(stats.elo.elo, stats.elo.error) if stats else ""
+            bt = f"{stats.bt.rating:+.0f} [{stats.bt.lower:+.0f},{stats.bt.upper:+.0f}]" if stats and stats.bt else ""
+            rows.append([str(rank), row.label + (f" ({row.role})" if row.role else ""),
+                         f"{row.rating.conservative:.1f}", f"{row.wins}-{row.draws}-{row.losses}", score,
+                         f"{stats.success:+.2f}" if stats else "", elo, bt, failure_summary(row)])
+        tables[key] = (["#", "bot", "mu-3σ", "W-D-L", "score [95%]", "success", "Elo±95%", "BT [95%]", "T/C/I/M"],
                        rows)
     order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
     pairs = {(p.a, p.b): p for p in analysis.pairs}
@@ -45,12 +62,12 @@ def analysis_tables(standings: Standings, analysis: Analysis) -> dict[str, tuple
             pair = pairs.get((a, b))
             cells.append("-" if pair is None else f"{100 * pair.score:.0f}%{' *' if pair.significant else ''}")
         matrix.append(cells)
-    maps = [[m.map, m.key[0], str(m.score.games), f"{100 * m.score.score:.1f}%",
+    maps = [[m.map, player_name(m.key), str(m.score.games), f"{100 * m.score.score:.1f}%",
              f"[{100 * m.score.lower:.0f}, {100 * m.score.upper:.0f}]"] for m in analysis.maps]
     seats = [[str(s.seat), str(s.score.games), f"{100 * s.score.score:.1f}%",
               f"[{100 * s.score.lower:.0f}, {100 * s.score.upper:.0f}]", f"{s.p_value:.3g}"] for s in analysis.seats]
     return {
-        "standings": standings_table,
+        **tables,
         "pairwise": (["vs", *order], matrix),
         "maps": (["map", "bot", "games", "score", "95% CI"], maps),
         "seats": (["seat", "games", "score", "95% CI", "p"], seats),
@@ -95,8 +112,9 @@ def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str
                                        "failures": failure_records(list(failures))}))
         return
     tables = analysis_tables(standings, analysis)
-    titles = {"standings": f"Standings: {standings.game}, {standings.played} games", "pairwise": "Pairwise scores",
-              "maps": "Scores by map", "seats": "Seat advantage (score of each seat)"}
+    titles = {"pairwise": "Pairwise scores", "maps": "Scores by map", "seats": "Seat advantage (score of each seat)"}
+    for key, role in standings_sections(standings):
+        titles[key] = f"Standings{', ' + role if role else ''}: {standings.game}, {standings.played} games"
     if fmt == "table":
         for name, (headers, rows) in tables.items():
             table = Table(title=titles[name], title_justify="left")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from arena.report.analysis import analysis_tables
+from arena.report.analysis import analysis_tables, standings_sections
 from arena.report.failures import BotFailures, failures_by_bot
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
@@ -145,7 +145,9 @@ def build_html(store: Store, run_id: int) -> str:
         f"<h1>{_e(title)}</h1>",
         f'<p class="summary">{len(rows)} of {run.scheduled} games played, {_e(run.status)}; started '
         f"{_e(run.created_at)}.</p>",
-        "<h2>Standings</h2>", _table(*tables["standings"], "standings", names=2),
+        *(part for key, role in standings_sections(standings)
+          for part in (f"<h2>Standings{', ' + _e(role) if role else ''}</h2>", _table(*tables[key], "standings",
+                                                                                      names=2))),
         '<p class="legend">Ranked by the conservative TrueSkill rating mu - 3 sigma. Score intervals are 95% '
         "Wilson intervals; Elo is against the field; Bradley-Terry ratings are a maximum-likelihood fit of all "
         "games with 95% intervals. T/C/I/M: timeouts, crashes, illegal moves, out of memory.</p>",
