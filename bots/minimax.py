@@ -5,15 +5,8 @@ how many cells each player can still reach, ours minus the opponent's. It stops 
 thinking time runs out and plays the move of the deepest search it finished (or a move the unfinished
 next search had already found better: see :meth:`~arena.games.tron.search.Searcher.iterate`).
 
-Simultaneous moves: the search plays rounds. We pick a move, then the opponent picks one, but it
-cannot use our move to block us: if it picks the cell we just entered, both crash and the game is a
-draw, as under the real rules. A draw counts as worse for us than any position still in play (only a
-loss is worse), and the opponent minimises, so the search assumes it takes that draw whenever it can:
-the bot never steps where the opponent's head can also step unless every other move loses.
-Alternating moves are searched as they are played, one player at a time.
-Moves the search finds equally good are chosen between at random with the bot's rng (seeded from
-the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
-from its seed.
+Simultaneous moves, ties and reproducibility are handled as for ``voronoi`` and ``chamber``: see
+:class:`arena.games.tron.search_bot.SearchBot`.
 
 Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
 head touches the region we can reach, each moving in turn after us to minimise our value.
