@@ -1,6 +1,7 @@
 """Bots that misbehave in every way a real tournament has seen lose their games, and nothing else."""
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -18,22 +19,23 @@ MISBEHAVING = Path(__file__).parent / "misbehaving"
 DYING = MISBEHAVING / "dying.py"
 runner = CliRunner()
 
+STOPPED = "was still thinking on move 2 after {t} s (the time limit and its grace), and was stopped"
 # bot -> (failure kind, the reason's wording after "player N (bot) ")
 EXPECTED = {
-    "looper": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
-    "sleeper": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "looper": ("timeout", STOPPED),
+    "sleeper": ("timeout", STOPPED),
     "cblocker": ("timeout", "was still thinking 0.50 s after its move started, and its worker was killed"),
-    "deadlocker": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "deadlocker": ("timeout", STOPPED),
     "hog": ("memory", "ran out of memory on move 2 (MemoryError)"),
     "exiter": ("crash", "killed its worker process (exit status 7)"),
     "aborter": ("crash", "killed its worker process (signal SIGABRT)"),
     "segfaulter": ("crash", "killed its worker process (signal SIGSEGV)"),
     "quitter": ("crash", f"raised SystemExit on move 2: 3 ({DYING}:{line_of(DYING, 'sys.exit(3)')}, in quitter)"),
-    "slowpoke": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "slowpoke": ("timeout", STOPPED),
 }
 ISOLATED = {
     "looper": EXPECTED["looper"],
-    "cblocker": ("timeout", "was still thinking on move 2 after the time limit and its grace, and was stopped"),
+    "cblocker": ("timeout", STOPPED),
     "hog": ("memory", "ran out of memory in its own process (MemoryError) on move 2"),
     "exiter": ("crash", "killed its own process (exit status 7) on move 2"),
     "segfaulter": ("crash", "killed its own process (signal SIGSEGV) on move 2"),
@@ -66,7 +68,11 @@ def check_verdicts(expected, standings, reasons, games_each=2):
     for seats, reason, _ in reasons:
         bad = next(seat for seat in seats if seat["label"] != "steady")["label"]
         seat = next(i for i, s in enumerate(seats) if s["label"] == bad)
-        assert reason == f"player {seat + 1} ({bad}) {expected[bad][1]}"
+        words = re.escape(f"player {seat + 1} ({bad}) {expected[bad][1]}").replace(re.escape("{t}"), r"(\d+\.\d\d)")
+        match = re.fullmatch(words, reason)
+        assert match, (reason, expected[bad][1])
+        if match.groups():  # the time taken: past the limit (0.2 s), and stopped soon after the grace (0.1 s)
+            assert 0.2 <= float(match[1]) < 0.2 + 0.1 + 0.2
 
 
 def test_every_kind_of_misbehaviour_loses_only_its_own_games():

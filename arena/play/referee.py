@@ -120,14 +120,15 @@ class _NoGuard:
         """Nothing to disarm."""
 
 
-def _failure(exc: BaseException, where: str = "") -> Failure:
+def _failure(exc: BaseException, where: str = "", spent: float | None = None) -> Failure:
     if isinstance(exc, BotFailure):
         return Failure(exc.kind, exc.detail + (where if exc.where is None else exc.where))
     if isinstance(exc, RemoteCrash):
         crash = exc.crash
         return Failure("crash", crash.detail(where if exc.where is None else exc.where), crash.traceback)
     if isinstance(exc, MoveTimeout):
-        return Failure("timeout", f"was still thinking{where} after the time limit and its grace, and was stopped")
+        after = "the time limit and its grace" if spent is None else f"{spent:.2f} s (the time limit and its grace)"
+        return Failure("timeout", f"was still thinking{where} after {after}, and was stopped")
     if isinstance(exc, MemoryError):
         return Failure("memory", f"ran out of memory{where} (MemoryError)")
     crash = crash_of(exc)
@@ -210,8 +211,9 @@ def referee(
                 raise
             except BaseException as exc:  # noqa: B036
                 end()
-                think[seat] += clock() - started
-                failures[seat] = _failure(exc, on_move)
+                spent = clock() - started
+                think[seat] += spent
+                failures[seat] = _failure(exc, on_move, spent)
                 continue
             end()
             spent = clock() - started
