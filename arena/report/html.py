@@ -164,7 +164,7 @@ def build_html(store: Store, run_id: int) -> str:
         '<p class="legend">A seat scoring above 50% is an advantage (for two players, the first seat moves '
         "first in alternating games).</p>",
         "<h2>Failures</h2>",
-        _first_failures(failures_by_bot((row.idx, row.record) for row in rows)),
+        _first_failures(failures_by_bot((row.idx, row.record) for row in rows if row.failures)),
         _table(["game", "bot", "kind", "reason"], failures, "failures", names=4) if failures
         else '<p class="none">No bot failed.</p>',
     ]

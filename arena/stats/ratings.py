@@ -1,4 +1,8 @@
-"""TrueSkill ratings, replayed game by game in schedule order so they never depend on timing."""
+"""TrueSkill ratings, replayed game by game in schedule order so they never depend on timing.
+
+Two-player games use the closed form of :mod:`arena.stats.two_player`; games of three or four players
+the ``trueskill`` package's factor graph.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 import trueskill
+
+from arena.stats.two_player import draw_margin, rate_two
 
 MU = 25.0
 SIGMA = MU / 3
@@ -52,13 +58,23 @@ def rate(
     each player's rating after each game is appended as ``(game position, player, rating)``.
     """
     probability = draw_probability([ranks for _, ranks in games])
-    env = trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
-    current: dict[Hashable, trueskill.Rating] = {}
+    env = environment(probability)
+    margin = draw_margin(env)
+    current: dict[Hashable, tuple[float, float]] = {}
     for position, (players, ranks) in enumerate(games):
-        groups = [(current.setdefault(player, env.create_rating()),) for player in players]
-        updated = env.rate(groups, ranks=list(ranks))
-        for player, (rating,) in zip(players, updated, strict=True):
+        before = [current.get(player, (MU, SIGMA)) for player in players]
+        if len(players) == 2:
+            after = list(rate_two(env, margin, before[0], before[1], ranks))
+        else:  # three or four players: the package's factor graph
+            groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
+            after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
+        for player, rating in zip(players, after, strict=True):
             current[player] = rating
             if history is not None:
-                history.append((position, player, Rating(rating.mu, rating.sigma)))
-    return {player: Rating(r.mu, r.sigma) for player, r in current.items()}, probability
+                history.append((position, player, Rating(*rating)))
+    return {player: Rating(*rating) for player, rating in current.items()}, probability
+
+
+def environment(probability: float) -> trueskill.TrueSkill:
+    """The TrueSkill environment every rating uses: ``tau = 0``, ``beta = sigma / 2``, the given draw rate."""
+    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)

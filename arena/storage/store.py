@@ -12,7 +12,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -148,7 +148,12 @@ class GameRow:
     failures: dict[int, str]
     think_time: tuple[float, ...]
     map: str | None
-    record: dict[str, Any]
+    record_text: str = field(repr=False)
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The game record (``arena-record/1``), decoded when asked for: most readers need only the result."""
+        return json.loads(self.record_text)
 
 
 def _check_existing(path: Path) -> None:
@@ -397,7 +402,7 @@ class Store:
             yield GameRow(run, idx, tuple(s["label"] for s in seat_list), tuple(s["bot_id"] for s in seat_list),
                           tuple(s.get("role") for s in seat_list), tuple(json.loads(ranks)), reason,
                           {int(k): v for k, v in json.loads(failures).items()}, tuple(json.loads(think)), map_name,
-                          json.loads(record))
+                          record)
 
     # --- ratings ------------------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from arena.play.executors import WorkerPool
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import Registry
 from arena.stats.ratings import MU, SIGMA, draw_probability
+from arena.stats.ratings import environment as ratings_environment
+from arena.stats.two_player import draw_margin, rate_two
 from arena.storage.history import finalize_run
 from arena.storage.store import Store
 from arena.tournament.runner import store_game
@@ -43,8 +45,7 @@ class LadderEntry:
 
 def environment(store: Store, game: str) -> trueskill.TrueSkill:
     """TrueSkill with tau 0 and the smoothed draw rate of every stored game of ``game``."""
-    probability = draw_probability([row.ranks for row in store.games(game=game)])
-    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
+    return ratings_environment(draw_probability([row.ranks for row in store.games(game=game)]))
 
 
 def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[LadderEntry]:
@@ -93,18 +94,18 @@ def update(store: Store, game: str, entries: Sequence[LadderEntry],
            results: Sequence[tuple[MatchSetup, Sequence[int]]], round_number: int, env: trueskill.TrueSkill) -> None:
     """Rate the round's games in schedule order and save the ladder."""
     by_label = {e.label: e for e in entries}
-    ratings = {e.label: env.create_rating(e.mu, e.sigma) for e in entries}
+    ratings = {e.label: (e.mu, e.sigma) for e in entries}
     games = {e.label: e.games for e in entries}
     played = set()
+    margin = draw_margin(env)
     for setup, ranks in results:
-        labels = [spec.label for spec in setup.bots]
-        updated = env.rate([(ratings[label],) for label in labels], ranks=list(ranks))
-        for label, (rating,) in zip(labels, updated, strict=True):
-            ratings[label] = rating
+        first, second = (spec.label for spec in setup.bots)
+        ratings[first], ratings[second] = rate_two(env, margin, ratings[first], ratings[second], ranks)
+        for label in (first, second):
             games[label] += 1
             played.add(label)
     store.save_ladder(game, {
-        (by_label[label].bot_id, None): (ratings[label].mu, ratings[label].sigma, games[label],
+        (by_label[label].bot_id, None): (*ratings[label], games[label],
                                          round_number if label in played else by_label[label].last_round)
         for label in by_label
     })

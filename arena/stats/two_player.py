@@ -1,0 +1,41 @@
+"""TrueSkill for two players, in closed form: the update the ``trueskill`` package's factor graph computes
+for two one-player teams with ``tau = 0``, without building the graph (about a hundred times faster).
+
+With ``c = sqrt(2 beta^2 + sigma_1^2 + sigma_2^2)``, ``t = (mu_winner - mu_loser) / c`` and the draw margin
+``e = epsilon / c``, the winner's mean moves up by ``sigma^2 / c * v`` and the loser's down by as much
+for its own ``sigma``, and each variance shrinks by the factor ``1 - sigma^2 / c^2 * w``; ``v`` and ``w``
+are the package's own functions of ``t`` and ``e`` (for a win, or a draw), computed with its normal
+distribution, so the results agree with the package to within rounding (checked in the tests).
+"""
+
+from __future__ import annotations
+
+import math
+
+import trueskill
+
+
+def draw_margin(env: trueskill.TrueSkill) -> float:
+    """The draw margin ``epsilon`` of a two-player game in ``env``."""
+    return trueskill.calc_draw_margin(env.draw_probability, 2, env)
+
+
+def rate_two(env: trueskill.TrueSkill, margin: float, first: tuple[float, float], second: tuple[float, float],
+             ranks: tuple[int, int] | list[int]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The ``(mu, sigma)`` of two players after one game with ``ranks`` (lower is better, equal is a draw)."""
+    (mu_a, sigma_a), (mu_b, sigma_b) = first, second
+    var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b
+    c = math.sqrt(2 * env.beta * env.beta + var_a + var_b)
+    if ranks[0] == ranks[1]:
+        t = (mu_a - mu_b) / c
+        v, w = env.v_draw(t, margin / c), env.w_draw(t, margin / c)
+        sign = 1.0
+    else:
+        sign = 1.0 if ranks[0] < ranks[1] else -1.0
+        t = sign * (mu_a - mu_b) / c
+        v, w = env.v_win(t, margin / c), env.w_win(t, margin / c)
+    mu_a += sign * var_a / c * v
+    mu_b -= sign * var_b / c * v
+    sigma_a = math.sqrt(var_a * max(1 - var_a / (c * c) * w, 0.0))
+    sigma_b = math.sqrt(var_b * max(1 - var_b / (c * c) * w, 0.0))
+    return (mu_a, sigma_a), (mu_b, sigma_b)
