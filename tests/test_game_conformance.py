@@ -33,7 +33,7 @@ def test_shipped_games_pass_on_every_shipped_map_and_every_option_combination(ga
     report = check_game(REGISTRY.game(game_name), MAPS_BY_GAME[game_name], games=1)
     report.assert_ok()
     total = int(np.prod([len(o.choices) for o in REGISTRY.game(game_name).options.values()]))
-    assert f"option combinations: {total} of {total} checked" in report.lines()[2]
+    assert f"option combinations: {min(total, 64)} of {total} checked" in report.lines()[2]
 
 
 def test_every_combination_is_tried_up_to_the_cap_then_an_even_seeded_spread():

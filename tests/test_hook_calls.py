@@ -116,8 +116,8 @@ def test_tryfirst_trylast_and_wrappers_order_the_calls(ordered_plugins):
 
     assert CALLS == ["wrapper before", "first", "plain", "broken", "last", "wrapper after"]
     assert registry.bot("duel").plugin == "arena_order_first"
-    built_in = ["arena.games.tron.plugin", "arena.games.catmouse.plugin"]
-    assert [p.name for p in registry.plugins][:2 + len(PLUGINS)] == [*built_in, *PLUGINS]
+    built_in = ["arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin"]
+    assert [p.name for p in registry.plugins][:len(built_in) + len(PLUGINS)] == [*built_in, *PLUGINS]
 
 
 def test_a_raising_plugin_is_one_line_and_the_others_still_register(ordered_plugins):

@@ -25,7 +25,7 @@ from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
 
-BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin")
+BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 

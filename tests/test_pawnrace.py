@@ -1,0 +1,99 @@
+"""The pawn race: its rules as the paper states them (with the readings the README gives), its maps, moves
+as text, and its bots."""
+
+import pytest
+
+from arena.core.errors import MapError
+from arena.core.maps import parse_map, resolve_map
+from arena.games.pawnrace.game import PawnRaceGame, board_of
+from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, move_name, play, start
+from arena.play.referee import run_match
+
+SMALL = Setup(5, 2, 1)
+
+
+def names(setup, position):
+    return [move_name(move) for move in legal_moves(setup, position)]
+
+
+def test_a_pawn_leaves_its_base_onto_any_of_the_2a_squares_next_to_it():
+    assert SMALL.exits(WHITE) == ((2, 0), (2, 1), (0, 2), (1, 2))
+    assert SMALL.exits(BLACK) == ((2, 3), (2, 4), (3, 2), (4, 2))
+    assert names(SMALL, start(SMALL)) == ["base-a3", "base-b3", "base-c1", "base-c2"]
+
+
+def test_a_pawn_never_comes_closer_to_its_base_and_never_reenters_it():
+    position = Position((frozenset({(2, 2)}), frozenset()), (0, 1))
+    # from c3 (distance 0): c2 and b3 keep the distance, d3 and c4 increase it; nothing goes back into the base
+    assert names(SMALL, position) == ["c3-b3", "c3-c2", "c3-c4", "c3-d3"]
+    further = Position((frozenset({(3, 2)}), frozenset()), (0, 1))
+    assert "d3-c3" not in names(SMALL, further)  # distance 1 to 0: closer to its base
+    assert names(SMALL, further) == ["d3-d2", "d3-d4", "d3-e3"]
+
+
+def test_the_first_player_wins_the_smallest_board_in_four_moves():
+    position = start(SMALL)
+    for white, black in (("base-c2", "base-e3"), ("c2-c3", "e3-e2"), ("c3-d3", "e2-e1")):
+        position = play(SMALL, position, _move(SMALL, position, white))
+        position = play(SMALL, position, _move(SMALL, position, black))
+    assert not position.over
+    position = play(SMALL, position, _move(SMALL, position, "d3-d4"))
+    assert (position.winner, position.reason, position.moves) == (WHITE, "white reached black's base", 7)
+
+
+def test_after_a_move_every_stuck_pawn_is_removed_of_both_sides_or_with_removal_mover_of_the_side_to_move():
+    # White's e1 may only go to e2 (d1 is closer to its base), which black holds; black's e2 may only go to
+    # e1 (white's) or d2 (black's own; e3 is closer to its base). Neither can move: both are stuck.
+    position = Position((frozenset({(4, 0), (0, 2)}), frozenset({(4, 1), (3, 1)})), (0, 0), WHITE)
+    setup = Setup(5, 2, 2)
+    after = play(setup, position, _move(setup, position, "a3-a4"))
+    assert after.pawns == (frozenset({(0, 3)}), frozenset({(3, 1)}))
+    mover_only = Setup(5, 2, 2, removal="mover")
+    kept = play(mover_only, position, _move(mover_only, position, "a3-a4"))
+    # black is about to move, so only black loses its stuck pawn; white's waits until white is to move
+    assert kept.pawns == (frozenset({(0, 3), (4, 0)}), frozenset({(3, 1)}))
+
+
+def test_waiting_pawns_whose_exits_are_all_taken_are_removed():
+    setup = Setup(5, 2, 3)
+    crowded = Position((frozenset({(4, 2)}), frozenset({(2, 0), (2, 1), (0, 2), (1, 3)})), (2, 0), BLACK)
+    after = play(setup, crowded, _move(setup, crowded, "b4-b3"))  # b3 was white's last free exit
+    assert after.waiting[WHITE] == 0 and after.pawns[WHITE] == frozenset({(4, 2)}) and not after.over
+
+
+def test_a_side_whose_last_pawn_is_removed_loses():
+    setup = Setup(5, 2, 1)
+    # white's last pawn, on a5, can only go to b5 (a4 is closer to its base); black takes b5
+    position = Position((frozenset({(0, 4)}), frozenset({(1, 3)})), (0, 0), BLACK)
+    after = play(setup, position, _move(setup, position, "b4-b5"))
+    assert (after.winner, after.reason) == (BLACK, "white has no pawns left")
+
+
+def test_the_move_cap_ends_the_game_in_a_draw():
+    setup = Setup(5, 2, 1, max_moves=3)
+    position = start(setup)
+    for move in ("base-c1", "base-e3", "c1-c2"):
+        position = play(setup, position, _move(setup, position, move))
+    assert (position.winner, position.reason) == (None, "the move cap of 3 moves was reached: a draw")
+
+
+def _move(setup, position, name):
+    return next(move for move in legal_moves(setup, position) if move_name(move) == name)
+
+
+def test_maps_draw_the_board_and_the_options_override_it():
+    assert board_of(resolve_map("pawnrace_8x8")) == (8, 2)
+    with pytest.raises(MapError, match=r"expected 'b' at e5 for bases of size 2"):
+        board_of(parse_map("; game = pawnrace\n...b.\n...bb\n.....\nww...\nww...\n"))
+    options = PawnRaceGame.resolve_options({**resolve_map("pawnrace_6x6").header, "n": "7"})
+    assert PawnRaceGame.setup_of(resolve_map("pawnrace_6x6"), options) == Setup(7, 2, 3)
+
+
+def test_a_game_plays_through_the_referee_with_moves_as_text():
+    outcome = run_match("pawnrace", ["pr_greedy", "pr_random"], game_map="pawnrace_5x5", seed=0)
+    assert outcome.ranks == (1, 2)
+    assert outcome.reason == "white reached black's base: white (player 1) wins"
+    white_moves = [turn[0] for turn in outcome.actions if 0 in turn]
+    assert white_moves == ["base-b3", "b3-c3", "c3-c4", "c4-d4"]  # the fastest win: 4 moves
+    assert outcome.record()["turns"][0] == {"0": "base-b3"}
+
