@@ -7,6 +7,7 @@ from arena.core.errors import MapError
 from arena.core.maps import parse_map, resolve_map
 from arena.games.pawnrace.game import PawnRaceGame, board_of
 from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, move_name, play, start
+from arena.games.pawnrace.solver import verdict
 from arena.play.referee import run_match
 
 SMALL = Setup(5, 2, 1)
@@ -97,3 +98,67 @@ def test_a_game_plays_through_the_referee_with_moves_as_text():
     assert white_moves == ["base-b3", "b3-c3", "c3-c4", "c4-d4"]  # the fastest win: 4 moves
     assert outcome.record()["turns"][0] == {"0": "base-b3"}
 
+
+
+# --- perfect play ----------------------------------------------------------------------------------
+
+def forced_within(setup, plies):
+    """Independently of the solver: can the side to move at the start force a win, or is it forced to lose,
+    within ``plies`` moves? A depth-limited search over the same rules (no move cap)."""
+    from dataclasses import replace
+    from functools import cache
+
+    rules = replace(setup, max_moves=10**9)
+
+    @cache
+    def wins(position, depth):
+        for move in legal_moves(rules, position):
+            after = play(rules, position, move)
+            if after.over and after.winner == position.to_move:
+                return True
+            if not after.over and depth > 1 and loses(replace(after, moves=0), depth - 1):
+                return True
+        return False
+
+    @cache
+    def loses(position, depth):
+        for move in legal_moves(rules, position):
+            after = play(rules, position, move)
+            if after.over:
+                if after.winner is None or after.winner == position.to_move:
+                    return False
+            elif depth <= 1 or not wins(replace(after, moves=0), depth - 1):
+                return False
+        return True
+
+    first = replace(start(rules), moves=0)
+    return wins(first, plies), loses(first, plies)
+
+
+def test_the_solver_agrees_with_a_depth_limited_search_on_the_small_boards():
+    five, six = verdict(Setup(5, 2, 1)), verdict(Setup(6, 2, 1))
+    assert (five.winner, five.plies, five.winner_moves) == ("white", 7, 4)
+    assert (six.winner, six.plies, six.winner_moves) == ("black", 14, 7)
+    assert forced_within(Setup(5, 2, 1), 7) == (True, False) and forced_within(Setup(5, 2, 1), 6) == (False, False)
+    assert forced_within(Setup(6, 2, 1), 14) == (False, True) and forced_within(Setup(6, 2, 1), 13) == (False, False)
+
+
+def test_perfect_play_wins_as_the_solver_says():
+    outcome = run_match("pawnrace", ["pr_perfect", "pr_perfect"], game_map="pawnrace_6x6", options={"pawns": "1"})
+    assert outcome.ranks == (2, 1) and outcome.turns == 14
+    beaten = run_match("pawnrace", ["pr_greedy", "pr_perfect"], game_map="pawnrace_6x6", options={"pawns": "1"},
+                       seed=4)
+    assert beaten.ranks == (2, 1)
+
+
+def test_solve_claims_prints_the_papers_claims_beside_the_solver():
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    result = CliRunner().invoke(app, ["solve", "pawnrace-claims"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if "│" in line]
+    assert "white wins in 4 moves of its own" in lines[0] and lines[0].rstrip("│ ").endswith("yes")
+    assert "black wins 2 of 8 boards with n <= 6: n=6 a=2 removal=all, n=6 a=2 removal=mover" in lines[1]
+    assert lines[1].rstrip("│ ").endswith("no")

@@ -17,7 +17,7 @@ from .conftest import REPO, write_module
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cm_random", "greedy", "hillclimb", "perfect", "wary", "pr_greedy",
-                       "pr_random"])
+                       "pr_perfect", "pr_random"])
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
@@ -29,7 +29,7 @@ def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
     assert kinds["arena.games.tron.plugin"] == ("built-in", ("register_commands", "register_games"))
     assert kinds["arena.games.catmouse.plugin"] == ("built-in", ("register_commands", "register_games"))
-    assert kinds["arena.games.pawnrace.plugin"] == ("built-in", ("register_games",))
+    assert kinds["arena.games.pawnrace.plugin"] == ("built-in", ("register_commands", "register_games"))
     assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))
 
 

@@ -1,4 +1,4 @@
-"""The hook that adds the pawn race to the arena as the game ``pawnrace``."""
+"""The hooks that add the pawn race to the arena: the game ``pawnrace`` and its ``arena solve`` commands."""
 
 from typing import Any
 
@@ -10,3 +10,11 @@ from arena.plugins.hookspecs import hookimpl
 def register_games(register: Any) -> None:
     """Register the pawn race."""
     register(PawnRaceGame)
+
+
+@hookimpl
+def register_commands(app: Any) -> None:
+    """Add ``arena solve pawnrace`` and ``arena solve pawnrace-claims``."""
+    from arena.games.pawnrace.commands import add_commands
+
+    add_commands(app)
