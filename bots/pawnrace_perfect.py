@@ -3,7 +3,7 @@ from arena.games.pawnrace.game import PawnRaceGame
 from arena.games.pawnrace.rules import SIDES, Position, Setup
 from arena.games.pawnrace.solver import solution_for
 
-MAX_POSITIONS = 200_000  # solved in about a second at the start of a game
+MAX_POSITIONS = 20_000  # solved within a move's time: every board up to 6 x 6 with one pawn a side
 
 
 class PawnRacePerfect(Bot):
