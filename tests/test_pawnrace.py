@@ -162,3 +162,54 @@ def test_solve_claims_prints_the_papers_claims_beside_the_solver():
     assert "white wins in 4 moves of its own" in lines[0] and lines[0].rstrip("│ ").endswith("yes")
     assert "black wins 2 of 8 boards with n <= 6: n=6 a=2 removal=all, n=6 a=2 removal=mover" in lines[1]
     assert lines[1].rstrip("│ ").endswith("no")
+
+
+# --- TD(lambda) self-play ----------------------------------------------------------------------------
+
+def test_td_training_is_reproducible_and_a_resumed_run_ends_as_an_uninterrupted_one():
+    import json
+
+    from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer
+
+    settings = TdSettings(games=600, block=200, seed=3)
+    straight = TdTableTrainer(settings)
+    straight.run()
+    again = TdTableTrainer(settings)
+    again.run()
+    assert again.tables == straight.tables
+    first = TdTableTrainer(TdSettings(games=300, block=200, seed=3))
+    first.run()
+    resumed = TdTableTrainer(settings, json.loads(json.dumps(first.checkpoint())))
+    resumed.run()
+    assert resumed.tables == straight.tables
+    assert [block.__dict__ for block in resumed.blocks] == [block.__dict__ for block in straight.blocks]
+    # on 5 x 5 with one pawn the first player wins most games, most of them in the fewest moves: 7 of both
+    # sides, 3.5 a player (the paper: "most games last the minimum 4 moves")
+    last = straight.blocks[-1]
+    assert (last.games, last.white, last.black, last.draws, last.mean_moves) == (200, 180, 20, 0, 3.895)
+
+
+def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["train", "pawnrace-td", "-n", "400", "--block", "200", "--out", "a/model.json"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("games 0-200: moves per player ") and lines[1].startswith("games 200-400: ")
+    assert lines[-1] == "400 games (seed 0); model written to a/model.json; play it with td:model=a/model.json"
+    more = runner.invoke(app, ["train", "pawnrace-td", "-n", "600", "--block", "200", "--out", "a/model.json",
+                               "--resume"])
+    assert more.exit_code == 0, more.output
+    straight = runner.invoke(app, ["train", "pawnrace-td", "-n", "600", "--block", "200", "--out", "b/model.json"])
+    assert straight.exit_code == 0
+    resumed, whole = (json.loads(open(f"{d}/model.json").read()) for d in ("a", "b"))
+    assert resumed["tables"] == whole["tables"] and resumed["blocks"] == whole["blocks"]
+    outcome = run_match("pawnrace", ["td:model=b/model.json", "pr_random"], game_map="pawnrace_5x5", seed=1)
+    assert outcome.failures == {} and outcome.ranks == (1, 2)
+    missing = runner.invoke(app, ["play", "td:model=nowhere.json", "pr_random"])
+    assert missing.exit_code == 2 and "nowhere.json: no such model file" in missing.stderr

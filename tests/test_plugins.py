@@ -17,7 +17,7 @@ from .conftest import REPO, write_module
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cm_random", "greedy", "hillclimb", "perfect", "wary", "pr_greedy",
-                       "pr_perfect", "pr_random"])
+                       "pr_perfect", "pr_random", "td"])
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):

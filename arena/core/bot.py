@@ -30,6 +30,9 @@ class Bot:
     name: ClassVar[str] = ""
     games: ClassVar[tuple[str, ...]] = ()
     roles: ClassVar[tuple[str, ...]] = ()
+    in_default_field: ClassVar[bool] = True
+    """Whether a tournament or ladder given no bots includes this one; ``False`` for a bot that needs a
+    parameter (a trained model, say) to play at all."""
     rng: random.Random
 
     @classmethod

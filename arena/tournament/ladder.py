@@ -52,7 +52,7 @@ def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[
     """The ladder entries of the bots that play ``game`` now, added to the ladder if new."""
     stored = store.ladder(game.name)
     entries = []
-    for bot in registry.bots_for(game.name):
+    for bot in (entry for entry in registry.bots_for(game.name) if entry.cls.in_default_field):
         bot_id = store.bot_id(bot.name, bot.name, bot.version, bot.source)
         mu, sigma, games, last = stored.get((bot_id, None), (MU, SIGMA, 0, NEVER))
         entries.append(LadderEntry(bot_id, bot.name, mu, sigma, games, last))

@@ -90,7 +90,7 @@ def load_maps(specs: Sequence[str], registry: Registry, game_name: str | None = 
 def select_bots(game: type[Game], texts: Sequence[str], registry: Registry) -> list[BotSpec]:
     """The bots given as spec strings (checked), or every bot that plays ``game`` if none are given."""
     if not texts:
-        specs = [BotSpec(entry.name) for entry in registry.bots_for(game.name)]
+        specs = [BotSpec(entry.name) for entry in registry.bots_for(game.name) if entry.cls.in_default_field]
         if len(specs) < 2:
             raise ArenaError(f"fewer than two bots play {game.name}; add some to ./bots")
         return specs

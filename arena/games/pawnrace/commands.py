@@ -1,21 +1,28 @@
-"""The pawn-race commands: ``arena solve pawnrace`` (perfect play on small boards) and ``arena solve
-pawnrace-claims`` (the paper's claims about small boards against the solver)."""
+"""The pawn-race commands: ``arena solve pawnrace`` (perfect play on small boards), ``arena solve
+pawnrace-claims`` (the paper's claims about small boards against the solver) and ``arena train pawnrace-td``
+(tabular TD(lambda) self-play)."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from arena.cli.common import Options, command_group, out, parse_options, user_errors
+from arena.cli.common import Options, command_group, err, games_progress, out, parse_options, user_errors
+from arena.cli.interrupts import stop_requests
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
 from arena.games.pawnrace.game import PawnRaceGame
 from arena.games.pawnrace.rules import Setup
 from arena.games.pawnrace.solver import Verdict, verdict
+from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer, save_model
 
 PAPER = "Kalles and Kanellopoulos (2001)"
+CHECKPOINT_FORMAT = "arena-pawnrace-td-checkpoint/1"
 
 
 def add_commands(app: typer.Typer) -> None:
@@ -23,6 +30,81 @@ def add_commands(app: typer.Typer) -> None:
     solve = command_group(app, "solve", "Solve games exactly.")
     solve.command("pawnrace")(user_errors(solve_command))
     solve.command("pawnrace-claims")(user_errors(claims_command))
+    train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
+    train.command("pawnrace-td")(user_errors(train_td_command))
+
+
+def train_td_command(
+    map_spec: Annotated[str, typer.Option("--map", "-m", help="The configuration to learn.")] = "pawnrace_5x5",
+    option: Options = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Self-play games in all (a resumed run may raise it).")]
+    = 5000,
+    lam: Annotated[float, typer.Option("--lambda", help="Trace decay lambda.")] = 0.5,
+    alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.001,
+    greedy: Annotated[float, typer.Option(help="Share of moves that are greedy (the rest are random).")] = 0.9,
+    block: Annotated[int, typer.Option(help="Games per block of statistics (and per checkpoint).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Model file to write.")] = Path("runs/pawnrace-td/model.json"),
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the run saved beside the model file.")] = False,
+) -> None:
+    """Tabular TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
+    checkpoint = out.with_name(out.stem + ".checkpoint.json")
+    if resume:
+        data = load_model_checkpoint(checkpoint)
+        settings = replace(TdSettings(**data["settings"]), games=games)
+        trainer = TdTableTrainer(settings, data)
+    else:
+        game_map = resolve_map(map_spec)
+        if game_map.header.get("game") != PawnRaceGame.name:
+            raise ArenaError(f"{game_map.label} is not a pawnrace map")
+        options = PawnRaceGame.resolve_options({**game_map.header, **parse_options(option)})
+        setup = PawnRaceGame.setup_of(game_map, options)
+        if games < 1 or block < 1 or not 0 <= greedy <= 1:
+            raise ArenaError("--games and --block must be at least 1, and --greedy between 0 and 1")
+        settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, lam, alpha,
+                              greedy=greedy, seed=seed, block=block)
+        trainer = TdTableTrainer(settings)
+    err.print(f"writing the model to {out} and the checkpoint to {checkpoint} (kept, so --resume can go on)",
+              highlight=False, soft_wrap=True)
+
+    def report(run: TdTableTrainer) -> None:
+        stats, first = run.blocks[-1], (len(run.blocks) - 1) * run.settings.block
+        out_console_print(f"games {first:,}-{first + stats.games:,}: moves per player {stats.mean_moves:.2f} "
+                          f"(sd {stats.sd_moves:.2f}), white {stats.white / stats.games:.1%}, black "
+                          f"{stats.black / stats.games:.1%}, draws by the cap {stats.draws}, longest "
+                          f"{stats.longest} moves")
+
+    def save(run: TdTableTrainer) -> None:
+        save_model(checkpoint, {"format": CHECKPOINT_FORMAT, **run.checkpoint()})
+        save_model(out, run.model())
+
+    with stop_requests() as should_stop, games_progress() as progress:
+        task = progress.add_task("self-play", total=settings.games, completed=trainer.played)
+        finished = trainer.run(report, should_stop, save, lambda: progress.advance(task))
+    save(trainer)
+    out_console_print(f"{trainer.played:,} games (seed {settings.seed}); model written to {out}; play it with "
+                      f"td:model={out}")
+    if not finished:
+        err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)
+        raise typer.Exit(130)
+
+
+def out_console_print(text: str) -> None:
+    """A line of results on stdout."""
+    out.print(text, highlight=False, soft_wrap=True)
+
+
+def load_model_checkpoint(path: Path) -> dict:
+    """The checkpoint of a stopped TD run, or a one-line error."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ArenaError(f"{path}: no checkpoint to resume from") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ArenaError(f"{path}: not a readable checkpoint ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ArenaError(f"{path}: not a pawn-race TD checkpoint")
+    return data
 
 
 def solve_command(

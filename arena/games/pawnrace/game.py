@@ -81,6 +81,16 @@ class PawnRaceObservation:
         occupied = (set(self.mine) | set(self.theirs) | {target}) - ({origin} if origin else set())
         return bool(pawn_moves(setup, side, target, frozenset(occupied)))
 
+    def position(self) -> Position:
+        """The position as the rules see it (for solvers and learners), its move count left out."""
+        side = SIDES.index(self.side)
+        pawns = [frozenset(self.mine), frozenset(self.theirs)]
+        waiting = [self.waiting, self.their_waiting]
+        if side == BLACK:
+            pawns.reverse()
+            waiting.reverse()
+        return Position((pawns[0], pawns[1]), (waiting[0], waiting[1]), side)
+
     def distance_to_goal(self, square: Square) -> int:
         """Steps from ``square`` to the nearest square of the enemy base (0 inside it)."""
         goal = self.n - self.a if self.side == "white" else self.a - 1

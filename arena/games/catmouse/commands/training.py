@@ -4,9 +4,6 @@ after the current iteration (saving a checkpoint), and the summary. The runs the
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arena.cli.interrupts import stop_requests
 from arena.core.errors import ArenaError
 from arena.learning.catmouse.runs import (
     TrainingRun,
@@ -26,25 +24,6 @@ from arena.learning.catmouse.runs import (
 )
 
 STOPPED_EXIT_CODE = 130
-
-
-@contextmanager
-def stop_requests() -> Iterator[Callable[[], bool]]:
-    """While active, Ctrl-C asks the run to stop after the current iteration instead of killing it."""
-    requested = [False]
-
-    def handler(signum: int, frame: Any) -> None:
-        requested[0] = True
-
-    try:
-        previous = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: Ctrl-C cannot reach us anyway
-        yield lambda: requested[0]
-        return
-    try:
-        yield lambda: requested[0]
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _progress(console: Console) -> Progress:

@@ -1,0 +1,249 @@
+"""Tabular TD(lambda) self-play for the pawn race, as Kalles and Kanellopoulos (2001) describe it.
+
+Each side learns its own table of afterstate values (the position its move leaves, keyed exactly: both
+sides' pawn squares, the waiting pawns and the side to move). It picks the move whose afterstate it values
+most (a move that ends the game is worth its reward), or, one move in ten, a random legal move. After each
+of its moves it learns on-line: ``delta = r + gamma V(s') - V(s)`` moves every state on its replacing
+eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move, ``+50``
+to the winner's last move and ``-50`` to the loser's. The paper's settings are the defaults.
+
+The whole run is reproducible from its seed: one ``random.Random`` drives every choice, and a checkpoint
+holds its state, so a resumed run ends exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+from arena.games.pawnrace.rules import Position, Setup, legal_moves, play, square_name, start
+
+MODEL_FORMAT = "arena-pawnrace-td/1"
+TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
+
+
+@dataclass(frozen=True)
+class TdSettings:
+    """A training run: the configuration, how many games, the learning settings, the seed, the block size."""
+
+    n: int = 5
+    a: int = 2
+    pawns: int = 1
+    removal: str = "all"
+    max_moves: int = 2000
+    games: int = 5000
+    lam: float = 0.5
+    alpha: float = 0.001
+    gamma: float = 1.0
+    greedy: float = 0.9
+    win_reward: float = 50.0
+    move_reward: float = -1.0
+    seed: int = 0
+    block: int = 10_000
+
+    @property
+    def setup(self) -> Setup:
+        """The rules the games are played by."""
+        return Setup(self.n, self.a, self.pawns, self.removal, self.max_moves)
+
+
+@dataclass
+class BlockStats:
+    """What the games of one block did: length (moves per player), wins by side, draws by the cap."""
+
+    games: int = 0
+    moves: float = 0.0
+    moves_squared: float = 0.0
+    white: int = 0
+    black: int = 0
+    draws: int = 0
+    longest: int = 0
+
+    def add(self, winner: int | None, plies: int) -> None:
+        """Count one game of ``plies`` moves of both sides."""
+        per_player = plies / 2
+        self.games += 1
+        self.moves += per_player
+        self.moves_squared += per_player * per_player
+        self.longest = max(self.longest, plies)
+        if winner is None:
+            self.draws += 1
+        elif winner == 0:
+            self.white += 1
+        else:
+            self.black += 1
+
+    @property
+    def mean_moves(self) -> float:
+        """Mean moves per player."""
+        return self.moves / self.games if self.games else math.nan
+
+    @property
+    def sd_moves(self) -> float:
+        """Standard deviation of the moves per player."""
+        if self.games < 2:
+            return math.nan
+        mean = self.mean_moves
+        return math.sqrt(max(self.moves_squared / self.games - mean * mean, 0.0) * self.games / (self.games - 1))
+
+
+def position_key(position: Position) -> str:
+    """A position as text: white's squares, black's, waiting pawns, side to move (``c3|d4,e4|0,1|b``)."""
+    white = ",".join(square_name(s) for s in sorted(position.pawns[0]))
+    black = ",".join(square_name(s) for s in sorted(position.pawns[1]))
+    return f"{white}|{black}|{position.waiting[0]},{position.waiting[1]}|{'wb'[position.to_move]}"
+
+
+def choose(setup: Setup, table: dict[str, float], position: Position, win_reward: float,
+           rng: random.Random | None = None, greedy: float = 1.0) -> tuple[Any, Position, float]:
+    """The move a learner plays (greedy over afterstates, or at random with probability ``1 - greedy``), the
+    position it leaves and that position's value to the learner."""
+    moves = legal_moves(setup, position)
+    options = []
+    for move in moves:
+        after = play(setup, position, move)
+        options.append((move, after, _afterstate_value(table, after, position.to_move, win_reward)))
+    if rng is not None and rng.random() >= greedy:
+        return options[rng.randrange(len(options))]
+    best = max(value for _, _, value in options)
+    ties = [option for option in options if option[2] == best]
+    return ties[rng.randrange(len(ties))] if rng is not None and len(ties) > 1 else ties[0]
+
+
+def _afterstate_value(table: dict[str, float], after: Position, side: int, win_reward: float) -> float:
+    if after.over:
+        return 0.0 if after.winner is None else win_reward if after.winner == side else -win_reward
+    return table.get(position_key(_unmoved(after)), 0.0)
+
+
+def _unmoved(position: Position) -> Position:
+    return Position(position.pawns, position.waiting, position.to_move)
+
+
+@dataclass
+class _Learner:
+    table: dict[str, float]
+    traces: dict[str, float] = field(default_factory=dict)
+    last: str | None = None
+
+    def learn(self, settings: TdSettings, reward: float, value_now: float) -> None:
+        if self.last is None:
+            return
+        delta = reward + settings.gamma * value_now - self.table.get(self.last, 0.0)
+        step = settings.alpha * delta
+        decay = settings.gamma * settings.lam
+        for key, trace in list(self.traces.items()):
+            self.table[key] = self.table.get(key, 0.0) + step * trace
+            trace *= decay
+            if trace < TRACE_FLOOR:
+                del self.traces[key]
+            else:
+                self.traces[key] = trace
+
+    def visit(self, key: str) -> None:
+        self.traces[key] = 1.0  # replacing traces
+        self.last = key
+
+
+class TdTableTrainer:
+    """Self-play training of both sides' tables; ``data`` (a checkpoint) resumes a stopped run."""
+
+    def __init__(self, settings: TdSettings, data: dict[str, Any] | None = None):
+        self.settings = settings
+        self.rng = random.Random(settings.seed)
+        self.tables: list[dict[str, float]] = [{}, {}]
+        self.played = 0
+        self.blocks: list[BlockStats] = []
+        if data is not None:
+            self.tables = [dict(data["tables"][0]), dict(data["tables"][1])]
+            self.played = int(data["played"])
+            self.blocks = [BlockStats(**block) for block in data["blocks"]]
+            version, internal, gauss = data["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+
+    def play_game(self) -> tuple[int | None, int]:
+        """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
+        settings, setup = self.settings, self.settings.setup
+        learners = [_Learner(self.tables[0]), _Learner(self.tables[1])]
+        position = start(setup)
+        while not position.over:
+            side = position.to_move
+            _, after, value = choose(setup, self.tables[side], position, settings.win_reward, self.rng, settings.greedy)
+            learner = learners[side]
+            if after.over:
+                final = settings.move_reward + (0.0 if after.winner is None else settings.win_reward
+                                                if after.winner == side else -settings.win_reward)
+                learner.learn(settings, final, 0.0)
+                loser = learners[1 - side]
+                if after.winner == side:
+                    loser.learn(settings, -settings.win_reward, 0.0)
+                elif after.winner is None:
+                    loser.learn(settings, 0.0, 0.0)
+                else:
+                    loser.learn(settings, settings.win_reward, 0.0)
+            else:
+                learner.learn(settings, settings.move_reward, value)
+                learner.visit(position_key(_unmoved(after)))
+            position = after
+        return position.winner, position.moves
+
+    def run(self, report: Callable[[TdTableTrainer], None] | None = None,
+            should_stop: Callable[[], bool] = lambda: False,
+            on_checkpoint: Callable[[TdTableTrainer], None] | None = None,
+            on_game: Callable[[], None] | None = None) -> bool:
+        """Play up to ``settings.games`` games; report and checkpoint at every block's end, ``on_game`` after
+        each game. Returns whether the run finished (rather than being stopped)."""
+        while self.played < self.settings.games:
+            if should_stop():
+                return False
+            winner, plies = self.play_game()
+            if self.played % self.settings.block == 0:
+                self.blocks.append(BlockStats())
+            self.blocks[-1].add(winner, plies)
+            self.played += 1
+            if on_game is not None:
+                on_game()
+            if self.played % self.settings.block == 0 or self.played == self.settings.games:
+                if report is not None:
+                    report(self)
+                if on_checkpoint is not None:
+                    on_checkpoint(self)
+        return True
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data."""
+        version, internal, gauss = self.rng.getstate()
+        return {"settings": asdict(self.settings), "played": self.played, "tables": self.tables,
+                "blocks": [asdict(block) for block in self.blocks], "rng": [version, list(internal), gauss]}
+
+    def model(self) -> dict[str, Any]:
+        """The model file's contents: both tables, the settings, and the statistics per block."""
+        return {"format": MODEL_FORMAT, "kind": "table", "settings": asdict(self.settings), "played": self.played,
+                "tables": self.tables, "blocks": [asdict(block) for block in self.blocks]}
+
+
+def save_model(path: Path, data: dict[str, Any]) -> None:
+    """Write a model or checkpoint file (JSON), creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data))
+    temporary.replace(path)  # a file is either the old one or the new one, never half written
+
+
+def load_model(path: str | Path) -> dict[str, Any]:
+    """Read a model file; any problem is a one-line error naming the file."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ArenaError(f"{path}: no such model file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ArenaError(f"{path}: not a readable JSON model ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT or data.get("kind") != "table":
+        raise ArenaError(f"{path}: not a pawn-race TD table model (format {MODEL_FORMAT})")
+    return data

@@ -1,0 +1,34 @@
+from arena import Bot
+from arena.games.pawnrace.rules import Setup, move_name
+from arena.learning.pawnrace.td_table import choose, load_model
+
+
+class PawnRaceTd(Bot):
+    """Plays a trained TD(lambda) table greedily: the move whose afterstate its side's table values most."""
+
+    name = "td"
+    games = ("pawnrace",)
+    in_default_field = False  # it plays only with a model trained on the game's board
+
+    def __init__(self, model: str = "runs/pawnrace-td/model.json"):
+        data = load_model(model)
+        settings = data["settings"]
+        self.path = model
+        self.setup = Setup(settings["n"], settings["a"], settings["pawns"], settings["removal"],
+                           settings["max_moves"])
+        self.win_reward = settings["win_reward"]
+        self.tables = data["tables"]
+
+    @classmethod
+    def check_parameters(cls, params):
+        """Refuse a model file that cannot be read before any game is played."""
+        load_model(params.get("model", "runs/pawnrace-td/model.json"))
+
+    def act(self, obs):
+        """The greedy move by the table of this bot's side (ties broken with the bot's rng)."""
+        if (obs.n, obs.a) != (self.setup.n, self.setup.a):
+            raise ValueError(f"{self.path} was trained on {self.setup.n} x {self.setup.n} with {self.setup.a} x "
+                             f"{self.setup.a} bases, not {obs.n} x {obs.n} with {obs.a} x {obs.a}")
+        position = obs.position()
+        move, _, _ = choose(self.setup, self.tables[position.to_move], position, self.win_reward, self.rng)
+        return move_name(move)
