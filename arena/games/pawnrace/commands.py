@@ -72,7 +72,7 @@ def train_td_command(
         out_console_print(f"games {first:,}-{first + stats.games:,}: moves per player {stats.mean_moves:.2f} "
                           f"(sd {stats.sd_moves:.2f}), white {stats.white / stats.games:.1%}, black "
                           f"{stats.black / stats.games:.1%}, draws by the cap {stats.draws}, longest "
-                          f"{stats.longest} moves")
+                          f"{stats.longest} moves of both sides")
 
     def save(run: TdTableTrainer) -> None:
         save_model(checkpoint, {"format": CHECKPOINT_FORMAT, **run.checkpoint()})
