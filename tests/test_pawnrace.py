@@ -1,6 +1,8 @@
 """The pawn race: its rules as the paper states them (with the readings the README gives), its maps, moves
 as text, and its bots."""
 
+from pathlib import Path
+
 import pytest
 
 from arena.core.errors import MapError
@@ -213,3 +215,33 @@ def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_pa
     assert outcome.failures == {} and outcome.ranks == (1, 2)
     missing = runner.invoke(app, ["play", "td:model=nowhere.json", "pr_random"])
     assert missing.exit_code == 2 and "nowhere.json: no such model file" in missing.stderr
+
+
+def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdict():
+    import json
+
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["playability", "pawnrace", "-n", "400", "--block", "200", "-f", "json",
+                                 "--html", "p.html"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["title"] == ("Playability of pawnrace n=5 a=2 pawns=1 removal=all: 400 self-play games, "
+                               "fewest moves to win 4")
+    assert [block["block"] for block in report["blocks"]] == ["0-200", "200-400", "all"]
+    whole = report["blocks"][-1]
+    assert whole["games"] == 400 and whole["white"] + whole["black"] + whole["draws_by_cap"] / 400 == 1.0
+    assert whole["white_95"][0] < whole["white"] < whole["white_95"][1]
+    assert report["perfect_play"] == "perfect play: white wins in 4 moves"
+    page = Path("p.html").read_text()
+    assert page.count("<svg") == 2 and "perfect play: white wins in 4 moves" in page
+    # the same figures from the statistics a trained model recorded
+    trained = runner.invoke(app, ["train", "pawnrace-td", "-n", "400", "--block", "200", "--out", "m/model.json"])
+    assert trained.exit_code == 0
+    again = runner.invoke(app, ["playability", "pawnrace", "--model", "m/model.json", "-f", "json"])
+    assert json.loads(again.stdout)["blocks"] == report["blocks"]
+    wrong = runner.invoke(app, ["playability", "tron"])
+    assert wrong.exit_code == 2 and wrong.stderr == "error: no learner for game 'tron': playability judges pawnrace\n"

@@ -11,13 +11,13 @@ import html
 from collections.abc import Sequence
 
 from arena.report.analysis import analysis_tables, standings_sections
+from arena.report.charts import line_chart
 from arena.report.failures import BotFailures, failures_by_bot
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
 from arena.storage.store import Store
 
-PALETTE = ("#d7301f", "#2b8cbe", "#31a354", "#e6ab02", "#756bb1", "#636363", "#e7298a", "#66a61e")
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; font-size: 1.25em; }
@@ -83,42 +83,6 @@ def _heat_map(analysis: Analysis, order: Sequence[str]) -> str:
     return f'<table class="heat"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def _chart(title: str, series: dict[str, list[float]], x_label: str, width: int = 720, height: int = 260) -> str:
-    """An SVG line chart, one polyline per series."""
-    values = [v for points in series.values() for v in points]
-    if not values:
-        return f"<p>{_e(title)}: no data.</p>"
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    longest = max(len(points) for points in series.values())
-    left, right, top, bottom = 50, width - 150, 20, height - 35
-
-    def x(i: int) -> float:
-        return left + (right - left) * (i / max(1, longest - 1))
-
-    def y(v: float) -> float:
-        return bottom - (bottom - top) * (v - low) / span
-
-    parts = [f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{_e(title)}">',
-             f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#999"/>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#999"/>',
-             f'<text x="{left}" y="{height - 8}" font-size="12">{_e(x_label)}</text>',
-             f'<text x="4" y="{top + 4}" font-size="11">{high:.1f}</text>',
-             f'<text x="4" y="{bottom}" font-size="11">{low:.1f}</text>']
-    for index, (name, points) in enumerate(sorted(series.items())):
-        colour = PALETTE[index % len(PALETTE)]
-        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(points))
-        if len(points) == 1:
-            parts.append(f'<circle cx="{x(0):.1f}" cy="{y(points[0]):.1f}" r="3" fill="{colour}"/>')
-        parts.append(f'<polyline class="series" data-bot="{_e(name)}" fill="none" stroke="{colour}" '
-                     f'stroke-width="2" points="{coords}"/>')
-        parts.append(f'<text x="{right + 10}" y="{top + 16 * (index + 1)}" font-size="12" fill="{colour}">'
-                     f"{_e(name)}</text>")
-    parts.append("</svg>")
-    return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
-
-
 def build_html(store: Store, run_id: int) -> str:
     """The report page of stored run ``run_id``."""
     run = store.run(run_id)
@@ -156,8 +120,8 @@ def build_html(store: Store, run_id: int) -> str:
         "* marks a difference that is significant at 5% after Holm's correction over all pairs "
         "(exact sign test on the decisive games). Hover a cell for its wins-draws-losses and p-values.</p>",
         "<h2>Rating history</h2>",
-        _chart("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
-        _chart("mu - 3 sigma after each run, across every stored run", across, "runs the bot played"),
+        line_chart("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
+        line_chart("mu - 3 sigma after each run, across every stored run", across, "runs the bot played"),
         "<h2>Maps</h2>", _table(*tables["maps"], "maps", names=2),
         "<h2>Seat advantage</h2>",
         _table(*tables["seats"], "seats", names=0),

@@ -52,6 +52,11 @@ class Setup:
             return tuple([(a, y) for y in range(a)] + [(x, a) for x in range(a)])
         return tuple([(far, y) for y in range(self.n - a, self.n)] + [(x, far) for x in range(self.n - a, self.n)])
 
+    def fastest_win(self) -> int:
+        """The fewest moves of its own a side can win in, unopposed: leave the base, then walk to the enemy's."""
+        goal = self.n - self.a
+        return 1 + min(max(goal - x, 0) + max(goal - y, 0) for x, y in self.exits(WHITE))
+
     def on_board(self, square: Square) -> bool:
         """Whether ``square`` is on the board."""
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n

@@ -64,10 +64,14 @@ class BlockStats:
     black: int = 0
     draws: int = 0
     longest: int = 0
+    fastest: int = 0
+    """Games won in the fewest moves possible (see :meth:`Setup.fastest_win`)."""
 
-    def add(self, winner: int | None, plies: int) -> None:
-        """Count one game of ``plies`` moves of both sides."""
+    def add(self, winner: int | None, plies: int, fastest_win: int = 0) -> None:
+        """Count one game of ``plies`` moves of both sides; ``fastest_win``: the fewest moves a side can win in."""
         per_player = plies / 2
+        if winner is not None and (plies + 1 - winner) // 2 == fastest_win:
+            self.fastest += 1
         self.games += 1
         self.moves += per_player
         self.moves_squared += per_player * per_player
@@ -205,7 +209,7 @@ class TdTableTrainer:
             winner, plies = self.play_game()
             if self.played % self.settings.block == 0:
                 self.blocks.append(BlockStats())
-            self.blocks[-1].add(winner, plies)
+            self.blocks[-1].add(winner, plies, self.settings.setup.fastest_win())
             self.played += 1
             if on_game is not None:
                 on_game()
