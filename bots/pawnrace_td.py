@@ -1,10 +1,11 @@
 from arena import Bot
 from arena.games.pawnrace.rules import Setup, move_name
+from arena.learning.pawnrace.td_network import Features, Network, choose_by_network
 from arena.learning.pawnrace.td_table import choose, load_model
 
 
 class PawnRaceTd(Bot):
-    """Plays a trained TD(lambda) table greedily: the move whose afterstate its side's table values most."""
+    """Plays a trained TD(lambda) model (table or network) greedily: the afterstate its side values most."""
 
     name = "td"
     games = ("pawnrace",)
@@ -17,7 +18,10 @@ class PawnRaceTd(Bot):
         self.setup = Setup(settings["n"], settings["a"], settings["pawns"], settings["removal"],
                            settings["max_moves"])
         self.win_reward = settings["win_reward"]
-        self.tables = data["tables"]
+        self.tables = data.get("tables")
+        if data["kind"] == "network":
+            self.features = Features(self.setup)
+            self.networks = [Network(self.features.size, weights=weights) for weights in data["networks"]]
 
     @classmethod
     def check_parameters(cls, params):
@@ -30,5 +34,9 @@ class PawnRaceTd(Bot):
             raise ValueError(f"{self.path} was trained on {self.setup.n} x {self.setup.n} with {self.setup.a} x "
                              f"{self.setup.a} bases, not {obs.n} x {obs.n} with {obs.a} x {obs.a}")
         position = obs.position()
-        move, _, _ = choose(self.setup, self.tables[position.to_move], position, self.win_reward, self.rng)
+        if self.tables is None:
+            move, _ = choose_by_network(self.setup, self.networks[position.to_move], self.features, position,
+                                        self.rng)
+        else:
+            move, _, _ = choose(self.setup, self.tables[position.to_move], position, self.win_reward, self.rng)
         return move_name(move)

@@ -1,6 +1,7 @@
 """The pawn race: its rules as the paper states them (with the readings the README gives), its maps, moves
 as text, and its bots."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -245,3 +246,27 @@ def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdi
     assert json.loads(again.stdout)["blocks"] == report["blocks"]
     wrong = runner.invoke(app, ["playability", "tron"])
     assert wrong.exit_code == 2 and wrong.stderr == "error: no learner for game 'tron': playability judges pawnrace\n"
+
+
+def test_the_network_learner_is_reproducible_resumes_exactly_and_its_model_plays():
+    import json
+
+    from arena.learning.pawnrace.td_network import Features, TdNetworkTrainer, network_settings
+    from arena.learning.pawnrace.td_table import TdSettings
+
+    settings = network_settings(TdSettings(n=6, a=2, pawns=3, games=60, block=30, seed=5))
+    assert (settings.gamma, settings.win_reward, settings.move_reward, settings.lam, settings.alpha) == (
+        0.95, 1.0, 0.0, 0.5, 0.001)
+    features = Features(settings.setup)
+    assert features.size == 2 * (36 - 8) + 2 + 8  # two per free square, the goal flags, 4 bins a side
+    straight = TdNetworkTrainer(settings)
+    straight.run()
+    first = TdNetworkTrainer(replace(settings, games=30))
+    first.run()
+    resumed = TdNetworkTrainer(settings, json.loads(json.dumps(first.checkpoint())))
+    resumed.run()
+    assert resumed.checkpoint()["networks"] == straight.checkpoint()["networks"]
+    assert [b.__dict__ for b in resumed.blocks] == [b.__dict__ for b in straight.blocks]
+    Path("nn.json").write_text(json.dumps(straight.model()))
+    outcome = run_match("pawnrace", ["td:model=nn.json", "pr_random"], game_map="pawnrace_6x6", seed=2)
+    assert outcome.failures == {} and sorted(outcome.ranks) == [1, 2]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -30,10 +30,12 @@ from arena.games.pawnrace.game import PawnRaceGame
 from arena.games.pawnrace.rules import Setup
 from arena.games.pawnrace.solver import Verdict, verdict
 from arena.learning.pawnrace.playability import playability
+from arena.learning.pawnrace.td_network import TdNetworkTrainer, network_settings
 from arena.learning.pawnrace.td_table import BlockStats, TdSettings, TdTableTrainer, load_model, save_model
 from arena.report.playability import playability_page
 
 PAPER = "Kalles and Kanellopoulos (2001)"
+LEARNERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
 CHECKPOINT_FORMAT = "arena-pawnrace-td-checkpoint/1"
 
 
@@ -53,7 +55,7 @@ def playability_command(
     option: Options = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Self-play games to learn from.")] = 10_000,
     block: Annotated[int, typer.Option(help="Games per block of statistics.")] = 10_000,
-    learner: Annotated[str, typer.Option(help="The learner: table (tabular TD(lambda)).")] = "table",
+    learner: Annotated[str, typer.Option(help="The learner: table (tabular TD(lambda)) or network.")] = "table",
     model: Annotated[Path | None, typer.Option(help="Read the statistics a trained model recorded instead of "
                                                     "training.", show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the training.")] = 0,
@@ -65,8 +67,8 @@ def playability_command(
     Kanellopoulos 2001), with the perfect-play verdict where the board is small enough to solve."""
     if game != PawnRaceGame.name:
         raise ArenaError(f"no learner for game {game!r}: playability judges pawnrace")
-    if learner != "table":
-        raise ArenaError(f"--learner {learner!r}: the table learner is the one there is")
+    if learner not in LEARNERS:
+        raise ArenaError(f"--learner {learner!r} is not one of: {', '.join(LEARNERS)}")
     check_output_format(fmt)
     if model is not None:
         data = load_model(model)
@@ -82,7 +84,9 @@ def playability_command(
             raise ArenaError("--games and --block must be at least 1")
         settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, seed=seed,
                               block=block)
-        trainer = TdTableTrainer(settings)
+        if learner == "network":
+            settings = network_settings(settings)
+        trainer = LEARNERS[learner](settings)
         with games_progress() as progress:
             task = progress.add_task("self-play", total=games)
             trainer.run(on_game=lambda: progress.advance(task))
@@ -123,13 +127,17 @@ def train_td_command(
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Model file to write.")] = Path("runs/pawnrace-td/model.json"),
     resume: Annotated[bool, typer.Option("--resume", help="Continue the run saved beside the model file.")] = False,
+    learner: Annotated[str, typer.Option(help="table (tabular) or network (one neural network per side).")]
+    = "table",
 ) -> None:
-    """Tabular TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
+    """TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
     checkpoint = out.with_name(out.stem + ".checkpoint.json")
+    if learner not in LEARNERS:
+        raise ArenaError(f"--learner {learner!r} is not one of: {', '.join(LEARNERS)}")
     if resume:
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)
-        trainer = TdTableTrainer(settings, data)
+        trainer = LEARNERS[data.get("learner", "table")](settings, data)
     else:
         game_map = resolve_map(map_spec)
         if game_map.header.get("game") != PawnRaceGame.name:
@@ -140,18 +148,20 @@ def train_td_command(
             raise ArenaError("--games and --block must be at least 1, and --greedy between 0 and 1")
         settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, lam, alpha,
                               greedy=greedy, seed=seed, block=block)
-        trainer = TdTableTrainer(settings)
+        if learner == "network":
+            settings = network_settings(settings)
+        trainer = LEARNERS[learner](settings)
     err.print(f"writing the model to {out} and the checkpoint to {checkpoint} (kept, so --resume can go on)",
               highlight=False, soft_wrap=True)
 
-    def report(run: TdTableTrainer) -> None:
+    def report(run: Any) -> None:
         stats, first = run.blocks[-1], (len(run.blocks) - 1) * run.settings.block
         out_console_print(f"games {first:,}-{first + stats.games:,}: moves per player {stats.mean_moves:.2f} "
                           f"(sd {stats.sd_moves:.2f}), white {stats.white / stats.games:.1%}, black "
                           f"{stats.black / stats.games:.1%}, draws by the cap {stats.draws}, longest "
                           f"{stats.longest} moves of both sides")
 
-    def save(run: TdTableTrainer) -> None:
+    def save(run: Any) -> None:
         save_model(checkpoint, {"format": CHECKPOINT_FORMAT, **run.checkpoint()})
         save_model(out, run.model())
 

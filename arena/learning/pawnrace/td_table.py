@@ -248,6 +248,7 @@ def load_model(path: str | Path) -> dict[str, Any]:
         raise ArenaError(f"{path}: no such model file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ArenaError(f"{path}: not a readable JSON model ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT or data.get("kind") != "table":
-        raise ArenaError(f"{path}: not a pawn-race TD table model (format {MODEL_FORMAT})")
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT or data.get("kind") not in ("table",
+                                                                                                    "network"):
+        raise ArenaError(f"{path}: not a pawn-race TD model (format {MODEL_FORMAT})")
     return data
