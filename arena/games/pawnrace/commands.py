@@ -75,11 +75,7 @@ def playability_command(
         settings = TdSettings(**data["settings"])
         blocks = [BlockStats(**block_data) for block_data in data["blocks"]]
     else:
-        game_map = resolve_map(map_spec)
-        if game_map.header.get("game") != PawnRaceGame.name:
-            raise ArenaError(f"{game_map.label} is not a pawnrace map")
-        options = PawnRaceGame.resolve_options({**game_map.header, **parse_options(option)})
-        setup = PawnRaceGame.setup_of(game_map, options)
+        setup = setup_from(map_spec, parse_options(option))
         if games < 1 or block < 1:
             raise ArenaError("--games and --block must be at least 1")
         settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, seed=seed,
@@ -139,11 +135,7 @@ def train_td_command(
         settings = replace(TdSettings(**data["settings"]), games=games)
         trainer = LEARNERS[data.get("learner", "table")](settings, data)
     else:
-        game_map = resolve_map(map_spec)
-        if game_map.header.get("game") != PawnRaceGame.name:
-            raise ArenaError(f"{game_map.label} is not a pawnrace map")
-        options = PawnRaceGame.resolve_options({**game_map.header, **parse_options(option)})
-        setup = PawnRaceGame.setup_of(game_map, options)
+        setup = setup_from(map_spec, parse_options(option))
         if games < 1 or block < 1 or not 0 <= greedy <= 1:
             raise ArenaError("--games and --block must be at least 1, and --greedy between 0 and 1")
         settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, lam, alpha,
@@ -180,6 +172,15 @@ def _p_value(p: float) -> str:
     return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
+def setup_from(map_spec: str, options: dict[str, str]) -> Setup:
+    """The configuration a pawn-race map and extra options give, or a one-line error."""
+    game_map = resolve_map(map_spec)
+    if game_map.header.get("game") != PawnRaceGame.name:
+        raise ArenaError(f"{game_map.label} is not a pawnrace map")
+    PawnRaceGame.check_map(game_map)
+    return PawnRaceGame.setup_of(game_map, PawnRaceGame.resolve_options({**game_map.header, **options}))
+
+
 def out_console_print(text: str) -> None:
     """A line of results on stdout."""
     out.print(text, highlight=False, soft_wrap=True)
@@ -207,12 +208,7 @@ def solve_command(
     extra = parse_options(option)
     verdicts = []
     for spec in maps or list(PawnRaceGame.default_maps):
-        game_map = resolve_map(spec)
-        if game_map.header.get("game") != PawnRaceGame.name:
-            raise ArenaError(f"{game_map.label} is not a pawnrace map")
-        PawnRaceGame.check_map(game_map)
-        options = PawnRaceGame.resolve_options({**game_map.header, **extra})
-        verdicts.append((game_map.name, verdict(PawnRaceGame.setup_of(game_map, options))))
+        verdicts.append((resolve_map(spec).name, verdict(setup_from(spec, extra))))
     table = Table(title="Perfect play", title_justify="left")
     for header in ("map", "n", "a", "pawns", "removal", "positions", "winner", "moves (both)", "winner's moves"):
         table.add_column(header)

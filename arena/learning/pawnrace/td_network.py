@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
 import numpy as np
 
 from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, play, start
-from arena.learning.pawnrace.td_table import MODEL_FORMAT, BlockStats, TdSettings
+from arena.learning.pawnrace.td_table import MODEL_FORMAT, BlockStats, SelfPlayTrainer, TdSettings
 
 
 def network_settings(settings: TdSettings) -> TdSettings:
@@ -115,7 +114,7 @@ def choose_by_network(setup: Setup, network: Network, features: Features, positi
     return moves[index], afters[index]
 
 
-class TdNetworkTrainer:
+class TdNetworkTrainer(SelfPlayTrainer):
     """Self-play training of both sides' networks; ``data`` (a checkpoint) resumes a stopped run."""
 
     def __init__(self, settings: TdSettings, data: dict[str, Any] | None = None):
@@ -128,10 +127,7 @@ class TdNetworkTrainer:
         self.blocks: list[BlockStats] = []
         if data is not None:
             self.networks = [Network(self.features.size, weights=w) for w in data["networks"]]
-            self.played = int(data["played"])
-            self.blocks = [BlockStats(**block) for block in data["blocks"]]
-            version, internal, gauss = data["rng"]
-            self.rng.setstate((version, tuple(internal), gauss))
+            self._restore(data)
 
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
@@ -166,34 +162,9 @@ class TdNetworkTrainer:
         delta = reward + self.settings.gamma * value_now - previous[0]
         self.networks[side].step([self.settings.alpha * delta * t for t in trace])
 
-    def run(self, report: Callable[[TdNetworkTrainer], None] | None = None,
-            should_stop: Callable[[], bool] = lambda: False,
-            on_checkpoint: Callable[[TdNetworkTrainer], None] | None = None,
-            on_game: Callable[[], None] | None = None) -> bool:
-        """As :meth:`TdTableTrainer.run`."""
-        while self.played < self.settings.games:
-            if should_stop():
-                return False
-            winner, plies = self.play_game()
-            if self.played % self.settings.block == 0:
-                self.blocks.append(BlockStats())
-            self.blocks[-1].add(winner, plies, self.settings.setup.fastest_win())
-            self.played += 1
-            if on_game is not None:
-                on_game()
-            if self.played % self.settings.block == 0 or self.played == self.settings.games:
-                if report is not None:
-                    report(self)
-                if on_checkpoint is not None:
-                    on_checkpoint(self)
-        return True
-
     def checkpoint(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
-        version, internal, gauss = self.rng.getstate()
-        return {"settings": asdict(self.settings), "learner": "network", "played": self.played,
-                "networks": [network.weights() for network in self.networks],
-                "blocks": [asdict(block) for block in self.blocks], "rng": [version, list(internal), gauss]}
+        return {**self._state(), "learner": "network", "networks": [network.weights() for network in self.networks]}
 
     def model(self) -> dict[str, Any]:
         """The model file's contents: both networks, the settings, and the statistics per block."""

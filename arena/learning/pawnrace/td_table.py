@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -155,7 +156,53 @@ class _Learner:
         self.last = key
 
 
-class TdTableTrainer:
+class SelfPlayTrainer(ABC):
+    """What every self-play trainer shares: its settings, its random stream, and the games played by block.
+    A subclass plays one game with :meth:`play_game`."""
+
+    settings: TdSettings
+    rng: random.Random
+    played: int
+    blocks: list[BlockStats]
+
+    @abstractmethod
+    def play_game(self) -> tuple[int | None, int]:
+        """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
+
+    def run(self, report: Callable[[Any], None] | None = None, should_stop: Callable[[], bool] = lambda: False,
+            on_checkpoint: Callable[[Any], None] | None = None, on_game: Callable[[], None] | None = None) -> bool:
+        """Play up to ``settings.games`` games; report and checkpoint at every block's end, ``on_game`` after
+        each game. Returns whether the run finished (rather than being stopped)."""
+        while self.played < self.settings.games:
+            if should_stop():
+                return False
+            winner, plies = self.play_game()
+            if self.played % self.settings.block == 0:
+                self.blocks.append(BlockStats())
+            self.blocks[-1].add(winner, plies, self.settings.setup.fastest_win())
+            self.played += 1
+            if on_game is not None:
+                on_game()
+            if self.played % self.settings.block == 0 or self.played == self.settings.games:
+                if report is not None:
+                    report(self)
+                if on_checkpoint is not None:
+                    on_checkpoint(self)
+        return True
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        self.played = int(data["played"])
+        self.blocks = [BlockStats(**block) for block in data["blocks"]]
+        version, internal, gauss = data["rng"]
+        self.rng.setstate((version, tuple(internal), gauss))
+
+    def _state(self) -> dict[str, Any]:
+        version, internal, gauss = self.rng.getstate()
+        return {"settings": asdict(self.settings), "played": self.played,
+                "blocks": [asdict(block) for block in self.blocks], "rng": [version, list(internal), gauss]}
+
+
+class TdTableTrainer(SelfPlayTrainer):
     """Self-play training of both sides' tables; ``data`` (a checkpoint) resumes a stopped run."""
 
     def __init__(self, settings: TdSettings, data: dict[str, Any] | None = None):
@@ -166,10 +213,7 @@ class TdTableTrainer:
         self.blocks: list[BlockStats] = []
         if data is not None:
             self.tables = [dict(data["tables"][0]), dict(data["tables"][1])]
-            self.played = int(data["played"])
-            self.blocks = [BlockStats(**block) for block in data["blocks"]]
-            version, internal, gauss = data["rng"]
-            self.rng.setstate((version, tuple(internal), gauss))
+            self._restore(data)
 
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
@@ -197,34 +241,9 @@ class TdTableTrainer:
             position = after
         return position.winner, position.moves
 
-    def run(self, report: Callable[[TdTableTrainer], None] | None = None,
-            should_stop: Callable[[], bool] = lambda: False,
-            on_checkpoint: Callable[[TdTableTrainer], None] | None = None,
-            on_game: Callable[[], None] | None = None) -> bool:
-        """Play up to ``settings.games`` games; report and checkpoint at every block's end, ``on_game`` after
-        each game. Returns whether the run finished (rather than being stopped)."""
-        while self.played < self.settings.games:
-            if should_stop():
-                return False
-            winner, plies = self.play_game()
-            if self.played % self.settings.block == 0:
-                self.blocks.append(BlockStats())
-            self.blocks[-1].add(winner, plies, self.settings.setup.fastest_win())
-            self.played += 1
-            if on_game is not None:
-                on_game()
-            if self.played % self.settings.block == 0 or self.played == self.settings.games:
-                if report is not None:
-                    report(self)
-                if on_checkpoint is not None:
-                    on_checkpoint(self)
-        return True
-
     def checkpoint(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
-        version, internal, gauss = self.rng.getstate()
-        return {"settings": asdict(self.settings), "played": self.played, "tables": self.tables,
-                "blocks": [asdict(block) for block in self.blocks], "rng": [version, list(internal), gauss]}
+        return {**self._state(), "learner": "table", "tables": self.tables}
 
     def model(self) -> dict[str, Any]:
         """The model file's contents: both tables, the settings, and the statistics per block."""
