@@ -173,13 +173,14 @@ class SelfPlayTrainer(ABC):
             on_checkpoint: Callable[[Any], None] | None = None, on_game: Callable[[], None] | None = None) -> bool:
         """Play up to ``settings.games`` games; report and checkpoint at every block's end, ``on_game`` after
         each game. Returns whether the run finished (rather than being stopped)."""
+        fastest_win = self.settings.setup.fastest_win()
         while self.played < self.settings.games:
             if should_stop():
                 return False
             winner, plies = self.play_game()
             if self.played % self.settings.block == 0:
                 self.blocks.append(BlockStats())
-            self.blocks[-1].add(winner, plies, self.settings.setup.fastest_win())
+            self.blocks[-1].add(winner, plies, fastest_win)
             self.played += 1
             if on_game is not None:
                 on_game()
