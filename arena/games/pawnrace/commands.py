@@ -36,6 +36,15 @@ from arena.report.playability import playability_page
 
 PAPER = "Kalles and Kanellopoulos (2001)"
 LEARNERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
+LEARNER_ALIASES = {"tabular": "table", "nn": "network"}
+
+
+def learner_named(text: str) -> str:
+    """The learner ``text`` names (``nn`` for network, ``tabular`` for table); anything else is a one-line error."""
+    name = LEARNER_ALIASES.get(text, text)
+    if name not in LEARNERS:
+        raise ArenaError(f"--learner {text!r} is not one of: {', '.join(LEARNERS)} (or nn, tabular)")
+    return name
 CHECKPOINT_FORMAT = "arena-pawnrace-td-checkpoint/1"
 
 
@@ -55,7 +64,7 @@ def playability_command(
     option: Options = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Self-play games to learn from.")] = 10_000,
     block: Annotated[int, typer.Option(help="Games per block of statistics.")] = 10_000,
-    learner: Annotated[str, typer.Option(help="The learner: table (tabular TD(lambda)) or network.")] = "table",
+    learner: Annotated[str, typer.Option(help="The learner: table (tabular TD(lambda)) or network (nn).")] = "table",
     model: Annotated[Path | None, typer.Option(help="Read the statistics a trained model recorded instead of "
                                                     "training.", show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the training.")] = 0,
@@ -67,8 +76,7 @@ def playability_command(
     Kanellopoulos 2001), with the perfect-play verdict where the board is small enough to solve."""
     if game != PawnRaceGame.name:
         raise ArenaError(f"no learner for game {game!r}: playability judges pawnrace")
-    if learner not in LEARNERS:
-        raise ArenaError(f"--learner {learner!r} is not one of: {', '.join(LEARNERS)}")
+    learner = learner_named(learner)
     check_output_format(fmt)
     if model is not None:
         data = load_model(model)
@@ -123,13 +131,12 @@ def train_td_command(
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Model file to write.")] = Path("runs/pawnrace-td/model.json"),
     resume: Annotated[bool, typer.Option("--resume", help="Continue the run saved beside the model file.")] = False,
-    learner: Annotated[str, typer.Option(help="table (tabular) or network (one neural network per side).")]
+    learner: Annotated[str, typer.Option(help="table (tabular) or network (nn: one neural network per side).")]
     = "table",
 ) -> None:
     """TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
     checkpoint = out.with_name(out.stem + ".checkpoint.json")
-    if learner not in LEARNERS:
-        raise ArenaError(f"--learner {learner!r} is not one of: {', '.join(LEARNERS)}")
+    learner = learner_named(learner)
     if resume:
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)

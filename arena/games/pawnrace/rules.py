@@ -12,6 +12,7 @@ and so is a move after which both sides have no pawns left.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 
 WHITE, BLACK = 0, 1
 SIDES = ("white", "black")
@@ -61,7 +62,37 @@ class Setup:
         """Whether ``square`` is on the board."""
         return 0 <= square[0] < self.n and 0 <= square[1] < self.n
 
+    @cached_property
+    def steps(self) -> dict[tuple[int, Square], tuple[Square, ...]]:
+        """For each side and square, the squares a pawn there may step to on an empty board: on it, outside its
+        own base, and no closer to its own base (or into the enemy base). Computed once per configuration."""
+        table = {}
+        for side in (WHITE, BLACK):
+            for x in range(self.n):
+                for y in range(self.n):
+                    here = self.distance(side, (x, y))
+                    targets = []
+                    for dx, dy in STEPS:
+                        target = (x + dx, y + dy)
+                        if not self.on_board(target) or self.in_base(side, target):
+                            continue
+                        if self.in_base(1 - side, target) or self.distance(side, target) >= here:
+                            targets.append(target)
+                    table[side, (x, y)] = tuple(targets)
+        return table
 
+    @cached_property
+    def reach(self) -> dict[tuple[int, Square | str], frozenset[Square]]:
+        """:attr:`steps` as sets, with each side's base exits under ``(side, BASE)``: a pawn is stuck when its set
+        is a subset of the occupied squares."""
+        table: dict[tuple[int, Square | str], frozenset[Square]] = {
+            key: frozenset(targets) for key, targets in self.steps.items()}
+        for side in (WHITE, BLACK):
+            table[side, BASE] = frozenset(self.exits(side))
+        return table
+
+
+@lru_cache(maxsize=1024)
 def square_name(square: Square) -> str:
     """``(2, 0)`` as ``c1``: file letter, then rank from 1."""
     return f"{chr(ord('a') + square[0])}{square[1] + 1}"
@@ -108,15 +139,7 @@ def _occupied(position: Position) -> frozenset[Square]:
 
 def pawn_moves(setup: Setup, side: int, square: Square, occupied: frozenset[Square]) -> list[Square]:
     """The squares a pawn of ``side`` on ``square`` may step to, with ``occupied`` squares taken."""
-    targets = []
-    here = setup.distance(side, square)
-    for dx, dy in STEPS:
-        target = (square[0] + dx, square[1] + dy)
-        if not setup.on_board(target) or setup.in_base(side, target) or target in occupied:
-            continue
-        if setup.in_base(1 - side, target) or setup.distance(side, target) >= here:
-            targets.append(target)
-    return targets
+    return [target for target in setup.steps[side, square] if target not in occupied]
 
 
 def legal_moves(setup: Setup, position: Position, side: int | None = None) -> list[tuple[Square | str, Square]]:
@@ -140,12 +163,12 @@ def move_name(move: tuple[Square | str, Square]) -> str:
     return f"{origin if isinstance(origin, str) else square_name(origin)}-{square_name(target)}"
 
 
-def _stuck(setup: Setup, position: Position, side: int) -> tuple[frozenset[Square], bool]:
+def _stuck(setup: Setup, position: Position, side: int, occupied: frozenset[Square]) -> tuple[frozenset[Square],
+                                                                                            bool]:
     """``side``'s pawns on squares with no legal move, and whether its waiting pawns cannot leave the base."""
-    occupied = _occupied(position)
-    stuck = frozenset(square for square in position.pawns[side]
-                      if not pawn_moves(setup, side, square, occupied))
-    blocked = position.waiting[side] > 0 and all(exit_ in occupied for exit_ in setup.exits(side))
+    reach = setup.reach
+    stuck = frozenset(square for square in position.pawns[side] if reach[side, square] <= occupied)
+    blocked = position.waiting[side] > 0 and reach[side, BASE] <= occupied
     return stuck, blocked
 
 
@@ -153,31 +176,34 @@ def play(setup: Setup, position: Position, move: tuple[Square | str, Square]) ->
     """The position after the side to move plays ``move`` (which must be legal)."""
     side = position.to_move
     origin, target = move
-    pawns = [set(position.pawns[WHITE]), set(position.pawns[BLACK])]
     waiting = list(position.waiting)
     if origin == BASE:
         waiting[side] -= 1
+        mine = position.pawns[side]
     else:
-        pawns[side].discard(origin)  # type: ignore[arg-type]
-    moved = Position(position.pawns, position.waiting, 1 - side, position.moves + 1)
+        mine = position.pawns[side] - {origin}
     if setup.in_base(1 - side, target):
-        return replace(moved, pawns=(frozenset(pawns[0]), frozenset(pawns[1])), waiting=(waiting[0], waiting[1]),
-                       winner=side, reason=f"{SIDES[side]} reached {SIDES[1 - side]}'s base")
-    pawns[side].add(target)
-    after = replace(moved, pawns=(frozenset(pawns[0]), frozenset(pawns[1])), waiting=(waiting[0], waiting[1]))
-    after = _remove_stuck(setup, after)
+        pawns = (mine, position.pawns[BLACK]) if side == WHITE else (position.pawns[WHITE], mine)
+        return Position(pawns, (waiting[0], waiting[1]), 1 - side, position.moves + 1, side,
+                        f"{SIDES[side]} reached {SIDES[1 - side]}'s base")
+    mine = mine | {target}
+    pawns = (mine, position.pawns[BLACK]) if side == WHITE else (position.pawns[WHITE], mine)
+    after = _remove_stuck(setup, Position(pawns, (waiting[0], waiting[1]), 1 - side, position.moves + 1))
     return _judge(setup, after, side)
 
 
 def _remove_stuck(setup: Setup, position: Position) -> Position:
     sides = (WHITE, BLACK) if setup.removal == "all" else (position.to_move,)
-    found = {side: _stuck(setup, position, side) for side in sides}  # all found before any is removed
+    occupied = _occupied(position)
+    found = [(side, *_stuck(setup, position, side, occupied)) for side in sides]  # all found before any goes
+    if not any(stuck or blocked for _, stuck, blocked in found):
+        return position
     pawns, waiting = list(position.pawns), list(position.waiting)
-    for side, (stuck, blocked) in found.items():
+    for side, stuck, blocked in found:
         pawns[side] = pawns[side] - stuck
         if blocked:
             waiting[side] = 0
-    return replace(position, pawns=(pawns[0], pawns[1]), waiting=(waiting[0], waiting[1]))
+    return Position((pawns[0], pawns[1]), (waiting[0], waiting[1]), position.to_move, position.moves)
 
 
 def _judge(setup: Setup, position: Position, mover: int) -> Position:

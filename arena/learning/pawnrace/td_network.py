@@ -20,7 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, play, start
+from arena.core.errors import ArenaError
+from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, play
+from arena.learning.pawnrace.network_kernel import Geometry, seed_state, self_play_game
 from arena.learning.pawnrace.td_table import MODEL_FORMAT, BlockStats, SelfPlayTrainer, TdSettings
 
 
@@ -60,8 +62,8 @@ class Network:
     def __init__(self, inputs: int, rng: np.random.Generator | None = None, weights: dict[str, Any] | None = None):
         hidden = max(inputs // 2, 1)
         if weights is not None:
-            self.w1, self.b1 = np.array(weights["w1"]), np.array(weights["b1"])
-            self.w2, self.b2 = np.array(weights["w2"]), float(weights["b2"])
+            self.w1, self.b1 = np.array(weights["w1"], dtype=float), np.array(weights["b1"], dtype=float)
+            self.w2, self.b2 = np.array(weights["w2"], dtype=float), float(weights["b2"])
         else:
             assert rng is not None
             self.w1 = rng.uniform(-0.5, 0.5, (inputs, hidden))
@@ -115,52 +117,51 @@ def choose_by_network(setup: Setup, network: Network, features: Features, positi
 
 
 class TdNetworkTrainer(SelfPlayTrainer):
-    """Self-play training of both sides' networks; ``data`` (a checkpoint) resumes a stopped run."""
+    """Self-play training of both sides' networks; ``data`` (a checkpoint) resumes a stopped run. The games are
+    played by the compiled kernel of :mod:`arena.learning.pawnrace.network_kernel`."""
 
     def __init__(self, settings: TdSettings, data: dict[str, Any] | None = None):
         self.settings = settings
-        self.features = Features(settings.setup)
-        self.rng = random.Random(settings.seed)
-        init = np.random.default_rng(settings.seed)
-        self.networks = [Network(self.features.size, init), Network(self.features.size, init)]
+        self.geometry = Geometry.of(settings.setup)
+        self.rng_state = seed_state(settings.seed)
         self.played = 0
         self.blocks: list[BlockStats] = []
-        if data is not None:
-            self.networks = [Network(self.features.size, weights=w) for w in data["networks"]]
+        if data is None:
+            init = np.random.default_rng(settings.seed)
+            networks = [Network(self.geometry.inputs, init), Network(self.geometry.inputs, init)]
+        else:
+            networks = [Network(self.geometry.inputs, weights=w) for w in data["networks"]]
             self._restore(data)
+        self.w1 = np.stack([network.w1 for network in networks])
+        self.b1 = np.stack([network.b1 for network in networks])
+        self.w2 = np.stack([network.w2 for network in networks])
+        self.b2 = np.array([network.b2 for network in networks])
+
+    @property
+    def networks(self) -> list[Network]:
+        """Both sides' networks as they stand (copies)."""
+        return [Network(self.geometry.inputs, weights={"w1": self.w1[side], "b1": self.b1[side],
+                                                         "w2": self.w2[side], "b2": self.b2[side]})
+                for side in (WHITE, BLACK)]
 
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
-        settings, setup = self.settings, self.settings.setup
-        traces: list[list[np.ndarray] | None] = [None, None]
-        last: list[tuple[float, list[np.ndarray]] | None] = [None, None]
-        position = start(setup)
-        while not position.over:
-            side = position.to_move
-            network = self.networks[side]
-            _, after = choose_by_network(setup, network, self.features, position, self.rng, settings.greedy)
-            if after.over:
-                for player in (WHITE, BLACK):
-                    reward = settings.win_reward if after.winner == player else 0.0
-                    self._learn(player, traces, last, reward, 0.0)
-            else:
-                value, gradient = network.value_and_gradient(self.features(after))
-                self._learn(side, traces, last, 0.0, value)
-                trace = traces[side]
-                decay = settings.gamma * settings.lam
-                traces[side] = gradient if trace is None else [decay * t + g for t, g in zip(trace, gradient,
-                                                                                              strict=True)]
-                last[side] = (value, gradient)
-            position = after
-        return position.winner, position.moves
+        settings, geometry = self.settings, self.geometry
+        winner, moves = self_play_game(
+            self.w1, self.b1, self.w2, self.b2, self.rng_state, geometry.pawns, geometry.removal_all,
+            geometry.max_moves, geometry.base_of, geometry.distance, geometry.neighbours, geometry.exits,
+            geometry.input_of, settings.gamma, settings.lam, settings.alpha, settings.greedy, settings.win_reward)
+        return (None if winner < 0 else int(winner)), int(moves)
 
-    def _learn(self, side: int, traces: list[list[np.ndarray] | None],
-               last: list[tuple[float, list[np.ndarray]] | None], reward: float, value_now: float) -> None:
-        previous, trace = last[side], traces[side]
-        if previous is None or trace is None:
-            return
-        delta = reward + self.settings.gamma * value_now - previous[0]
-        self.networks[side].step([self.settings.alpha * delta * t for t in trace])
+    def random_state(self) -> Any:
+        """The SplitMix64 state, as ``{"splitmix64": integer}``."""
+        return {"splitmix64": int(self.rng_state[0])}
+
+    def set_random_state(self, state: Any) -> None:
+        """Restore the SplitMix64 state; a checkpoint of another generator is refused in one line."""
+        if not isinstance(state, dict) or not isinstance(state.get("splitmix64"), int):
+            raise ArenaError("the checkpoint was written by an older network learner: train again without --resume")
+        self.rng_state[0] = np.uint64(state["splitmix64"])
 
     def checkpoint(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""

@@ -19,11 +19,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.games.pawnrace.rules import Position, Setup, legal_moves, play, square_name, start
+from arena.games.pawnrace.rules import Position, Setup, Square, legal_moves, play, square_name, start
 
 MODEL_FORMAT = "arena-pawnrace-td/1"
 TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
@@ -48,9 +49,9 @@ class TdSettings:
     seed: int = 0
     block: int = 10_000
 
-    @property
+    @cached_property
     def setup(self) -> Setup:
-        """The rules the games are played by."""
+        """The rules the games are played by (one object, so its tables are built once)."""
         return Setup(self.n, self.a, self.pawns, self.removal, self.max_moves)
 
 
@@ -100,9 +101,13 @@ class BlockStats:
 
 def position_key(position: Position) -> str:
     """A position as text: white's squares, black's, waiting pawns, side to move (``c3|d4,e4|0,1|b``)."""
-    white = ",".join(square_name(s) for s in sorted(position.pawns[0]))
-    black = ",".join(square_name(s) for s in sorted(position.pawns[1]))
+    white, black = _squares_text(position.pawns[0]), _squares_text(position.pawns[1])
     return f"{white}|{black}|{position.waiting[0]},{position.waiting[1]}|{'wb'[position.to_move]}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _squares_text(squares: frozenset[Square]) -> str:
+    return ",".join(square_name(square) for square in sorted(squares))
 
 
 def choose(setup: Setup, table: dict[str, float], position: Position, win_reward: float,
@@ -161,7 +166,6 @@ class SelfPlayTrainer(ABC):
     A subclass plays one game with :meth:`play_game`."""
 
     settings: TdSettings
-    rng: random.Random
     played: int
     blocks: list[BlockStats]
 
@@ -191,16 +195,22 @@ class SelfPlayTrainer(ABC):
                     on_checkpoint(self)
         return True
 
+    @abstractmethod
+    def random_state(self) -> Any:
+        """The random stream's state as JSON-ready data."""
+
+    @abstractmethod
+    def set_random_state(self, state: Any) -> None:
+        """Restore the random stream from :meth:`random_state`'s data."""
+
     def _restore(self, data: dict[str, Any]) -> None:
         self.played = int(data["played"])
         self.blocks = [BlockStats(**block) for block in data["blocks"]]
-        version, internal, gauss = data["rng"]
-        self.rng.setstate((version, tuple(internal), gauss))
+        self.set_random_state(data["rng"])
 
     def _state(self) -> dict[str, Any]:
-        version, internal, gauss = self.rng.getstate()
         return {"settings": asdict(self.settings), "played": self.played,
-                "blocks": [asdict(block) for block in self.blocks], "rng": [version, list(internal), gauss]}
+                "blocks": [asdict(block) for block in self.blocks], "rng": self.random_state()}
 
 
 class TdTableTrainer(SelfPlayTrainer):
@@ -241,6 +251,16 @@ class TdTableTrainer(SelfPlayTrainer):
                 learner.visit(position_key(_unmoved(after)))
             position = after
         return position.winner, position.moves
+
+    def random_state(self) -> Any:
+        """The state of the run's ``random.Random`` as JSON-ready data."""
+        version, internal, gauss = self.rng.getstate()
+        return [version, list(internal), gauss]
+
+    def set_random_state(self, state: Any) -> None:
+        """Restore the run's ``random.Random``."""
+        version, internal, gauss = state
+        self.rng.setstate((version, tuple(internal), gauss))
 
     def checkpoint(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
