@@ -76,14 +76,19 @@ def test_imports_point_down(path):
     assert not upward, "\n".join(upward)
 
 
+def game_package(parts: list[str]) -> bool:
+    """Whether ``arena.games.X`` or ``arena.learning.X`` is a game's package (not a module all games share)."""
+    return len(parts) >= 3 and parts[1] in ("games", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
+
+
 def test_a_game_imports_no_other_game():
     for path in MODULES:
         importer = module_name(path).split(".")
-        if len(importer) < 3 or importer[1] not in ("games", "learning"):
+        if not game_package(importer):
             continue
         for line, target in arena_imports(path):
             parts = target.split(".")
-            if len(parts) >= 3 and parts[1] in ("games", "learning"):
+            if game_package(parts):
                 assert parts[2] == importer[2], f"{path}:{line} imports {target}"
 
 

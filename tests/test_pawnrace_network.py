@@ -83,4 +83,4 @@ def test_playability_takes_nn_for_the_network_learner_and_refuses_an_unknown_one
     assert [block["games"] for block in json.loads(by_alias.stdout)["blocks"]] == [3, 3, 6]  # and the whole run
     wrong = runner.invoke(app, [*command, "--learner", "svm"])
     assert wrong.exit_code == 2
-    assert wrong.stderr == "error: --learner 'svm' is not one of: table, network (or nn, tabular)\n"
+    assert wrong.stderr == "error: --learner 'svm' is not one of: table, network (or tabular, nn)\n"

@@ -29,7 +29,9 @@ def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
     assert kinds["arena.games.tron.plugin"] == ("built-in", ("register_commands", "register_games"))
     assert kinds["arena.games.catmouse.plugin"] == ("built-in", ("register_commands", "register_games"))
-    assert kinds["arena.games.pawnrace.plugin"] == ("built-in", ("register_commands", "register_games"))
+    assert kinds["arena.games.pawnrace.plugin"] == ("built-in", ("register_commands", "register_games",
+                                                                 "register_studies"))
+    assert sorted(shipped_registry.studies) == ["pawnrace"]
     assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))
 
 
@@ -117,8 +119,10 @@ def entry_point_package(tmp_path, monkeypatch):
     write_module(site, "arena_fixture_plugin.py", """
         import typer
 
-        from arena import Bot, Game, Option, Result, hookimpl
+        from arena import Bot, Game, Option, Result, hookimpl, run_match
+        from arena.core.errors import ArenaError
         from arena.games.tron.game import TronGame
+        from arena.learning.playability import BlockStats, PlayabilityStudy, StudyRun
 
         FINISHED = []
 
@@ -157,6 +161,36 @@ def entry_point_package(tmp_path, monkeypatch):
         @hookimpl
         def match_finished(record):
             FINISHED.append(record)
+
+
+        class RandomPlayStudy(PlayabilityStudy):
+            \"\"\"Who wins slowtron when both sides move at random: a study with no learning in it.\"\"\"
+
+            game = "slowtron"
+            default_map = "empty_room"
+            learners = {"random": "random moves, no learning"}
+
+            def train(self, map_spec, options, learner, games, block, seed, on_game=None):
+                blocks = []
+                for index in range(games):
+                    if index % block == 0:
+                        blocks.append(BlockStats())
+                    outcome = run_match("slowtron", ["random", "random"], game_map=map_spec, options=options,
+                                        seed=seed + index)
+                    ranks = list(outcome.ranks)
+                    blocks[-1].add(None if ranks[0] == ranks[1] else ranks.index(1), 2 * len(outcome.actions))
+                    if on_game is not None:
+                        on_game()
+                return StudyRun(f"random slowtron on {map_spec}", blocks, block, ("north", "south"))
+
+            def recorded(self, model):
+                raise ArenaError("random play keeps no model")
+
+
+        @hookimpl
+        def register_studies(register):
+            register(RandomPlayStudy())
+            register(RandomPlayStudy())
         """)
     write_module(site, "arena_misspelled_plugin.py", """
         from arena import hookimpl
@@ -185,8 +219,10 @@ def test_entry_point_plugins_register_games_bots_commands_and_see_matches(entry_
     assert "slowtron" in registry.games
     assert registry.bot("northbound").plugin == "fixture"
     plugins = {p.name: (p.kind, p.hooks) for p in registry.plugins}
-    assert plugins["fixture"] == ("entry point",
-                                  ("match_finished", "register_bots", "register_commands", "register_games"))
+    assert plugins["fixture"] == ("entry point", ("match_finished", "register_bots", "register_commands",
+                                                  "register_games", "register_studies"))
+    assert sorted(registry.studies) == ["pawnrace", "slowtron"]
+    assert "plugin fixture: a second playability study of 'slowtron'; skipped" in registry.problems
     assert "misspelled" not in plugins
     assert any(p.startswith("plugin misspelled (arena_misspelled_plugin): ") and "register_bot" in p
                for p in registry.problems)
@@ -208,6 +244,28 @@ def test_entry_point_plugins_register_games_bots_commands_and_see_matches(entry_
     registry.manager.hook.register_commands(app=app)
     result = CliRunner().invoke(app, ["hello"])
     assert result.exit_code == 0 and result.output == "hello from a plugin\n"
+
+
+def test_a_plugin_game_gets_the_playability_verdict_from_its_own_study(entry_point_package, tmp_path, monkeypatch):
+    import json
+
+    from arena.cli.main import app
+
+    monkeypatch.chdir(tmp_path)
+    command = ["playability", "slowtron", "-n", "4", "--block", "2", "--seed", "3", "-f", "json"]
+    first = CliRunner().invoke(app, command)
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.stdout)
+    assert report["title"] == "random slowtron on empty_room"
+    assert [block["games"] for block in report["blocks"]] == [2, 2, 4]
+    whole = report["blocks"][-1]
+    assert {"north", "south", "north_95", "p_north_wins_half"} <= set(whole)
+    assert whole["north"] + whole["south"] + whole["draws_by_cap"] / 4 == pytest.approx(1.0)
+    assert json.loads(CliRunner().invoke(app, command).stdout) == report  # seeded: the same games again
+    table = CliRunner().invoke(app, ["playability", "slowtron", "-n", "2", "--block", "2", "-f", "csv"])
+    assert table.stdout.splitlines()[0].startswith("block,games,moves/player,sd,north,north 95%,south,south 95%,")
+    missing = CliRunner().invoke(app, ["playability", "slowtron", "--model", "m.json"])
+    assert missing.exit_code == 2 and missing.stderr.endswith("\nerror: random play keeps no model\n")
 
 
 def test_unknown_names_suggest_the_closest(shipped_registry):

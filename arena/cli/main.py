@@ -7,7 +7,7 @@ import sys
 import typer
 from rich.markup import escape
 
-from arena.cli import analysis, catalog, check, play, records, results  # noqa: F401 - each module adds its commands
+from arena.cli import analysis, catalog, check, play, playability, records, results  # noqa: F401 - each module adds its commands
 from arena.cli.app import app
 from arena.cli.common import err
 from arena.cli.placeholders import fill_placeholders

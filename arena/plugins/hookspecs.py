@@ -51,6 +51,20 @@ def register_bots(register: Any) -> None:
 
 
 @hookspec
+def register_studies(register: Any) -> None:
+    """Register playability studies: self-play learners that ``arena playability GAME`` trains to judge a
+    game's design.
+
+    Args:
+        register: call ``register(study)`` once for each study, where ``study`` is an instance of
+            :class:`arena.learning.playability.PlayabilityStudy` naming a registered ``game``. A second study
+            of the same game is reported and skipped.
+
+    Called once when the plugin registry loads, after every game and bot is registered.
+    """
+
+
+@hookspec
 def register_commands(app: Any) -> None:
     """Add commands to the ``arena`` command line.
 

@@ -78,6 +78,8 @@ class Registry:
 
     games: dict[str, type[Game]] = field(default_factory=dict)
     bots: dict[str, BotEntry] = field(default_factory=dict)
+    studies: dict[str, Any] = field(default_factory=dict)
+    """Playability studies by game (:class:`arena.learning.playability.PlayabilityStudy`)."""
     plugins: list[PluginInfo] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     manager: pluggy.PluginManager | None = None
@@ -93,6 +95,12 @@ class Registry:
         if name in self.bots:
             return self.bots[name]
         raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
+
+    def study(self, game: str) -> Any:
+        """The playability study of ``game``, or an error naming the games that have one."""
+        if game in self.studies:
+            return self.studies[game]
+        raise ArenaError(f"no learner for game {game!r}: playability judges {', '.join(sorted(self.studies))}")
 
     def spec(self, text: str) -> BotSpec:
         """Parse and check a bot spec string (``name:key=value,...``) against the registered bot."""
@@ -237,6 +245,7 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
 
     _collect_games(manager, registry)
     _collect_bots(manager, registry)
+    _collect_studies(manager, registry)
     return registry
 
 
@@ -289,6 +298,20 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
         registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
 
     _report(call_hook(manager, "register_bots", register=register), registry)
+
+
+def _collect_studies(manager: pluggy.PluginManager, registry: Registry) -> None:
+    def register(study: Any) -> None:
+        game = getattr(study, "game", None)
+        if game not in registry.games:
+            registry.problems.append(f"plugin {calling_plugin()}: a playability study of unknown game {game!r}; "
+                                     "skipped")
+        elif game in registry.studies:
+            registry.problems.append(f"plugin {calling_plugin()}: a second playability study of {game!r}; skipped")
+        else:
+            registry.studies[game] = study
+
+    _report(call_hook(manager, "register_studies", register=register), registry)
 
 
 def _report(call: HookCall, registry: Registry) -> None:

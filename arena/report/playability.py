@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from arena.learning.pawnrace.playability import PlayabilityRow
+from arena.learning.playability import PlayabilityRow
 from arena.report.charts import line_chart
 
 STYLE = ("body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; } "
@@ -14,17 +14,20 @@ STYLE = ("body { font-family: system-ui, sans-serif; margin: 2em auto; max-width
          "text-align: right; } svg { background: #fafafa; border: 1px solid #ddd; }")
 
 
-def playability_page(title: str, rows: Sequence[PlayabilityRow], perfect: str) -> str:
-    """The page: the title, the perfect-play verdict, the table, and two charts over the blocks."""
+def playability_page(title: str, rows: Sequence[PlayabilityRow], perfect: str,
+                     sides: tuple[str, str] = ("white", "black")) -> str:
+    """The page: the title, the perfect-play verdict, the table, and two charts over the blocks; the players
+    named ``sides`` (first, second)."""
+    first, second = (html.escape(side) for side in sides)
     blocks = [row for row in rows if row.label != "all"]
     cells = "".join(
         f"<tr><td>{html.escape(row.label)}</td><td>{row.games:,}</td><td>{row.mean_moves:.2f}</td>"
         f"<td>{row.sd_moves:.2f}</td><td>{row.white:.2%}</td><td>{row.black:.2%}</td><td>{row.p_half:.3g}</td>"
         f"<td>{row.fastest:.1%}</td><td>{row.longest}</td><td>{row.draws}</td></tr>" for row in rows)
-    head = "".join(f"<th>{name}</th>" for name in ("block", "games", "moves/player", "sd", "white", "black",
-                                                    "p(white=half)", "fewest-move wins", "longest", "draws"))
-    shares = line_chart("share of the wins, block by block", {"white": [r.white for r in blocks],
-                                                              "black": [r.black for r in blocks]}, "block")
+    head = "".join(f"<th>{name}</th>" for name in ("block", "games", "moves/player", "sd", first, second,
+                                                    f"p({first}=half)", "fewest-move wins", "longest", "draws"))
+    shares = line_chart("share of the wins, block by block", {first: [r.white for r in blocks],
+                                                              second: [r.black for r in blocks]}, "block")
     length = line_chart("mean moves per player, block by block", {"moves": [r.mean_moves for r in blocks]},
                         "block")
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'

@@ -14,9 +14,7 @@ from rich.table import Table
 
 from arena.cli.common import (
     Options,
-    check_output_format,
     command_group,
-    emit_table,
     err,
     games_progress,
     out,
@@ -26,25 +24,15 @@ from arena.cli.common import (
 from arena.cli.interrupts import stop_requests
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
-from arena.games.pawnrace.game import PawnRaceGame
+from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
 from arena.games.pawnrace.solver import Verdict, verdict
-from arena.learning.pawnrace.playability import playability
-from arena.learning.pawnrace.td_network import TdNetworkTrainer, network_settings
-from arena.learning.pawnrace.td_table import BlockStats, TdSettings, TdTableTrainer, load_model, save_model
-from arena.report.playability import playability_page
+from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy
+from arena.learning.pawnrace.td_network import network_settings
+from arena.learning.pawnrace.td_table import TdSettings, save_model
 
 PAPER = "Kalles and Kanellopoulos (2001)"
-LEARNERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
-LEARNER_ALIASES = {"tabular": "table", "nn": "network"}
-
-
-def learner_named(text: str) -> str:
-    """The learner ``text`` names (``nn`` for network, ``tabular`` for table); anything else is a one-line error."""
-    name = LEARNER_ALIASES.get(text, text)
-    if name not in LEARNERS:
-        raise ArenaError(f"--learner {text!r} is not one of: {', '.join(LEARNERS)} (or nn, tabular)")
-    return name
+STUDY = PawnRaceStudy()
 CHECKPOINT_FORMAT = "arena-pawnrace-td-checkpoint/1"
 
 
@@ -55,68 +43,6 @@ def add_commands(app: typer.Typer) -> None:
     solve.command("pawnrace-claims")(user_errors(claims_command))
     train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
     train.command("pawnrace-td")(user_errors(train_td_command))
-    app.command("playability")(user_errors(playability_command))
-
-
-def playability_command(
-    game: Annotated[str, typer.Argument(help="The game whose design to judge (a learner exists for: pawnrace).")],
-    map_spec: Annotated[str, typer.Option("--map", "-m", help="The configuration.")] = "pawnrace_5x5",
-    option: Options = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Self-play games to learn from.")] = 10_000,
-    block: Annotated[int, typer.Option(help="Games per block of statistics.")] = 10_000,
-    learner: Annotated[str, typer.Option(help="The learner: table (tabular TD(lambda)) or network (nn).")] = "table",
-    model: Annotated[Path | None, typer.Option(help="Read the statistics a trained model recorded instead of "
-                                                    "training.", show_default=False)] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the training.")] = 0,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="Output format: table, md, csv or json.")] = "table",
-    html_file: Annotated[Path | None, typer.Option("--html", help="Also write a page with the charts.",
-                                                   show_default=False)] = None,
-) -> None:
-    """The design verdict: fairness and length of self-play learners' games, block by block (Kalles and
-    Kanellopoulos 2001), with the perfect-play verdict where the board is small enough to solve."""
-    if game != PawnRaceGame.name:
-        raise ArenaError(f"no learner for game {game!r}: playability judges pawnrace")
-    learner = learner_named(learner)
-    check_output_format(fmt)
-    if model is not None:
-        data = load_model(model)
-        settings = TdSettings(**data["settings"])
-        blocks = [BlockStats(**block_data) for block_data in data["blocks"]]
-    else:
-        setup = setup_from(map_spec, parse_options(option))
-        if games < 1 or block < 1:
-            raise ArenaError("--games and --block must be at least 1")
-        settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, seed=seed,
-                              block=block)
-        if learner == "network":
-            settings = network_settings(settings)
-        trainer = LEARNERS[learner](settings)
-        with games_progress() as progress:
-            task = progress.add_task("self-play", total=games)
-            trainer.run(on_game=lambda: progress.advance(task))
-        blocks = trainer.blocks
-    rows = playability(blocks, settings.block)
-    setup = settings.setup
-    title = (f"Playability of pawnrace n={setup.n} a={setup.a} pawns={setup.pawns} removal={setup.removal}: "
-             f"{sum(b.games for b in blocks):,} self-play games, fewest moves to win {setup.fastest_win()}")
-    headers = ["block", "games", "moves/player", "sd", "white", "white 95%", "black", "black 95%", "p(white=half)",
-               "fewest-move wins", "longest", "draws"]
-    table_rows = [[row.label, f"{row.games:,}", f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}", f"{row.white:.2%}",
-                   f"[{row.white_interval[0]:.1%}, {row.white_interval[1]:.1%}]", f"{row.black:.2%}",
-                   f"[{row.black_interval[0]:.1%}, {row.black_interval[1]:.1%}]", _p_value(row.p_half),
-                   f"{row.fastest:.1%}", str(row.longest), str(row.draws)] for row in rows]
-    solved = verdict(setup) if setup.pawns == 1 and setup.n <= 7 else None
-    perfect = (f"perfect play: {solved.winner or 'a draw'}" + (f" wins in {solved.winner_moves} moves" if
-               solved.winner else "") if solved else "perfect play: too large to solve here")
-    if fmt == "json":
-        typer.echo(json.dumps({"title": title, "blocks": [row.as_json() for row in rows], "perfect_play": perfect},
-                              indent=2))
-    else:
-        emit_table(headers, table_rows, fmt, title)
-        out_console_print(perfect)
-    if html_file is not None:
-        html_file.write_text(playability_page(title, rows, perfect), encoding="utf-8")
-        err.print(f"playability page written to {html_file}", highlight=False)
 
 
 def train_td_command(
@@ -136,11 +62,11 @@ def train_td_command(
 ) -> None:
     """TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
     checkpoint = out.with_name(out.stem + ".checkpoint.json")
-    learner = learner_named(learner)
+    learner = STUDY.learner_named(learner)
     if resume:
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)
-        trainer = LEARNERS[data.get("learner", "table")](settings, data)
+        trainer = TRAINERS[data.get("learner", "table")](settings, data)
     else:
         setup = setup_from(map_spec, parse_options(option))
         if games < 1 or block < 1 or not 0 <= greedy <= 1:
@@ -149,7 +75,7 @@ def train_td_command(
                               greedy=greedy, seed=seed, block=block)
         if learner == "network":
             settings = network_settings(settings)
-        trainer = LEARNERS[learner](settings)
+        trainer = TRAINERS[learner](settings)
     err.print(f"writing the model to {out} and the checkpoint to {checkpoint} (kept, so --resume can go on)",
               highlight=False, soft_wrap=True)
 
@@ -173,19 +99,6 @@ def train_td_command(
     if not finished:
         err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)
         raise typer.Exit(130)
-
-
-def _p_value(p: float) -> str:
-    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
-
-
-def setup_from(map_spec: str, options: dict[str, str]) -> Setup:
-    """The configuration a pawn-race map and extra options give, or a one-line error."""
-    game_map = resolve_map(map_spec)
-    if game_map.header.get("game") != PawnRaceGame.name:
-        raise ArenaError(f"{game_map.label} is not a pawnrace map")
-    PawnRaceGame.check_map(game_map)
-    return PawnRaceGame.setup_of(game_map, PawnRaceGame.resolve_options({**game_map.header, **options}))
 
 
 def out_console_print(text: str) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game, Option, Result
-from arena.core.maps import GameMap
+from arena.core.maps import GameMap, resolve_map
 from arena.games.pawnrace.rules import (
     BLACK,
     SIDES,
@@ -218,3 +218,12 @@ class PawnRaceGame(Game):
         lines.append(f"waiting: white {position.waiting[WHITE]}, black {position.waiting[BLACK]}; move "
                      f"{position.moves}; {state}")
         return "\n".join(lines)
+
+
+def setup_from(map_spec: str, options: Mapping[str, str]) -> Setup:
+    """The configuration a pawn-race map and extra options give, or a one-line error."""
+    game_map = resolve_map(map_spec)
+    if game_map.header.get("game") != PawnRaceGame.name:
+        raise ArenaError(f"{game_map.label} is not a pawnrace map")
+    PawnRaceGame.check_map(game_map)
+    return PawnRaceGame.setup_of(game_map, PawnRaceGame.resolve_options({**game_map.header, **options}))

@@ -1,4 +1,5 @@
-"""The hooks that add the pawn race to the arena: the game ``pawnrace`` and its ``arena solve`` commands."""
+"""The hooks that add the pawn race to the arena: the game ``pawnrace``, its playability study and its
+``arena solve`` and ``arena train`` commands."""
 
 from typing import Any
 
@@ -10,6 +11,14 @@ from arena.plugins.hookspecs import hookimpl
 def register_games(register: Any) -> None:
     """Register the pawn race."""
     register(PawnRaceGame)
+
+
+@hookimpl
+def register_studies(register: Any) -> None:
+    """Register the pawn race's TD(lambda) learners for ``arena playability pawnrace``."""
+    from arena.learning.pawnrace.study import PawnRaceStudy
+
+    register(PawnRaceStudy())
 
 
 @hookimpl

@@ -14,7 +14,6 @@ holds its state, so a resumed run ends exactly as an uninterrupted one.
 from __future__ import annotations
 
 import json
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.games.pawnrace.rules import Position, Setup, Square, legal_moves, play, square_name, start
+from arena.learning.playability import BlockStats
 
 MODEL_FORMAT = "arena-pawnrace-td/1"
 TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
@@ -53,50 +53,6 @@ class TdSettings:
     def setup(self) -> Setup:
         """The rules the games are played by (one object, so its tables are built once)."""
         return Setup(self.n, self.a, self.pawns, self.removal, self.max_moves)
-
-
-@dataclass
-class BlockStats:
-    """What the games of one block did: length (moves per player), wins by side, draws by the cap."""
-
-    games: int = 0
-    moves: float = 0.0
-    moves_squared: float = 0.0
-    white: int = 0
-    black: int = 0
-    draws: int = 0
-    longest: int = 0
-    fastest: int = 0
-    """Games won in the fewest moves possible (see :meth:`Setup.fastest_win`)."""
-
-    def add(self, winner: int | None, plies: int, fastest_win: int = 0) -> None:
-        """Count one game of ``plies`` moves of both sides; ``fastest_win``: the fewest moves a side can win in."""
-        per_player = plies / 2
-        if winner is not None and (plies + 1 - winner) // 2 == fastest_win:
-            self.fastest += 1
-        self.games += 1
-        self.moves += per_player
-        self.moves_squared += per_player * per_player
-        self.longest = max(self.longest, plies)
-        if winner is None:
-            self.draws += 1
-        elif winner == 0:
-            self.white += 1
-        else:
-            self.black += 1
-
-    @property
-    def mean_moves(self) -> float:
-        """Mean moves per player."""
-        return self.moves / self.games if self.games else math.nan
-
-    @property
-    def sd_moves(self) -> float:
-        """Standard deviation of the moves per player."""
-        if self.games < 2:
-            return math.nan
-        mean = self.mean_moves
-        return math.sqrt(max(self.moves_squared / self.games - mean * mean, 0.0) * self.games / (self.games - 1))
 
 
 def position_key(position: Position) -> str:
