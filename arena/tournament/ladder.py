@@ -20,7 +20,7 @@ from arena.core.maps import GameMap
 from arena.play.executors import WorkerPool
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import Registry
-from arena.stats.ratings import MU, SIGMA, draw_probability
+from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
 from arena.stats.ratings import environment as ratings_environment
 from arena.stats.two_player import draw_margin, rate_two
 from arena.storage.history import finalize_run
@@ -44,8 +44,12 @@ class LadderEntry:
 
 
 def environment(store: Store, game: str) -> trueskill.TrueSkill:
-    """TrueSkill with tau 0 and the smoothed draw rate of every stored game of ``game``."""
-    return ratings_environment(draw_probability([row.ranks for row in store.games(game=game)]))
+    """TrueSkill with tau 0 and the smoothed draw rate of the games ``game``'s newest all-time leaderboard
+    rates (every stored game of it, once each run is finished), from the draw counts stored with it."""
+    state = store.leaderboard_state(game)
+    if state is None:  # none stored yet, or a database from before they kept their draw counts
+        return ratings_environment(draw_probability([row.ranks for row in store.games(game=game)]))
+    return ratings_environment(smoothed_draw_rate(*state[1]))
 
 
 def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[LadderEntry]:
