@@ -81,14 +81,24 @@ _VERSION_2 = """
     ) WITHOUT ROWID;
     INSERT INTO rating_snapshots_by_key SELECT run_id, game_idx, bot_id, role, mu, sigma FROM rating_snapshots;
     DROP TABLE rating_snapshots;
-    ALTER TABLE rating_snapshots_by_key RENAME TO rating_snapshots
+    ALTER TABLE rating_snapshots_by_key RENAME TO rating_snapshots;
+    ALTER TABLE runs ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
+    UPDATE runs SET played = (SELECT count(*) FROM games WHERE games.run_id = runs.id)
+"""
+_COUNT_PLAYED = """
+    CREATE TRIGGER games_count_in_their_run AFTER INSERT ON games
+    BEGIN
+        UPDATE runs SET played = played + 1 WHERE id = NEW.run_id;
+    END
 """
 
 
 def _migrate_to_2(conn: sqlite3.Connection) -> None:
     """Version 2: records compressed; each leaderboard carries the draw counts it was rated with (so the
-    next run continues it); each run's final ratings kept on their own; snapshots stored once, by key."""
+    next run continues it); each run's final ratings kept on their own; snapshots stored once, by key;
+    each run counts its stored games (a trigger adds each new one)."""
     _run_script(conn, _VERSION_2)
+    conn.execute(_COUNT_PLAYED)  # one statement, with a semicolon inside
     _compress_stored_records(conn)
 
 
@@ -244,8 +254,27 @@ class GameResult:
     ranks: tuple[int, ...]
 
 
+_GROWING_TABLES = frozenset({"games", "rating_snapshots"})
+"""Tables that grow with every stored game: checked before this process first writes, not when it opens."""
+
+
+def _integrity_problem(conn: sqlite3.Connection, tables: Iterable[str] | None = None) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with ``tables`` (with their indexes), or the whole file."""
+    checks = [f'PRAGMA quick_check("{table}")' for table in tables] if tables is not None else ["PRAGMA quick_check"]
+    for check in checks:
+        row = conn.execute(check).fetchone()
+        if row is None or row[0] != "ok":
+            return " ".join(str(row[0] if row else "no answer").split())
+    return None
+
+
 def _check_existing(path: Path) -> None:
-    """Refuse files that are not arena databases of a schema this arena reads, without writing."""
+    """Refuse files that are not arena databases of a schema this arena reads, without writing.
+
+    Every table is checked for corruption except the ones that grow with every game (their check would
+    make opening a database take longer the more games it holds); :meth:`Store.check_before_writing`
+    checks the whole file before the first write.
+    """
     with path.open("rb") as handle:
         header = handle.read(len(_SQLITE_HEADER))
     if header != _SQLITE_HEADER:
@@ -255,11 +284,10 @@ def _check_existing(path: Path) -> None:
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
     try:
-        check = conn.execute("PRAGMA quick_check").fetchone()
-        if check is None or check[0] != "ok":
-            detail = " ".join(str(check[0] if check else "no answer").split())
-            raise StoreError(f"{path}: the database is corrupt ({detail}); it was left untouched")
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        problem = _integrity_problem(conn, sorted(tables - _GROWING_TABLES))
+        if problem is not None:
+            raise StoreError(f"{path}: the database is corrupt ({problem}); it was left untouched")
         if not tables:
             return  # a new database another arena is creating right now: opening it waits for that
         if "meta" not in tables:
@@ -286,7 +314,8 @@ class Store:
         self.path = Path(path) if path is not None else default_db_path()
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
-        if self.path.exists() and self.path.stat().st_size > 0:
+        self._checked = not (self.path.exists() and self.path.stat().st_size > 0)  # a new file needs no check
+        if not self._checked:
             _check_existing(self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
@@ -319,6 +348,8 @@ class Store:
             if has_meta:
                 row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
+            if version < SCHEMA_VERSION:
+                self.check_before_writing()
             for target in range(version + 1, SCHEMA_VERSION + 1):
                 migration = _MIGRATIONS[target]
                 if callable(migration):
@@ -342,12 +373,22 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def check_before_writing(self) -> None:
+        """Refuse to write to a corrupt database: the whole file is checked once, before the first write."""
+        if self._checked:
+            return
+        problem = _integrity_problem(self.conn)
+        if problem is not None:
+            raise StoreError(f"{self.path}: the database is corrupt ({problem}); it was left untouched")
+        self._checked = True
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Hold the write lock for the writes inside: they are committed together, or not at all."""
         if self.conn.in_transaction:  # already inside one: it commits them
             yield
             return
+        self.check_before_writing()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -363,6 +404,7 @@ class Store:
         row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
         if row:
             return row[0]
+        self.check_before_writing()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
@@ -390,6 +432,7 @@ class Store:
     def create_run(self, name: str, game: str, fmt: str, definition: dict[str, Any], fingerprint: str,
                    scheduled: int) -> int:
         """Start a run; returns its id."""
+        self.check_before_writing()
         cursor = self.conn.execute(
             "INSERT INTO runs (name, game, format, definition, fingerprint, scheduled, status, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
@@ -399,6 +442,7 @@ class Store:
     def set_run_status(self, run_id: int, status: str, scheduled: int | None = None) -> None:
         """Mark a run running, interrupted or complete."""
         finished = now() if status == "complete" else None
+        self.check_before_writing()
         if scheduled is None:
             self.conn.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, finished, run_id))
         else:
@@ -408,7 +452,7 @@ class Store:
     def _run_rows(self, where: str = "", params: Sequence[Any] = ()) -> list[RunRow]:
         cursor = self.conn.execute(
             "SELECT r.id, r.name, r.game, r.format, r.definition, r.fingerprint, r.scheduled, r.status, "
-            "r.created_at, r.finished_at, (SELECT count(*) FROM games g WHERE g.run_id = r.id) "
+            "r.created_at, r.finished_at, r.played "
             f"FROM runs r {where} ORDER BY r.id", params)
         return [RunRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:]) for row in cursor.fetchall()]
 
@@ -462,6 +506,7 @@ class Store:
                  record: dict[str, Any]) -> None:
         """Store one finished game, committed at once unless inside :meth:`transaction` (a second copy of the
         same game is ignored). The record is stored compressed; it reads back as the same dict."""
+        self.check_before_writing()
         self.conn.execute(
             "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, think_time, "
             "duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
