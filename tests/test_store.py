@@ -20,8 +20,8 @@ import arena.storage.store
 from arena.cli.main import app
 from arena.cli.results import SPARKS, sparkline
 from arena.plugins.registry import PluginConfig, load_registry
-from arena.storage.history import finalize_run
 from arena.storage.codec import decode_record
+from arena.storage.history import finalize_run
 from arena.storage.store import SCHEMA_VERSION, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament

@@ -377,7 +377,10 @@ class Store:
         """Refuse to write to a corrupt database: the whole file is checked once, before the first write."""
         if self._checked:
             return
-        problem = _integrity_problem(self.conn)
+        try:
+            problem = _integrity_problem(self.conn)
+        except sqlite3.DatabaseError as exc:
+            problem = str(exc)
         if problem is not None:
             raise StoreError(f"{self.path}: the database is corrupt ({problem}); it was left untouched")
         self._checked = True
