@@ -9,13 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 import arena.storage.store
+import arena.tournament.ladder
 from arena.cli.main import app
 from arena.stats.ratings import Rating, draw_probability, rate
 from arena.storage.codec import decode_record, encode_record, record_json
 from arena.storage.history import finalize_run, leaderboard_after, recompute, update_leaderboards
 from arena.storage.queries import leaderboard, run_summaries
 from arena.storage.store import SCHEMA_VERSION, Store
-from arena.tournament.ladder import environment
+from arena.tournament.ladder import environment, ladder_run
 
 runner = CliRunner()
 BOTS = 5
@@ -259,3 +260,20 @@ def test_a_corrupt_game_page_is_refused_before_writing_and_reported_when_read(tm
     assert played.exit_code == 2
     assert played.stderr.strip().startswith(f"error: {db}: the database is corrupt")
     assert db.read_bytes() == content
+
+
+def test_the_ladder_grows_its_newest_run_until_another_run_or_its_size_limit_starts_a_new_one(monkeypatch):
+    monkeypatch.setattr(arena.tournament.ladder, "LADDER_RUN_GAMES", 10)
+    with Store("arena.db") as store:
+        first, index = ladder_run(store, "tron")
+        assert index == 0 and store.run(first).name == "tron ladder"
+        store.set_run_status(first, "complete", scheduled=6)
+        assert ladder_run(store, "tron") == (first, 6)  # a round continues it
+        new_run(store, "a tournament", 4)  # a newer run of the game: a round would rate it again
+        second, index = ladder_run(store, "tron")
+        assert second == first + 2 and index == 0 and store.run(second).name == "tron ladder, part 2"
+        store.set_run_status(second, "complete", scheduled=10)  # full
+        third, _ = ladder_run(store, "tron")
+        assert third == second + 1 and store.run(third).name == "tron ladder, part 3"
+        store.create_run("snafu ladder", "snafu", "ladder", {"game": "snafu"}, "ladder-snafu", 0)
+        assert ladder_run(store, "tron") == (third, 0)  # other games' runs do not count

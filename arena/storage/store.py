@@ -497,6 +497,10 @@ class Store:
             raise StoreError(f"{self.path} has no runs yet: run a tournament first")
         return rows[-1]
 
+    def count_runs_with(self, fingerprint: str) -> int:
+        """How many runs have this definition."""
+        return self.conn.execute("SELECT count(*) FROM runs WHERE fingerprint = ?", (fingerprint,)).fetchone()[0]
+
     def latest_run_with(self, fingerprint: str) -> RunRow | None:
         """The newest run of the same definition, if any."""
         rows = self._run_rows("WHERE r.fingerprint = ?", (fingerprint,))
