@@ -260,7 +260,8 @@ _GROWING_TABLES = frozenset({"games", "rating_snapshots"})
 
 def _integrity_problem(conn: sqlite3.Connection, tables: Iterable[str] | None = None) -> str | None:
     """What ``PRAGMA quick_check`` finds wrong with ``tables`` (with their indexes), or the whole file."""
-    checks = [f'PRAGMA quick_check("{table}")' for table in tables] if tables is not None else ["PRAGMA quick_check"]
+    checks = (["PRAGMA quick_check"] if tables is None else
+              ['PRAGMA quick_check("{}")'.format(table.replace('"', '""')) for table in tables])
     for check in checks:
         row = conn.execute(check).fetchone()
         if row is None or row[0] != "ok":
