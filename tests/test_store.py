@@ -20,8 +20,9 @@ import arena.storage.store
 from arena.cli.main import app
 from arena.cli.results import SPARKS, sparkline
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage.codec import decode_record
 from arena.storage.history import finalize_run
-from arena.storage.store import Store, StoreError
+from arena.storage.store import SCHEMA_VERSION, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
@@ -101,13 +102,14 @@ def thinker_dir(path):
 # --- schema, migrations -------------------------------------------------------------------------------
 
 
-def test_a_new_database_has_schema_version_1_application_arena_and_wal():
+def test_a_new_database_has_schema_version_2_application_arena_and_wal():
     with Store("fresh.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "1"}
+                                                                            "schema_version": "2"}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "ladder"}
+        assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
+                          "run_ratings", "ladder"}
     assert Path("fresh.db").exists()
     # the default is ./arena.db, or $ARENA_DB
     assert invoke("runs").exit_code == 0 and Path("arena.db").exists()
@@ -126,21 +128,23 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
         before = [(g.idx, g.labels, g.ranks, g.record) for g in store.games()]
     assert len(before) == 4
 
-    monkeypatch.setattr(arena.storage.store, "_MIGRATIONS",
-                        {**arena.storage.store._MIGRATIONS, 2: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
-    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", 2)
+    current = arena.storage.store.SCHEMA_VERSION
+    monkeypatch.setattr(arena.storage.store, "_MIGRATIONS", {
+        **arena.storage.store._MIGRATIONS, current + 1: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
+    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", current + 1)
     with Store("arena.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "2"}
+                                                                            "schema_version": str(current + 1)}
         columns = [row[1] for row in store.conn.execute("PRAGMA table_info(games)")]
         assert columns[-1] == "note"
         assert [row[0] for row in store.conn.execute("SELECT note FROM games")] == ["kept"] * 4
         assert [(g.idx, g.labels, g.ranks, g.record) for g in store.games()] == before
     assert stored_json(invoke("show", "1", "-f", "json")) == standings
 
-    # and an arena that reads only version 1 refuses the migrated file, untouched
-    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", 1)
-    with pytest.raises(StoreError, match=r"written by a newer arena \(schema 2; this arena reads up to 1\)"):
+    # and an arena that reads only the version before refuses the migrated file, untouched
+    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", current)
+    with pytest.raises(StoreError, match=rf"written by a newer arena \(schema {current + 1}; this arena reads up to "
+                                         rf"{current}\)"):
         Store("arena.db")
 
 
@@ -190,7 +194,8 @@ REFUSED = {
     "other application": (make_other_application,
                           "not an arena database (an SQLite file without arena's tables); it was left untouched"),
     "foreign meta": (make_foreign_meta, "not an arena database (application 'photos'); it was left untouched"),
-    "newer schema": (make_newer, "written by a newer arena (schema 99; this arena reads up to 1); upgrade arena "
+    "newer schema": (make_newer, f"written by a newer arena (schema 99; this arena reads up to {SCHEMA_VERSION}); "
+                                 "upgrade arena "
                                  "to use it. It was left untouched"),
     "corrupt": (make_corrupt, "the database is corrupt"),
 }
@@ -272,7 +277,7 @@ def _kill_and_resume(tmp_path, db, bots, log, env, victim, reference):
     played = len(rows)
     assert 3 <= played < 20 and status == "running" and scheduled == 20
     for _, seed, ranks, record in rows:
-        parsed = json.loads(record)
+        parsed = decode_record(record)
         assert parsed["seed"] == seed and parsed["result"]["ranks"] == json.loads(ranks)
         assert sorted(p["bot"] for p in parsed["players"]) == ["random", "thinker"]
         assert len(parsed["turns"]) > 0
@@ -412,7 +417,7 @@ def test_opening_a_new_database_while_another_process_creates_it_waits_for_it(tm
                                            "INSERT INTO meta VALUES ('schema_version', '1')"], 0.5)
     try:
         with Store(path) as store:
-            assert dict(store.conn.execute("SELECT key, value FROM meta"))["schema_version"] == "1"
+            assert dict(store.conn.execute("SELECT key, value FROM meta"))["schema_version"] == str(SCHEMA_VERSION)
     finally:
         thread.join()
 
@@ -423,7 +428,7 @@ def test_opening_a_new_database_while_another_process_holds_its_lock_waits_for_i
     thread = hold_write_transaction(path, ["BEGIN IMMEDIATE"], 0.5)
     try:
         with Store(path) as store:
-            assert dict(store.conn.execute("SELECT key, value FROM meta"))["schema_version"] == "1"
+            assert dict(store.conn.execute("SELECT key, value FROM meta"))["schema_version"] == str(SCHEMA_VERSION)
     finally:
         thread.join()
 

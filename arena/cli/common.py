@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -43,7 +44,8 @@ USAGE_EXIT_CODE = 2
 
 
 def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn an :class:`ArenaError` into one line on stderr and exit status 2."""
+    """Turn an :class:`ArenaError` (or a database found corrupt while reading it) into one line on stderr
+    and exit status 2."""
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -51,6 +53,10 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             return command(*args, **kwargs)
         except ArenaError as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            raise typer.Exit(USAGE_EXIT_CODE) from None
+        except sqlite3.DatabaseError as exc:  # the part of a database checked before writing, met while reading
+            err.print(f"[bold red]error:[/] the database is corrupt or unreadable ({escape(str(exc))})",
+                      highlight=False, soft_wrap=True)
             raise typer.Exit(USAGE_EXIT_CODE) from None
 
     return wrapper

@@ -6,7 +6,7 @@ the ``trueskill`` package's factor graph.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -30,7 +30,11 @@ def pairwise_draw_rate(games: Iterable[Sequence[int]]) -> tuple[int, int]:
 
 def draw_probability(games: Sequence[Sequence[int]]) -> float:
     """The observed draw rate with Laplace smoothing, ``(ties + 1) / (pairs + 2)``: never 0, never 1."""
-    ties, pairs = pairwise_draw_rate(games)
+    return smoothed_draw_rate(*pairwise_draw_rate(games))
+
+
+def smoothed_draw_rate(ties: int, pairs: int) -> float:
+    """``(ties + 1) / (pairs + 2)`` from counted tied seat pairs and seat pairs (see :func:`pairwise_draw_rate`)."""
     return (ties + 1) / (pairs + 2)
 
 
@@ -50,17 +54,24 @@ class Rating:
 def rate(
     games: Sequence[tuple[Sequence[Hashable], Sequence[int]]],
     history: list[tuple[int, Hashable, Rating]] | None = None,
+    *,
+    probability: float | None = None,
+    start: Mapping[Hashable, Rating] | None = None,
 ) -> tuple[dict[Hashable, Rating], float]:
     """Rate players from games ``(players by seat, ranks by seat)`` taken in order.
 
-    The draw probability is the smoothed observed draw rate. ``tau`` is 0: bots are fixed programs,
-    so their skill does not drift between games and every game should count fully. With ``history``,
-    each player's rating after each game is appended as ``(game position, player, rating)``.
+    The draw probability is ``probability`` if given, else the smoothed observed draw rate of ``games``.
+    ``tau`` is 0: bots are fixed programs, so their skill does not drift between games and every game
+    should count fully. Players start from their rating in ``start`` (to continue earlier ratings), else
+    from the prior; the result holds every player of ``start`` and ``games``. With ``history``, each
+    player's rating after each game is appended as ``(game position, player, rating)``.
     """
-    probability = draw_probability([ranks for _, ranks in games])
+    if probability is None:
+        probability = draw_probability([ranks for _, ranks in games])
     env = environment(probability)
     margin = draw_margin(env)
-    current: dict[Hashable, tuple[float, float]] = {}
+    current: dict[Hashable, tuple[float, float]] = {
+        player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
     for position, (players, ranks) in enumerate(games):
         before = [current.get(player, (MU, SIGMA)) for player in players]
         if len(players) == 2:

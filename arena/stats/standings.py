@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena.core.failure import FAILURE_KINDS
@@ -69,9 +69,14 @@ def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> P
                       setup.game_map.name if setup.game_map else None)
 
 
-def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled: int) -> Standings:
-    """Standings over games given in schedule order; ``scheduled`` is how many the tournament has in all."""
-    ratings, probability = rate([(game.players, game.ranks) for game in played])
+def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled: int,
+                         rated: tuple[Mapping[tuple[str, str | None], Rating], float] | None = None) -> Standings:
+    """Standings over games given in schedule order; ``scheduled`` is how many the tournament has in all.
+
+    ``rated`` is what :func:`arena.stats.ratings.rate` gives for these games (ratings by label and role, and
+    the draw probability), when they were rated already; else they are rated here.
+    """
+    ratings, probability = rated or rate([(game.players, game.ranks) for game in played])
 
     rows: dict[tuple[str, str | None], BotStanding] = {}
     head_to_head: dict[tuple[str, str], tuple[float, int]] = {}

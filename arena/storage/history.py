@@ -1,20 +1,34 @@
-"""Ratings over time: a snapshot after every game of a run, and the all-time leaderboard after each run.
+"""Ratings over time: each run's own ratings (after every game, and at its end) and the all-time
+leaderboard after each run.
 
 Everything here is computed from the stored games alone, so it can be recomputed at any time and gives
-the same numbers: games are rated in (run, schedule index) order with the draw rate of the games rated.
+the same numbers.
+
+- A run's own ratings (its standings, its snapshots, its leader in ``arena runs``): the run's games rated
+  alone, in schedule order, with the smoothed draw rate of the run's games.
+- The all-time leaderboard of a game after run ``k``: every stored game of that game in runs ``1..k``
+  (finished or not), rated in (run, schedule index) order, each bot version starting from the prior. The
+  games of run ``j`` are rated with the draw probability ``(T_j + 1) / (P_j + 2)``, where ``T_j`` and ``P_j``
+  count the tied seat pairs and all seat pairs over the games of runs ``1..j``. So the leaderboard after
+  run ``k`` is the one after the run before continued with run ``k``'s games, and each stored leaderboard
+  keeps its ``T`` and ``P``: finishing a run rates only its own games, however many are stored. A resumed
+  older run changes the leaderboards of the runs after it, which are then rated again from the one before
+  it; ``arena ratings --recompute`` rates every stored game twice (once for its run, once for the
+  leaderboard), in one pass.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 
-from arena.stats.ratings import Rating, rate
+from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
-from arena.storage.store import GameRow, Store
+from arena.storage.store import GameResult, GameRow, Store
 
 Snapshot = tuple[int, int, str | None, float, float]  # game index, bot id, role, mu, sigma
 LeaderRow = tuple[int, str | None, float, float, int]  # bot id, role, mu, sigma, games
+Player = tuple[int, str | None]  # bot id, role
 
 
 def played_from_rows(rows: list[GameRow]) -> list[PlayedGame]:
@@ -23,39 +37,132 @@ def played_from_rows(rows: list[GameRow]) -> list[PlayedGame]:
             for r in rows]
 
 
-def run_snapshots(rows: list[GameRow]) -> list[Snapshot]:
-    """Each player's rating after each game of one run, rating the run's games alone in schedule order."""
+@dataclass(frozen=True)
+class RunRatings:
+    """A run's own ratings: each player's rating after each game, and at the end with its game count."""
+
+    snapshots: list[Snapshot]
+    final: dict[Player, Rating]
+    games: dict[Player, int]
+    draw_probability: float
+    labels: dict[Player, str]
+
+    def by_label(self) -> dict[tuple[str, str | None], Rating] | None:
+        """The final ratings by bot label and role, as standings key them (``None`` if two versions of a
+        bot played under one label, which standings count as one)."""
+        ratings = {(self.labels[player], player[1]): rating for player, rating in self.final.items()}
+        return ratings if len(ratings) == len(self.final) else None
+
+    def rows(self) -> list[LeaderRow]:
+        """The final ratings as stored rows, by bot id and role."""
+        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+                      for (bot, role), rating in self.final.items())
+
+
+def rate_run(results: Sequence[GameResult]) -> RunRatings:
+    """Rate one run's games alone, in schedule order, with the run's own draw rate."""
     history: list[tuple[int, Hashable, Rating]] = []
-    rate([(tuple(zip(r.bot_ids, r.roles, strict=True)), r.ranks) for r in rows], history)
-    return [(rows[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
-            for position, key, rating in history]
+    final, probability = rate([(r.players, r.ranks) for r in results], history)
+    snapshots = [(results[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
+                 for position, key, rating in history]
+    labels = {player: label for r in results for player, label in zip(r.players, r.labels, strict=True)}
+    return RunRatings(snapshots, final, _game_counts(results), probability, labels)  # type: ignore[arg-type]
+
+
+def run_snapshots(results: Sequence[GameResult]) -> list[Snapshot]:
+    """Each player's rating after each game of one run, rating the run's games alone in schedule order."""
+    return rate_run(results).snapshots
+
+
+def _game_counts(results: Sequence[GameResult], start: dict[Player, int] | None = None) -> dict[Player, int]:
+    counts = dict(start or {})
+    for result in results:
+        for player in result.players:
+            counts[player] = counts.get(player, 0) + 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The all-time leaderboard of a game after some run: ratings, games played, and the draw counts
+    (tied seat pairs, seat pairs) of the games it rates, which the next run's draw probability adds to."""
+
+    ratings: dict[Player, Rating] = field(default_factory=dict)
+    games: dict[Player, int] = field(default_factory=dict)
+    ties: int = 0
+    pairs: int = 0
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[LeaderRow], draws: tuple[int, int]) -> Leaderboard:
+        """A stored leaderboard."""
+        return cls({(bot, role): Rating(mu, sigma) for bot, role, mu, sigma, _ in rows},
+                   {(bot, role): games for bot, role, _, _, games in rows}, *draws)
+
+    def continued(self, results: Sequence[GameResult]) -> Leaderboard:
+        """The leaderboard after one more run, whose games are ``results`` in schedule order."""
+        ties, pairs = pairwise_draw_rate(r.ranks for r in results)
+        ties, pairs = self.ties + ties, self.pairs + pairs
+        ratings, _ = rate([(r.players, r.ranks) for r in results], probability=smoothed_draw_rate(ties, pairs),
+                          start=self.ratings)  # type: ignore[arg-type]
+        return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)  # type: ignore[arg-type]
+
+    def rows(self) -> list[LeaderRow]:
+        """The stored form: ``(bot id, role, mu, sigma, games)`` by bot id and role."""
+        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+                      for (bot, role), rating in self.ratings.items())
+
+    @property
+    def draws(self) -> tuple[int, int]:
+        """``(tied seat pairs, seat pairs)`` over the games rated."""
+        return self.ties, self.pairs
 
 
 def leaderboard_after(store: Store, game: str, run_id: int) -> list[LeaderRow]:
-    """Every bot version's all-time rating in ``game`` over all stored games up to and including ``run_id``."""
-    rows = [row for row in store.games(game=game) if row.run_id <= run_id]
-    ratings, _ = rate([(tuple(zip(r.bot_ids, r.roles, strict=True)), r.ranks) for r in rows])
-    counts: dict[tuple[int, str | None], int] = {}
-    for row in rows:
-        for key in zip(row.bot_ids, row.roles, strict=True):
-            counts[key] = counts.get(key, 0) + 1
-    return sorted((bot, role, r.mu, r.sigma, counts[(bot, role)])  # type: ignore[misc]
-                  for (bot, role), r in ratings.items())  # type: ignore[misc]
+    """Every bot version's all-time rating in ``game`` after ``run_id``, computed from the stored games."""
+    board = Leaderboard()
+    for run, _, _ in store.game_runs(game):
+        if run <= run_id:
+            board = board.continued(store.results(run))
+    return board.rows()
 
 
-def finalize_run(store: Store, run_id: int, status: str) -> None:
-    """Store the run's rating snapshots and the leaderboard after it, and mark its status.
+def update_leaderboards(store: Store, game: str, run_id: int) -> int:
+    """Store the leaderboard after ``run_id`` and after each later finished run of ``game``, continuing the
+    newest stored leaderboard before ``run_id``; returns how many runs' games were rated.
+
+    Runs in between without a stored leaderboard (killed ones) are rated and stored too, since their
+    games count; a later run still running in another process is left to store its own when it ends.
+    """
+    with store.transaction():
+        base = store.leaderboard_state(game, before=run_id)
+        board = Leaderboard() if base is None else Leaderboard.from_rows(base[2], base[1])
+        after = -1 if base is None else base[0]
+        runs = [(run, status) for run, _, status in store.game_runs(game) if run > after]
+        last = max([run_id] + [run for run, status in runs if run > run_id and status != "running"])
+        rated = 0
+        for run, status in runs:
+            if run > last:
+                break
+            board = board.continued(store.results(run))
+            rated += 1
+            if run <= run_id or status != "running":
+                store.replace_leaderboard(run, game, board.rows(), board.draws)
+    return rated
+
+
+def finalize_run(store: Store, run_id: int, status: str) -> RunRatings:
+    """Store the run's own ratings and the leaderboard after it, mark its status, and return the run's ratings.
 
     The leaderboards after later runs of the same game count this run's games too (a resumed older run
     adds games before them), so they are brought up to date as well.
     """
-    run = store.run(run_id)
-    rows = list(store.games(run_id=run_id))
-    store.replace_snapshots(run_id, run_snapshots(rows))
-    store.set_run_status(run_id, status)
-    for later in store.runs():
-        if later.game == run.game and (later.id == run_id or (later.id > run_id and later.status != "running")):
-            store.replace_leaderboard(later.id, later.game, leaderboard_after(store, later.game, later.id))
+    run_ratings = rate_run(store.results(run_id))
+    with store.transaction():
+        store.replace_snapshots(run_id, run_ratings.snapshots)
+        store.replace_run_ratings(run_id, run_ratings.rows())
+        store.set_run_status(run_id, status)
+    update_leaderboards(store, store.run(run_id).game, run_id)
+    return run_ratings
 
 
 @dataclass(frozen=True)
@@ -70,25 +177,36 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return len(a) == len(b) and all(abs(x - y) <= 1e-9 * max(1.0, abs(x)) for x, y in zip(a, b, strict=True))
 
 
+def _compare(stored: dict[tuple, tuple], fresh: dict[tuple, tuple]) -> tuple[int, int]:
+    """(numbers checked, numbers differing) of fresh rows against stored ones (missing or extra rows differ)."""
+    differing = sum(not _close(stored.get(key, ()), values) for key, values in fresh.items())
+    return len(fresh), differing + sum(key not in fresh for key in stored)
+
+
 def recompute(store: Store) -> Recomputed:
-    """Recompute every snapshot and leaderboard from the stored games, compare, and store the results."""
+    """Recompute every run's ratings and every leaderboard from the stored games, compare, and store them.
+
+    One pass over the stored games, run by run: linear in the number of stored games.
+    """
     checked = differing = 0
-    stored_board: dict[tuple[int, int, str | None], tuple[float, float, int]] = {
-        (run, bot, role): (mu, sigma, games) for run, _, bot, role, mu, sigma, games in store.leaderboard_rows()}
-    for run in store.runs():
-        rows = list(store.games(run_id=run.id))
-        fresh = run_snapshots(rows)
-        stored = {(idx, bot, role): (mu, sigma) for idx, bot, role, mu, sigma in store.snapshots(run.id)}
+    boards: dict[str, Leaderboard] = {}
+    for run, game, _ in store.game_runs():
+        results = store.results(run)
+        fresh = rate_run(results)
+        stored = {(idx, bot, role): (mu, sigma) for idx, bot, role, mu, sigma in store.snapshots(run)}
         if stored:  # a run that was killed before it finished has none yet: they are filled in
-            for idx, bot, role, mu, sigma in fresh:
-                checked += 1
-                differing += not _close(stored.get((idx, bot, role), ()), (mu, sigma))
-            differing += abs(len(stored) - len(fresh))
-        board = leaderboard_after(store, run.game, run.id)
-        if any(key[0] == run.id for key in stored_board):
-            for bot, role, mu, sigma, games in board:
-                checked += 1
-                differing += not _close(stored_board.get((run.id, bot, role), ()), (mu, sigma, float(games)))
-        store.replace_snapshots(run.id, fresh)
-        store.replace_leaderboard(run.id, run.game, board)
+            count, wrong = _compare(stored, {(idx, bot, role): (mu, sigma)
+                                             for idx, bot, role, mu, sigma in fresh.snapshots})
+            checked, differing = checked + count, differing + wrong
+        board = boards[game] = boards.get(game, Leaderboard()).continued(results)
+        stored_board = {(bot, role): (mu, sigma, float(games)) for bot, role, mu, sigma, games in
+                        store.run_leaderboard(run)}
+        if stored_board:
+            count, wrong = _compare(stored_board, {(bot, role): (mu, sigma, float(games))
+                                                   for bot, role, mu, sigma, games in board.rows()})
+            checked, differing = checked + count, differing + wrong
+        with store.transaction():
+            store.replace_snapshots(run, fresh.snapshots)
+            store.replace_run_ratings(run, fresh.rows())
+            store.replace_leaderboard(run, game, board.rows(), board.draws)
     return Recomputed(checked, differing)

@@ -72,11 +72,12 @@ def run_standings(store: Store, run_id: int) -> Standings:
     return standings_from_games(run.game, played_from_rows(list(store.games(run_id=run_id))), run.scheduled)
 
 
-def _stored_ratings(store: Store, game: str | None) -> list[StoredRating]:
+def _stored_ratings(store: Store, rows: list[tuple[int, str, int, str | None, float, float, int]]
+                    ) -> list[StoredRating]:
     bots = {row["id"]: row for row in store.bot_rows()}
     return [StoredRating(run, game_name, bot, bots[bot]["label"], bots[bot]["name"], bots[bot]["version"], role, mu,
                          sigma, games)
-            for run, game_name, bot, role, mu, sigma, games in store.leaderboard_rows(game)]
+            for run, game_name, bot, role, mu, sigma, games in rows]
 
 
 def leaderboard(store: Store, game: str | None = None, latest: bool = False) -> list[StoredRating]:
@@ -84,9 +85,7 @@ def leaderboard(store: Store, game: str | None = None, latest: bool = False) -> 
 
     With ``latest``, only the newest stored version of each bot label is kept.
     """
-    ratings = _stored_ratings(store, game)
-    last_run = {rating.game: rating.run_id for rating in ratings}
-    current = [rating for rating in ratings if rating.run_id == last_run[rating.game]]
+    current = _stored_ratings(store, store.latest_leaderboard_rows(game))
     if latest:  # bot ids grow with each new version stored
         newest: dict[str, int] = {}
         for rating in current:
@@ -109,9 +108,7 @@ def rating_history(store: Store, bot: str) -> list[HistoryPoint]:
     run, oldest first; ``bot`` is a label or name. Runs a version sat out are left out."""
     points = []
     previous: dict[tuple[int, str, str | None], StoredRating] = {}
-    for rating in _stored_ratings(store, None):
-        if bot not in (rating.label, rating.name):
-            continue
+    for rating in _stored_ratings(store, store.bot_leaderboard_rows(bot)):
         key = (rating.bot_id, rating.game, rating.role)
         before = previous.get(key)
         if before is not None and before.games == rating.games:

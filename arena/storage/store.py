@@ -2,7 +2,8 @@
 
 ``arena.db`` in the current directory unless ``--db`` or ``ARENA_DB`` says otherwise. WAL mode; every
 finished game is committed on its own, so a killed arena loses no finished game. A file that is not an
-arena database, is corrupt, or was written by a newer arena is refused before anything is written to it.
+arena database, is corrupt, or was written by a newer arena is refused before anything is written to it;
+an older one is migrated forward when opened. Game records are stored compressed (:mod:`arena.storage.codec`).
 """
 
 from __future__ import annotations
@@ -11,22 +12,103 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.storage.codec import decode_record, encode_record, record_json
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION = "arena"
 DB_VARIABLE = "ARENA_DB"
 DEFAULT_DB = "arena.db"
 _SQLITE_HEADER = b"SQLite format 3\x00"
 LOCK_WAIT_SECONDS = 60
 
-_MIGRATIONS: dict[int, str] = {
+_COMPACT = (",", ":")
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=_COMPACT)
+
+
+def _compress_stored_records(conn: sqlite3.Connection) -> None:
+    """Records written before compression: compressed in place (they read back as the same dicts)."""
+    cursor = conn.execute("SELECT id, record FROM games WHERE typeof(record) = 'text'")
+    while batch := cursor.fetchmany(1000):
+        conn.executemany("UPDATE games SET record = ? WHERE id = ?",
+                         [(encode_record(json.loads(record)), game_id) for game_id, record in batch])
+
+
+_VERSION_2 = """
+    CREATE TABLE leaderboard_draws (
+        run_id INTEGER PRIMARY KEY REFERENCES runs (id),
+        game TEXT NOT NULL,
+        ties INTEGER NOT NULL,
+        pairs INTEGER NOT NULL
+    );
+    CREATE INDEX leaderboard_draws_game ON leaderboard_draws (game, run_id);
+    CREATE INDEX leaderboard_game ON leaderboard (game, run_id);
+    CREATE INDEX leaderboard_bot ON leaderboard (bot_id);
+    CREATE TABLE run_ratings (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (run_id, bot_id, role)
+    ) WITHOUT ROWID;
+    INSERT INTO run_ratings (run_id, bot_id, role, mu, sigma, games)
+        SELECT run_id, bot_id, role, mu, sigma, games FROM (
+            SELECT run_id, bot_id, role, mu, sigma,
+                   ROW_NUMBER() OVER (PARTITION BY run_id, bot_id, role ORDER BY game_idx DESC) AS newest,
+                   COUNT(*) OVER (PARTITION BY run_id, bot_id, role) AS games
+            FROM rating_snapshots)
+        WHERE newest = 1;
+    CREATE TABLE rating_snapshots_by_key (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        game_idx INTEGER NOT NULL,
+        bot_id INTEGER NOT NULL REFERENCES bots (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (run_id, game_idx, bot_id, role)
+    ) WITHOUT ROWID;
+    INSERT INTO rating_snapshots_by_key SELECT run_id, game_idx, bot_id, role, mu, sigma FROM rating_snapshots;
+    DROP TABLE rating_snapshots;
+    ALTER TABLE rating_snapshots_by_key RENAME TO rating_snapshots;
+    ALTER TABLE runs ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
+    UPDATE runs SET played = (SELECT count(*) FROM games WHERE games.run_id = runs.id)
+"""
+_COUNT_PLAYED = """
+    CREATE TRIGGER games_count_in_their_run AFTER INSERT ON games
+    BEGIN
+        UPDATE runs SET played = played + 1 WHERE id = NEW.run_id;
+    END
+"""
+
+
+def _migrate_to_2(conn: sqlite3.Connection) -> None:
+    """Version 2: records compressed; each leaderboard carries the draw counts it was rated with (so the
+    next run continues it); each run's final ratings kept on their own; snapshots stored once, by key;
+    each run counts its stored games (a trigger adds each new one)."""
+    _run_script(conn, _VERSION_2)
+    conn.execute(_COUNT_PLAYED)  # one statement, with a semicolon inside
+    _compress_stored_records(conn)
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+_MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     1: """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE runs (
@@ -100,6 +182,7 @@ _MIGRATIONS: dict[int, str] = {
         PRIMARY KEY (game, bot_id, role)
     );
     """,
+    2: _migrate_to_2,
 }
 
 
@@ -148,16 +231,51 @@ class GameRow:
     failures: dict[int, str]
     think_time: tuple[float, ...]
     map: str | None
-    record_text: str = field(repr=False)
+    stored_record: bytes | str = field(repr=False)
 
     @property
     def record(self) -> dict[str, Any]:
         """The game record (``arena-record/1``), decoded when asked for: most readers need only the result."""
-        return json.loads(self.record_text)
+        return decode_record(self.stored_record)
+
+    @property
+    def record_text(self) -> str:
+        """The game record's JSON text."""
+        return record_json(self.stored_record)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What rating a stored game needs: who sat where (bot id and role, and label) and the ranks."""
+
+    idx: int
+    players: tuple[tuple[int, str | None], ...]
+    labels: tuple[str, ...]
+    ranks: tuple[int, ...]
+
+
+_GROWING_TABLES = frozenset({"games", "rating_snapshots"})
+"""Tables that grow with every stored game: checked before this process first writes, not when it opens."""
+
+
+def _integrity_problem(conn: sqlite3.Connection, tables: Iterable[str] | None = None) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with ``tables`` (with their indexes), or the whole file."""
+    checks = (["PRAGMA quick_check"] if tables is None else
+              ['PRAGMA quick_check("{}")'.format(table.replace('"', '""')) for table in tables])
+    for check in checks:
+        row = conn.execute(check).fetchone()
+        if row is None or row[0] != "ok":
+            return " ".join(str(row[0] if row else "no answer").split())
+    return None
 
 
 def _check_existing(path: Path) -> None:
-    """Refuse files that are not arena databases of a schema this arena reads, without writing."""
+    """Refuse files that are not arena databases of a schema this arena reads, without writing.
+
+    Every table is checked for corruption except the ones that grow with every game (their check would
+    make opening a database take longer the more games it holds); :meth:`Store.check_before_writing`
+    checks the whole file before the first write.
+    """
     with path.open("rb") as handle:
         header = handle.read(len(_SQLITE_HEADER))
     if header != _SQLITE_HEADER:
@@ -167,11 +285,10 @@ def _check_existing(path: Path) -> None:
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
     try:
-        check = conn.execute("PRAGMA quick_check").fetchone()
-        if check is None or check[0] != "ok":
-            detail = " ".join(str(check[0] if check else "no answer").split())
-            raise StoreError(f"{path}: the database is corrupt ({detail}); it was left untouched")
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        problem = _integrity_problem(conn, sorted(tables - _GROWING_TABLES))
+        if problem is not None:
+            raise StoreError(f"{path}: the database is corrupt ({problem}); it was left untouched")
         if not tables:
             return  # a new database another arena is creating right now: opening it waits for that
         if "meta" not in tables:
@@ -198,7 +315,8 @@ class Store:
         self.path = Path(path) if path is not None else default_db_path()
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
-        if self.path.exists() and self.path.stat().st_size > 0:
+        self._checked = not (self.path.exists() and self.path.stat().st_size > 0)  # a new file needs no check
+        if not self._checked:
             _check_existing(self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
@@ -231,10 +349,14 @@ class Store:
             if has_meta:
                 row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
+            if version < SCHEMA_VERSION:
+                self.check_before_writing()
             for target in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in _MIGRATIONS[target].split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
+                migration = _MIGRATIONS[target]
+                if callable(migration):
+                    migration(self.conn)
+                else:
+                    _run_script(self.conn, migration)
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('application', ?)", (APPLICATION,))
                 self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(target),))
             self.conn.execute("COMMIT")
@@ -252,6 +374,33 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def check_before_writing(self) -> None:
+        """Refuse to write to a corrupt database: the whole file is checked once, before the first write."""
+        if self._checked:
+            return
+        try:
+            problem = _integrity_problem(self.conn)
+        except sqlite3.DatabaseError as exc:
+            problem = str(exc)
+        if problem is not None:
+            raise StoreError(f"{self.path}: the database is corrupt ({problem}); it was left untouched")
+        self._checked = True
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Hold the write lock for the writes inside: they are committed together, or not at all."""
+        if self.conn.in_transaction:  # already inside one: it commits them
+            yield
+            return
+        self.check_before_writing()
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
     # --- bots ---------------------------------------------------------------------------------------
 
     def bot_id(self, label: str, name: str, version: str, source: str) -> int:
@@ -259,6 +408,7 @@ class Store:
         row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
         if row:
             return row[0]
+        self.check_before_writing()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
@@ -286,6 +436,7 @@ class Store:
     def create_run(self, name: str, game: str, fmt: str, definition: dict[str, Any], fingerprint: str,
                    scheduled: int) -> int:
         """Start a run; returns its id."""
+        self.check_before_writing()
         cursor = self.conn.execute(
             "INSERT INTO runs (name, game, format, definition, fingerprint, scheduled, status, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
@@ -295,6 +446,7 @@ class Store:
     def set_run_status(self, run_id: int, status: str, scheduled: int | None = None) -> None:
         """Mark a run running, interrupted or complete."""
         finished = now() if status == "complete" else None
+        self.check_before_writing()
         if scheduled is None:
             self.conn.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, finished, run_id))
         else:
@@ -304,13 +456,18 @@ class Store:
     def _run_rows(self, where: str = "", params: Sequence[Any] = ()) -> list[RunRow]:
         cursor = self.conn.execute(
             "SELECT r.id, r.name, r.game, r.format, r.definition, r.fingerprint, r.scheduled, r.status, "
-            "r.created_at, r.finished_at, (SELECT count(*) FROM games g WHERE g.run_id = r.id) "
+            "r.created_at, r.finished_at, r.played "
             f"FROM runs r {where} ORDER BY r.id", params)
         return [RunRow(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:]) for row in cursor.fetchall()]
 
     def runs(self) -> list[RunRow]:
         """Every run, oldest first."""
         return self._run_rows()
+
+    def game_runs(self, game: str | None = None) -> list[tuple[int, str, str]]:
+        """``(run id, game, status)`` of every run (of ``game``), oldest first, without counting their games."""
+        where, params = ("WHERE game = ?", (game,)) if game else ("", ())
+        return self.conn.execute(f"SELECT id, game, status FROM runs {where} ORDER BY id", params).fetchall()
 
     def run(self, run_id: int) -> RunRow:
         """One run, or an error naming the runs there are."""
@@ -324,15 +481,11 @@ class Store:
     def run_leaders(self) -> dict[int, tuple[int, str, str | None]]:
         """Per run: how many bots played, and the label and role of the one rated best (mu - 3 sigma) at its end."""
         rows = self.conn.execute("""
-            WITH final AS (
-                SELECT run_id, bot_id, role, mu - 3 * sigma AS conservative,
-                       ROW_NUMBER() OVER (PARTITION BY run_id, bot_id, role ORDER BY game_idx DESC) AS newest
-                FROM rating_snapshots),
-            ranked AS (
+            WITH ranked AS (
                 SELECT run_id, bot_id, role,
-                       ROW_NUMBER() OVER (PARTITION BY run_id ORDER BY conservative DESC, bot_id) AS place
-                FROM final WHERE newest = 1),
-            counted AS (SELECT run_id, COUNT(DISTINCT bot_id) AS bots FROM final GROUP BY run_id)
+                       ROW_NUMBER() OVER (PARTITION BY run_id ORDER BY mu - 3 * sigma DESC, bot_id) AS place
+                FROM run_ratings),
+            counted AS (SELECT run_id, COUNT(DISTINCT bot_id) AS bots FROM run_ratings GROUP BY run_id)
             SELECT ranked.run_id, counted.bots, bots.label, ranked.role
             FROM ranked JOIN bots ON bots.id = ranked.bot_id JOIN counted ON counted.run_id = ranked.run_id
             WHERE place = 1""").fetchall()
@@ -345,6 +498,10 @@ class Store:
             raise StoreError(f"{self.path} has no runs yet: run a tournament first")
         return rows[-1]
 
+    def count_runs_with(self, fingerprint: str) -> int:
+        """How many runs have this definition."""
+        return self.conn.execute("SELECT count(*) FROM runs WHERE fingerprint = ?", (fingerprint,)).fetchone()[0]
+
     def latest_run_with(self, fingerprint: str) -> RunRow | None:
         """The newest run of the same definition, if any."""
         rows = self._run_rows("WHERE r.fingerprint = ?", (fingerprint,))
@@ -355,13 +512,25 @@ class Store:
     def add_game(self, run_id: int, idx: int, seats: Sequence[dict[str, Any]], ranks: Sequence[int], reason: str,
                  failures: dict[int, str], think_time: Sequence[float], duration: float, turns: int,
                  record: dict[str, Any]) -> None:
-        """Store one finished game, committed at once (a second copy of the same game is ignored)."""
+        """Store one finished game, committed at once unless inside :meth:`transaction` (a second copy of the
+        same game is ignored). The record is stored compressed; it reads back as the same dict."""
+        self.check_before_writing()
         self.conn.execute(
             "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, think_time, "
             "duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, idx, record["game"], (record.get("map") or {}).get("name"), record["seed"], json.dumps(seats),
-             json.dumps(list(ranks)), reason, json.dumps({str(k): v for k, v in failures.items()}),
-             json.dumps(list(think_time)), duration, turns, json.dumps(record), now()))
+            (run_id, idx, record["game"], (record.get("map") or {}).get("name"), record["seed"], _compact_json(seats),
+             _compact_json(list(ranks)), reason, _compact_json({str(k): v for k, v in failures.items()}),
+             _compact_json(list(think_time)), duration, turns, encode_record(record), now()))
+
+    def results(self, run_id: int) -> list[GameResult]:
+        """The results of a run's stored games in schedule order, without their records (for rating)."""
+        results = []
+        for idx, seats, ranks in self.conn.execute(
+                "SELECT idx, seats, ranks FROM games WHERE run_id = ? ORDER BY idx", (run_id,)):
+            seat_list = json.loads(seats)
+            results.append(GameResult(idx, tuple((s["bot_id"], s.get("role")) for s in seat_list),
+                                      tuple(s["label"] for s in seat_list), tuple(json.loads(ranks))))
+        return results
 
     def played_indices(self, run_id: int) -> set[int]:
         """Schedule indices of the run's stored games."""
@@ -408,16 +577,11 @@ class Store:
 
     def replace_snapshots(self, run_id: int, snapshots: Iterable[tuple[int, int, str | None, float, float]]) -> None:
         """Store the run's rating after every game: ``(game_idx, bot_id, role, mu, sigma)``."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             self.conn.execute("DELETE FROM rating_snapshots WHERE run_id = ?", (run_id,))
             self.conn.executemany(
                 "INSERT INTO rating_snapshots (run_id, game_idx, bot_id, role, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
                 [(run_id, idx, bot, role or "", mu, sigma) for idx, bot, role, mu, sigma in snapshots])
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def snapshots(self, run_id: int) -> list[tuple[int, int, str | None, float, float]]:
         """The stored rating snapshots of a run."""
@@ -425,19 +589,52 @@ class Store:
             "SELECT game_idx, bot_id, role, mu, sigma FROM rating_snapshots WHERE run_id = ? "
             "ORDER BY game_idx, bot_id, role", (run_id,))]
 
-    def replace_leaderboard(self, run_id: int, game: str,
-                            rows: Iterable[tuple[int, str | None, float, float, int]]) -> None:
-        """Store every bot's all-time rating after ``run_id``: ``(bot_id, role, mu, sigma, games)``."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+    def replace_run_ratings(self, run_id: int, rows: Iterable[tuple[int, str | None, float, float, int]]) -> None:
+        """Store every bot's rating at the end of the run, rated on the run's games alone:
+        ``(bot_id, role, mu, sigma, games)``."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM run_ratings WHERE run_id = ?", (run_id,))
+            self.conn.executemany(
+                "INSERT INTO run_ratings (run_id, bot_id, role, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)",
+                [(run_id, bot, role or "", mu, sigma, games) for bot, role, mu, sigma, games in rows])
+
+    def run_ratings(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+        """The stored ratings at the end of a run: ``(bot_id, role, mu, sigma, games)``."""
+        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+            "SELECT bot_id, role, mu, sigma, games FROM run_ratings WHERE run_id = ? ORDER BY bot_id, role",
+            (run_id,))]
+
+    def replace_leaderboard(self, run_id: int, game: str, rows: Iterable[tuple[int, str | None, float, float, int]],
+                            draws: tuple[int, int] | None = None) -> None:
+        """Store every bot's all-time rating after ``run_id``: ``(bot_id, role, mu, sigma, games)``, and the
+        ``(tied seat pairs, seat pairs)`` counted over the games it rates, from which the next run goes on."""
+        with self.transaction():
             self.conn.execute("DELETE FROM leaderboard WHERE run_id = ?", (run_id,))
+            self.conn.execute("DELETE FROM leaderboard_draws WHERE run_id = ?", (run_id,))
             self.conn.executemany(
                 "INSERT INTO leaderboard (run_id, game, bot_id, role, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(run_id, game, bot, role or "", mu, sigma, games) for bot, role, mu, sigma, games in rows])
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+            if draws is not None:
+                self.conn.execute("INSERT INTO leaderboard_draws (run_id, game, ties, pairs) VALUES (?, ?, ?, ?)",
+                                  (run_id, game, *draws))
+
+    def leaderboard_state(self, game: str, before: int | None = None
+                          ) -> tuple[int, tuple[int, int], list[tuple[int, str | None, float, float, int]]] | None:
+        """The newest stored leaderboard of ``game`` that can be continued (it has its draw counts), of a run
+        before ``before`` if given: ``(run_id, (ties, pairs), rows)``, or ``None``."""
+        where, params = ("AND run_id < ?", (game, before)) if before is not None else ("", (game,))
+        row = self.conn.execute(f"SELECT run_id, ties, pairs FROM leaderboard_draws WHERE game = ? {where} "
+                                "ORDER BY run_id DESC LIMIT 1", params).fetchone()
+        if row is None:
+            return None
+        run_id, ties, pairs = row
+        return run_id, (ties, pairs), self.run_leaderboard(run_id)
+
+    def run_leaderboard(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+        """The stored all-time ratings after one run: ``(bot_id, role, mu, sigma, games)``."""
+        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+            "SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? ORDER BY bot_id, role",
+            (run_id,))]
 
     def leaderboard_rows(self, game: str | None = None) -> list[tuple[int, str, int, str | None, float, float, int]]:
         """Every stored all-time rating: ``(run_id, game, bot_id, role, mu, sigma, games)`` by run."""
@@ -445,6 +642,27 @@ class Store:
         return [(run, g, bot, role or None, mu, sigma, games) for run, g, bot, role, mu, sigma, games in
                 self.conn.execute("SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard "
                                   f"{where} ORDER BY run_id, bot_id, role", params)]
+
+    def latest_leaderboard_rows(self, game: str | None = None
+                                ) -> list[tuple[int, str, int, str | None, float, float, int]]:
+        """The newest stored all-time ratings of each game (or of ``game``), as :meth:`leaderboard_rows`."""
+        games = [game] if game else [row[0] for row in self.conn.execute("SELECT DISTINCT game FROM runs")]
+        rows = []
+        for name in sorted(games):
+            latest = self.conn.execute("SELECT max(run_id) FROM leaderboard WHERE game = ?", (name,)).fetchone()[0]
+            if latest is not None:
+                rows += [(latest, name, bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in
+                         self.conn.execute("SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? "
+                                           "ORDER BY bot_id, role", (latest,))]
+        return rows
+
+    def bot_leaderboard_rows(self, bot: str) -> list[tuple[int, str, int, str | None, float, float, int]]:
+        """The stored all-time ratings of the versions of bot ``bot`` (a label or a name), as
+        :meth:`leaderboard_rows`."""
+        return [(run, g, bot_id, role or None, mu, sigma, games) for run, g, bot_id, role, mu, sigma, games in
+                self.conn.execute(
+                    "SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard WHERE bot_id IN "
+                    "(SELECT id FROM bots WHERE label = ? OR name = ?) ORDER BY run_id, bot_id, role", (bot, bot))]
 
     # --- ladder -------------------------------------------------------------------------------------
 
@@ -456,14 +674,9 @@ class Store:
 
     def save_ladder(self, game: str, entries: dict[tuple[int, str | None], tuple[float, float, int, int]]) -> None:
         """Write ladder entries (insert or update)."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             self.conn.executemany(
                 "INSERT OR REPLACE INTO ladder (game, bot_id, role, mu, sigma, games, last_round) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game, bot, role or "", mu, sigma, games, last)
                  for (bot, role), (mu, sigma, games, last) in entries.items()])
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise

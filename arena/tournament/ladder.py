@@ -20,7 +20,7 @@ from arena.core.maps import GameMap
 from arena.play.executors import WorkerPool
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import Registry
-from arena.stats.ratings import MU, SIGMA, draw_probability
+from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
 from arena.stats.ratings import environment as ratings_environment
 from arena.stats.two_player import draw_margin, rate_two
 from arena.storage.history import finalize_run
@@ -29,6 +29,8 @@ from arena.tournament.runner import store_game
 from arena.tournament.schedules import game_seed
 
 NEVER = -1
+LADDER_RUN_GAMES = 5_000
+"""How many games one stored run of a ladder holds before the ladder starts another."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,12 @@ class LadderEntry:
 
 
 def environment(store: Store, game: str) -> trueskill.TrueSkill:
-    """TrueSkill with tau 0 and the smoothed draw rate of every stored game of ``game``."""
-    return ratings_environment(draw_probability([row.ranks for row in store.games(game=game)]))
+    """TrueSkill with tau 0 and the smoothed draw rate of the games ``game``'s newest all-time leaderboard
+    rates (every stored game of it, once each run is finished), from the draw counts stored with it."""
+    state = store.leaderboard_state(game)
+    if state is None:  # none stored yet, or a database from before they kept their draw counts
+        return ratings_environment(draw_probability([row.ranks for row in store.games(game=game)]))
+    return ratings_environment(smoothed_draw_rate(*state[1]))
 
 
 def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[LadderEntry]:
@@ -129,7 +135,7 @@ def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Ga
                on_outcome: Callable[[MatchOutcome], None] | None = None) -> LadderRound:
     """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder.
 
-    A game's ladder is one stored run that grows round by round (``arena runs`` shows it once).
+    The ladder's games are stored in a run that grows round by round (see :func:`ladder_run`).
     """
     check_ladder_maps(game, maps)
     number = next_round_number(store, game.name)
@@ -155,12 +161,20 @@ def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Ga
 
 
 def ladder_run(store: Store, game: str) -> tuple[int, int]:
-    """The stored run of ``game``'s ladder (created on its first round) and the index its next game takes."""
+    """The stored run the next round of ``game``'s ladder adds its games to, and the index its next game takes.
+
+    The ladder continues its newest run while that is the newest run of the game and holds fewer than
+    ``LADDER_RUN_GAMES`` games; otherwise (on its first round too) it starts a new one. Finishing a round
+    rates the games of the run it grows, and of the game's runs after that one: so however long the
+    ladder runs, a round rates at most that many games.
+    """
     fingerprint = f"ladder-{game}"
     run = store.latest_run_with(fingerprint)
-    if run is None:
-        return store.create_run(f"{game} ladder", game, "ladder", {"game": game}, fingerprint, 0), 0
-    return run.id, run.scheduled
+    if run is not None and run.id == store.game_runs(game)[-1][0] and run.scheduled < LADDER_RUN_GAMES:
+        return run.id, run.scheduled
+    parts = store.count_runs_with(fingerprint)
+    name = f"{game} ladder" + (f", part {parts + 1}" if parts else "")
+    return store.create_run(name, game, "ladder", {"game": game}, fingerprint, 0), 0
 
 
 def check_ladder_maps(game: type[Game], maps: Sequence[GameMap]) -> None:

@@ -18,6 +18,7 @@ from arena.play.executors import WorkerPool, default_workers, run_in_process
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, load_registry
+from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
 from arena.storage.history import finalize_run, played_from_rows
 from arena.storage.store import Store
@@ -35,6 +36,9 @@ class TournamentRun:
     played: dict[int, PlayedGame] = field(default_factory=dict)
     run_id: int | None = None
     interrupted: bool = False
+    rated: tuple[dict[tuple[str, str | None], Rating], float] | None = None
+    """The ratings of the games played, by label and role, and the draw probability, once rated (when the
+    run was stored): :meth:`standings` uses them instead of rating the games again."""
 
     @property
     def game(self) -> type[Game]:
@@ -44,12 +48,13 @@ class TournamentRun:
     def standings(self) -> Standings:
         """Standings over the finished games, rated in schedule order."""
         ordered = [self.played[i] for i in sorted(self.played)]
-        return standings_from_games(self.game.name, ordered, self.plan.total_games())
+        return standings_from_games(self.game.name, ordered, self.plan.total_games(), self.rated)
 
     def record(self, outcome: MatchOutcome) -> PlayedGame:
         """Note a finished game."""
         game = played_game(self.game, self.setups[outcome.index], outcome)
         self.played[outcome.index] = game
+        self.rated = None
         return game
 
 
@@ -206,7 +211,10 @@ def play_stored_run(
         raise ValueError("this run is not stored: open it with open_run or resume_run")
     store.set_run_status(run.run_id, "running")
     play_tournament(run, registry, config, workers=workers, limits=limits, store=store, on_outcome=on_game)
-    finalize_run(store, run.run_id, "interrupted" if run.interrupted else "complete")
+    rated = finalize_run(store, run.run_id, "interrupted" if run.interrupted else "complete")
+    by_label = rated.by_label()
+    if by_label is not None and sum(rated.games.values()) == sum(len(game.players) for game in run.played.values()):
+        run.rated = (by_label, rated.draw_probability)
     return run
 
 

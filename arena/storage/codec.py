@@ -1,0 +1,50 @@
+"""How a game record is kept in the database: its JSON, compressed with zlib against a preset dictionary.
+
+Records are small JSON objects that repeat the same keys, so a dictionary of the ``arena-record/1``
+skeleton roughly thirds them. zlib names the dictionary a stream was compressed with (its Adler-32
+checksum, in the stream's header), so a stream names its own dictionary: new dictionaries can be added
+later without making stored records unreadable. Records written by arena before compression are JSON
+text and are read as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+# The skeleton of a record (``arena.core.records.build_record``) as ``json.dumps`` writes it. Never
+# change it: stored records name it by its checksum. Add a new one to ``_DICTIONARIES`` instead.
+_DICTIONARY_1 = (
+    b'{"format": "arena-record/1", "game": "", "options": {}, "map": {"name": "", "text": ""}, "seed": , '
+    b'"players": [{"seat": 0, "bot": "", "version": ""}, {"seat": 1, "bot": "", "version": ""}], '
+    b'"turns": [{"0": "", "1": ""}, {"0": "", "1": ""}], "result": {"ranks": [1, 2], "reason": ""}, '
+    b'"failures": [], "think_time": []}'
+)
+_DICTIONARIES = {zlib.adler32(_DICTIONARY_1): _DICTIONARY_1}
+_WRITE_WITH = _DICTIONARY_1
+_PRESET_DICTIONARY_FLAG = 0x20
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """The stored form of a record: its JSON (as ``json.dumps`` writes it), zlib-compressed."""
+    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zdict=_WRITE_WITH)
+    return compressor.compress(json.dumps(record).encode()) + compressor.flush()
+
+
+def record_json(stored: bytes | str) -> str:
+    """The JSON text of a stored record, compressed or (written before compression) plain."""
+    if isinstance(stored, str):
+        return stored
+    if stored[1] & _PRESET_DICTIONARY_FLAG:
+        dictionary = _DICTIONARIES.get(int.from_bytes(stored[2:6], "big"))
+        if dictionary is None:
+            raise ValueError("a stored record was compressed with a dictionary this arena does not know")
+        decompressor = zlib.decompressobj(zdict=dictionary)
+        return (decompressor.decompress(stored) + decompressor.flush()).decode()
+    return zlib.decompress(stored).decode()
+
+
+def decode_record(stored: bytes | str) -> dict[str, Any]:
+    """A stored record as the dict it was stored from."""
+    return json.loads(record_json(stored))
