@@ -7,8 +7,9 @@ A round robin through the arena's own tournament runner (``prepare``, ``Tourname
 ``random``, ``wallhugger``, ``chaser`` and ``floodfill``, on ``empty_room``, ``center_block``,
 ``diagonal_blocks`` and the 30x30 ``open_30`` by default, AI Challenge rules. ``--games N`` is the
 number of games per pairing *per map*, played in seat-swapped pairs (so N is rounded up to even).
-``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots think for 30% of it
-unless ``--think S`` gives them S seconds, which also shows in their names, e.g. ``voronoi:think=0.02``).
+``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots search their default node
+budgets, scaled to 30% for a 0.1 s limit, unless ``--think S`` has them search by the clock for S seconds,
+which also shows in their names, e.g. ``voronoi:think=0.02``).
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
 95% Wilson interval (:func:`arena.stats.proportions.score_rate`; a draw counts half) and the games played, then

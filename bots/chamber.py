@@ -21,13 +21,14 @@ After the winner of the 2010 Google AI Challenge:
   which splits the region at its articulation points into chambers and counts only the chambers one
   pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
   hugs walls, then at random.
-* It uses its whole thinking time every move.
+* It uses its whole budget every move.
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
-:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:depth=6`` (a fixed depth in plies,
-no clock: for the fill search too), ``chamber:think=0.5`` (seconds per move; default the smaller of 0.1 s
-and 30% of the time limit), ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights
-``arena train tron-eval`` wrote; the space-filling endgame is unchanged).
+:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=35000`` (nodes searched a move,
+the default: about 0.1 s), ``chamber:think=0.5`` (search by the clock instead, seconds per move),
+``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search too), ``chamber:weights=FILE``
+(evaluate the fight with the learned linear weights ``arena train tron-eval`` wrote; the space-filling endgame
+is unchanged).
 """
 
 from arena.games.tron.search import ASPIRATION, Position
@@ -41,6 +42,7 @@ class Chamber(SearchBot):
     name = "chamber"
     evaluation = "chamber"
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
+    default_nodes = 35_000  # benchmarks/node_budget.py: about 0.1 s of this search, fight or space filling
     read_weights = staticmethod(load_weights)
 
     def cut_off(self, pos: Position) -> bool:

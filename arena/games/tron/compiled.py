@@ -32,6 +32,7 @@ CHAMBER = 1
 KILLER_OFFSET = 128
 NODES, HORIZON, TIMED_OUT, EPOCH, ORDERS = 0, 1, 2, 3, 4
 CLOCK_EVERY = 255  # look at the clock when ``nodes & CLOCK_EVERY == 0``
+NO_NODE_LIMIT = 1 << 62
 
 
 @njit(cache=True)
@@ -219,13 +220,14 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
 
 @njit(cache=True)
 def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
-           edge_weight, by_history, killers, history, counters, deadline, tags, scratch, chambers):
+           edge_weight, by_history, killers, history, counters, deadline, node_limit, tags, scratch, chambers):
     """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
 
     The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``, and so is the move
     order: the killer move first, then N, E, S, W; or, ``by_history``, the killer move of the node's
     ply first, then the moves by their ``history`` score, ties in N, E, S, W order. If the clock passes
-    ``deadline``, ``counters[TIMED_OUT]`` is set, ``free`` is restored, and the value returned is 0.
+    ``deadline``, or the search enters a node past its first ``node_limit``, ``counters[TIMED_OUT]`` is set,
+    ``free`` is restored, and the value returned is 0.
     """
     levels = depth + 3
     at_me = np.empty(levels, np.int64)
@@ -257,7 +259,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
         done = False
         if entering:
             counters[NODES] += 1
-            if counters[NODES] & CLOCK_EVERY == 0 and _clock() > deadline:
+            if counters[NODES] > node_limit or (counters[NODES] & CLOCK_EVERY == 0 and _clock() > deadline):
                 counters[TIMED_OUT] = 1
                 for below in range(level):  # take back the moves on the way here
                     if ours ^ ((below & 1) == 1):
@@ -404,14 +406,16 @@ class CompiledSearch:
         packed = np.frombuffer(free.to_bytes(self.nbytes, "little"), np.uint8)
         return np.unpackbits(packed, count=self.size, bitorder="little")
 
-    def reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int,
-              deadline: float) -> tuple[int, int, int, bool]:
-        """Search the opponent's reply (as ``Searcher._reply``): ``(value, nodes, horizon leaves, timed out)``."""
+    def reply(self, free: int, me: int, op: int, depth: int, alpha: int, beta: int, deadline: float,
+              node_limit: int | None = None) -> tuple[int, int, int, bool]:
+        """Search the opponent's reply (as ``Searcher._reply``): ``(value, nodes, horizon leaves, timed out)``;
+        it stops at the clock's ``deadline`` or on entering a node past the first ``node_limit`` (``None``: none)."""
         counters = self.counters
+        limit = NO_NODE_LIMIT if node_limit is None else int(node_limit)
         counters[NODES] = counters[HORIZON] = counters[TIMED_OUT] = 0
         value = search(self.cells(free), me, op, depth, alpha, beta, False, self.simultaneous, self.stride,
                        self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.by_history,
-                       self.killers, self.history, counters, float(deadline), self.tags, self.scratch,
+                       self.killers, self.history, counters, float(deadline), limit, self.tags, self.scratch,
                        self.chambers)
         return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
 

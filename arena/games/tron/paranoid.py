@@ -57,7 +57,7 @@ class ParanoidSearcher:
 
     def __init__(self, stride: int, size: int, *, evaluation: str = "voronoi", simultaneous: bool = True,
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, node_limit: int = 0):
         self.stride = stride
         self.size = size
         self.evaluation = evaluation
@@ -65,6 +65,7 @@ class ParanoidSearcher:
         self.deadline = deadline
         self.clock = clock
         self.rng = rng
+        self.node_limit = node_limit
         self.nodes = 0
         self.horizon = 0
         self.partial: tuple[int, int] | None = None  # the best root move so far of the running search
@@ -72,7 +73,7 @@ class ParanoidSearcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 15 and self.clock() > self.deadline:
+        if self.nodes > self.node_limit > 0 or (not self.nodes & 15 and self.clock() > self.deadline):
             raise Timeout
 
     def _ours(self, free: int, me: int, ops: tuple[int, ...], rounds: int, alpha: int, beta: int) -> int:
@@ -169,19 +170,19 @@ class ParanoidSearcher:
 
 
 def several_opponents_step(pos: Position, evaluation: str, *, deadline: float, rng: random.Random | None,
-                           depth: int = 0) -> int | None:
+                           depth: int = 0, node_limit: int = 0) -> int | None:
     """The step a bot plays with two or more opponents alive, or None if none is in contact with us.
 
     Searches paranoid alpha-beta against the opponents whose heads touch the region we can reach (the
     others can't affect us any more) until ``deadline``, at most ``depth`` plies (if given) rounded down
-    to whole rounds of one move each, but at least one round. ``None`` means we are cut off from
-    everyone: the caller fills its space alone.
+    to whole rounds of one move each, but at least one round, and at most ``node_limit`` nodes (if given).
+    ``None`` means we are cut off from everyone: the caller fills its space alone.
     """
     ops = pos.in_contact()
     if not ops:
         return None
     search = ParanoidSearcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=pos.simultaneous,
-                              deadline=deadline, rng=rng)
+                              deadline=deadline, rng=rng, node_limit=node_limit)
     rounds = max(1, depth // (1 + len(ops))) if depth else 32
     step, _, _ = search.iterate(pos.free, pos.me, ops, max_rounds=rounds)
     return step

@@ -74,6 +74,23 @@ def default_budget(time_limit: float) -> float:
     return min(time_limit * 0.3, 0.1)
 
 
+def search_budget(think: float, nodes: int, default_nodes: int, time_limit: float,
+                  by_clock: bool = False) -> tuple[float, int]:
+    """A search bot's budget for a move, ``(seconds, nodes)`` (0 nodes: no node limit).
+
+    ``think`` seconds means the clock alone (with ``nodes`` too, whichever runs out first). Otherwise the
+    budget is ``nodes``, or by default ``default_nodes`` (about 0.1 s of search) scaled as the clock's default
+    is by :func:`default_budget` (0.1 s, or 30% of a time limit under a third of a second: a 0.1 s limit gets
+    30% of ``default_nodes``), with half the time limit as a guard against a forfeit on a very slow machine.
+    ``by_clock`` (a search too slow for the default budget) makes the default the clock.
+    """
+    if think:
+        return think, nodes
+    if by_clock and not nodes:
+        return default_budget(time_limit), 0
+    return time_limit * 0.5, nodes or max(round(default_nodes * default_budget(time_limit) / 0.1), 1)
+
+
 class Timeout(Exception):
     """Raised inside a search when its deadline passes."""
 
@@ -302,6 +319,9 @@ class Searcher:
     deeper search in a window that wide around the last search's value, and again with the whole window
     only if the value falls outside: a narrow window cuts off more.
 
+    ``node_limit`` (0 for none) stops the search on entering its node past that many, as ``deadline`` stops
+    it by the clock; both engines count the same nodes, so a node budget gives the same move on any machine.
+
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
     under the real rules; it can never "block" us by moving first. Since the opponent is the
@@ -316,7 +336,7 @@ class Searcher:
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
                  rng: random.Random | None = None, engine: str = "auto", ordering: str = "killers",
-                 aspiration: int = 0):
+                 aspiration: int = 0, node_limit: int = 0):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
         if ordering not in ORDERINGS:
@@ -334,6 +354,7 @@ class Searcher:
         self.simultaneous = simultaneous
         self.deadline = deadline
         self.clock = clock
+        self.node_limit = node_limit
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
@@ -376,7 +397,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 15 and self.clock() > self.deadline:
+        if self.nodes > self.node_limit > 0 or (not self.nodes & 15 and self.clock() > self.deadline):
             raise Timeout
 
     def root(self, free: int, me: int, op: int, depth: int, order: list[int] | None = None,
@@ -455,7 +476,9 @@ class Searcher:
         self.top = depth
         if self.compiled is None:
             return self._reply(free, me, op, depth, alpha, beta)
-        value, nodes, horizon, timed_out = self.compiled.reply(free, me, op, depth, alpha, beta, self.deadline)
+        left = self.node_limit - self.nodes if self.node_limit > 0 else None
+        value, nodes, horizon, timed_out = self.compiled.reply(free, me, op, depth, alpha, beta, self.deadline,
+                                                               left)
         self.nodes += nodes
         self.horizon += horizon
         if timed_out:

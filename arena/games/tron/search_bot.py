@@ -11,7 +11,7 @@ from arena.core.bot import Bot
 from arena.core.errors import BotSpecError
 from arena.core.game import MatchInfo
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for, default_budget
+from arena.games.tron.search import Position, Searcher, action_for, search_budget
 
 
 class SearchBot(Bot):
@@ -34,9 +34,15 @@ class SearchBot(Bot):
     Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
     head touches the region we can reach, each moving in turn after us to minimise our value.
     Snafu: the search thinks in absolute steps and answers with the relative action that makes the
-    step. Parameters: ``depth=6`` (a fixed depth in plies, no clock), ``think=0.5`` (seconds per move;
-    default the smaller of 0.1 s and 30% of the time limit), ``weights=FILE`` (evaluate with the learned
-    linear weights ``arena train tron-eval`` wrote, instead of the bot's own evaluation).
+    step. Parameters: ``nodes=N`` (search at most N nodes a move; the default, the bot's ``default_nodes``,
+    is what its search visits in about 0.1 s on the machine the README's figures come from), ``think=0.5``
+    (search by the clock instead: seconds per move), ``depth=6`` (a fixed depth in plies, no budget),
+    ``weights=FILE`` (evaluate with the learned linear weights ``arena train tron-eval`` wrote, instead of the
+    bot's own evaluation; that search runs in Python, so its default is the clock, 0.1 s).
+
+    A node budget makes play reproducible: the same position gives the same move on any machine, loaded or
+    idle, so the same seed gives the same games. As a guard, a search also stops at half the referee's time
+    limit, which only a machine tens of times slower than that one would reach.
     """
 
     games = ("tron", "snafu")
@@ -46,10 +52,14 @@ class SearchBot(Bot):
     """More :class:`~arena.games.tron.search.Searcher` options: move ordering, aspiration window."""
     read_weights: ClassVar[Callable[[str], Any] | None] = None
     """Reads a ``weights`` file into an object with a ``value`` method; ``None``: the bot takes no weights."""
+    default_nodes: ClassVar[int] = 95_000
+    """The node budget of a move when no ``nodes``, ``think`` or ``depth`` is given
+    (``benchmarks/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
 
-    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = ""):
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0):
         self.depth = int(depth)
         self.think = float(think)
+        self.nodes = int(nodes)
         self.learned = self._weights(weights).value if weights else None
 
     @classmethod
@@ -60,7 +70,10 @@ class SearchBot(Bot):
 
     @classmethod
     def check_parameters(cls, params: dict[str, Any]) -> None:
-        """Refuse a ``weights`` file that can't be read before any game is played."""
+        """Refuse a negative budget or a ``weights`` file that can't be read, before any game is played."""
+        for key in ("depth", "think", "nodes"):
+            if params.get(key, 0) < 0:
+                raise ValueError(f"{key} must not be negative")
         if params.get("weights"):
             cls._weights(params["weights"])
 
@@ -72,19 +85,24 @@ class SearchBot(Bot):
         warm_up()
 
     def start(self, info: MatchInfo) -> None:
-        """Set the thinking time: ``think``, or the smaller of 0.1 s and 30% of the time limit."""
-        self.budget = self.think or default_budget(info.time_limit)
+        """Set the budget of a move: nodes (``nodes``, or the default) with half the time limit as a guard, or
+        the clock (``think``; with learned weights, the smaller of 0.1 s and 30% of the time limit)."""
+        self.budget, self.node_budget = search_budget(self.think, self.nodes, self.default_nodes, info.time_limit,
+                                                      by_clock=self.learned is not None)
 
     def act(self, obs: Any) -> str:
-        """Search the fight (or fill space once cut off) as deep as the time allows, or to ``depth``."""
+        """Search the fight (or fill space once cut off) within the budget, or to ``depth``."""
         deadline = float("inf") if self.depth else time.perf_counter() + self.budget
+        node_limit = 0 if self.depth and not self.nodes else self.node_budget
         pos = Position.from_observation(obs)
         if len(pos.ops) > 1:
-            step = several_opponents_step(pos, self.evaluation, deadline=deadline, rng=self.rng, depth=self.depth)
+            step = several_opponents_step(pos, self.evaluation, deadline=deadline, rng=self.rng, depth=self.depth,
+                                          node_limit=node_limit)
             if step is not None:
                 return action_for(obs, step)
         search = Searcher(pos.stride, pos.size, evaluation=self.evaluation, simultaneous=pos.simultaneous,
-                          deadline=deadline, learned=self.learned, rng=self.rng, **self.search_options)
+                          deadline=deadline, learned=self.learned, rng=self.rng, node_limit=node_limit,
+                          **self.search_options)
         if self.cut_off(pos):
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.fill_depth())
         elif self.depth:

@@ -1,0 +1,123 @@
+"""Calibrates the search bots' node budgets: how many nodes each bot's search visits in 0.1 s of CPU time.
+
+Run: python benchmarks/node_budget.py [--seeds S] [--think SECONDS]
+
+From every third position of S games of greedy play (``benchmarks/tron_search.py``) on each default map
+while the players are in contact, each bot's search (``minimax``: reachable area, Python; ``voronoi`` and
+``chamber``: compiled, with their move orders) runs iterative deepening for ``--think`` seconds of wall
+time, as the bots did by default, and the nodes it visited are divided by the CPU time it used (CPU time,
+not wall time, so that a busy machine does not bias the figure). From positions where the players are
+apart, ``chamber``'s space-filling search is measured the same way, and from positions of ``four_corners``
+where seat 0 touches two opponents or more, the paranoid search with each evaluation. The printed budget is the median
+rate times 0.1 s; the bots' defaults (``arena/games/tron/search_bot.py``) are these figures, rounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tron_search import greedy_positions, greedy_round  # noqa: E402
+
+from arena.core.maps import resolve_map  # noqa: E402
+from arena.games.tron.compiled import warm_up  # noqa: E402
+from arena.games.tron.game import TronGame  # noqa: E402
+from arena.games.tron.paranoid import ParanoidSearcher  # noqa: E402
+from arena.games.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
+
+MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
+BOTS = {"minimax": {"evaluation": "area"}, "voronoi": {"evaluation": "voronoi"},
+        "chamber": {"evaluation": "chamber", "ordering": "history", "aspiration": ASPIRATION}}
+
+
+def crowd_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]:
+    """Positions of greedy games on a map of three or four players in which seat 0 touches two or more."""
+    found = []
+    for seed in range(1, seeds + 1):
+        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+        rng = random.Random(seed)
+        for turn in range(400):
+            pos = Position.from_observation(game.observe(0))
+            if turn % every == 0 and len(pos.in_contact()) >= 2:
+                found.append(pos)
+            if not greedy_round(game, rng) or game.result is not None or 0 not in game.to_act():
+                break
+    return found
+
+
+def apart_positions(map_name: str, seeds: int) -> list[Position]:
+    """The first positions of greedy games in which the players can no longer reach each other."""
+    found = []
+    for seed in range(1, seeds + 1):
+        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+        rng = random.Random(seed)
+        for _ in range(400):
+            pos = Position.from_observation(game.observe(0))
+            if not pos.in_contact():
+                found.append(pos)
+                break
+            if not greedy_round(game, rng) or game.result is not None:
+                break
+    return found
+
+
+def rate(positions: list[Position], think: float, run) -> float:  # noqa: ANN001 - a search call
+    """The median of nodes per CPU second over ``positions``."""
+    rates = []
+    for pos in positions:
+        started = time.process_time()
+        nodes = run(pos, time.perf_counter() + think)
+        used = time.process_time() - started
+        if used > 0 and nodes:
+            rates.append(nodes / used)
+    return statistics.median(rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3, help="games of greedy play per map")
+    parser.add_argument("--think", type=float, default=0.1, help="wall seconds a search runs")
+    args = parser.parse_args()
+    warm_up()
+    fights = [pos for name in MAPS for pos in greedy_positions(name, args.seeds)]
+    apart = [pos for name in MAPS for pos in apart_positions(name, args.seeds * 3)]
+    print(f"{len(fights)} positions in contact, {len(apart)} apart")
+    print("| search | nodes per CPU second (median) | budget for 0.1 s |")
+    print("|---|---|---|")
+    for name, options in BOTS.items():
+        def fight(pos: Position, deadline: float, options=options) -> int:
+            search = Searcher(pos.stride, pos.size, simultaneous=pos.simultaneous, deadline=deadline, **options)
+            search.iterate(pos.free, pos.me, pos.op)
+            return search.nodes
+        per_second = rate(fights, args.think, fight)
+        print(f"| {name} fight | {per_second:,.0f} | {per_second * 0.1:,.0f} |")
+
+    def fill(pos: Position, deadline: float) -> int:
+        search = Searcher(pos.stride, pos.size, evaluation="chamber", deadline=deadline)
+        search.fill_root(pos.free, pos.me, max_depth=40)
+        return search.nodes
+    per_second = rate(apart, args.think, fill)
+    print(f"| chamber space filling | {per_second:,.0f} | {per_second * 0.1:,.0f} |")
+
+    crowd = crowd_positions("four_corners", args.seeds * 3)
+    for evaluation in ("area", "voronoi", "chamber"):
+        def paranoid(pos: Position, deadline: float, evaluation=evaluation) -> int:
+            search = ParanoidSearcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=pos.simultaneous,
+                                      deadline=deadline)
+            search.iterate(pos.free, pos.me, pos.in_contact())
+            return search.nodes
+        per_second = rate(crowd, args.think, paranoid)
+        print(f"| paranoid, {evaluation} ({len(crowd)} positions of four_corners) | {per_second:,.0f} | "
+              f"{per_second * 0.1:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
