@@ -16,7 +16,7 @@ from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.core.errors import ArenaError
 from arena.plugins.registry import Registry
-from arena.report.replay_page import build_replay_html
+from arena.report.replay_page import build_replay_html, write_game_pages
 from arena.storage.replay import RecordError, check, load_records, new_game
 from arena.storage.store import Store
 
@@ -31,14 +31,25 @@ def export_command(
         help="Write one JSON file per game into this directory.", show_default=False)] = None,
     jsonl: Annotated[Path | None, typer.Option(
         help="Write every game as one line of JSON into this file ('-' for stdout).", show_default=False)] = None,
+    html_dir: Annotated[Path | None, typer.Option(
+        "--html", help="Write an HTML replay page per game into this directory, with an index.html.",
+        show_default=False)] = None,
     db: Db = None,
+    bots_dir: BotsDir = None,
 ) -> None:
-    """Export a run's game records (format arena-record/1)."""
-    if (records is None) == (jsonl is None):
-        raise ArenaError("give exactly one of --records DIR or --jsonl FILE")
+    """Export a run's game records (format arena-record/1), or their HTML replay pages (--html)."""
+    if sum(target is not None for target in (records, jsonl, html_dir)) != 1:
+        raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages)")
     with Store(db) as store:
         store.run(run)
         rows = list(store.games(run_id=run))
+    if html_dir is not None:
+        registry = load_registry_reporting(plugin_config(bots_dir))
+        pages = write_game_pages(run, [(row.idx, row.record) for row in rows], html_dir, registry)
+        for problem in pages.problems:
+            err.print(f"[red]not replayable:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+        err.print(f"{pages.written} replay pages and index.html written to {html_dir}", highlight=False)
+        return
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
         for row in rows:

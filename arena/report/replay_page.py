@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
@@ -137,7 +138,7 @@ def build_replay_html(record: dict[str, Any], registry: Registry, back_link: str
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One game on an index page: its number, record and the page's relative address."""
+    """One game on an index page: its number, record and the page's relative address (empty: no page)."""
 
     number: int
     record: dict[str, Any]
@@ -151,7 +152,9 @@ def build_index_html(title: str, entries: Sequence[IndexEntry]) -> str:
         record = entry.record
         players = ", ".join(f"{p.get('bot', '?')} ({rank})"
                             for p, rank in zip(record["players"], record["result"]["ranks"], strict=True))
-        rows.append(f'<tr><td><a href="{html.escape(entry.href)}">game {entry.number}</a></td>'
+        link = (f'<a href="{html.escape(entry.href)}">game {entry.number}</a>' if entry.href
+                else f"game {entry.number} (does not replay)")
+        rows.append(f"<tr><td>{link}</td>"
                     f"<td>{html.escape((record.get('map') or {}).get('name', '-'))}</td>"
                     f"<td>{html.escape(players)}</td><td>{len(record['turns'])}</td>"
                     f"<td class=\"reason\">{html.escape(record['result'].get('reason', ''))}</td></tr>")
@@ -165,3 +168,31 @@ def build_index_html(title: str, entries: Sequence[IndexEntry]) -> str:
 def game_page_name(run: int, number: int) -> str:
     """The file name of a stored game's replay page, as ``arena export --html`` and the report write it."""
     return f"run{run}-game{number:05d}.html"
+
+
+@dataclass(frozen=True)
+class WrittenPages:
+    """What :func:`write_game_pages` wrote: the games with a page, and the ones that did not replay (and why)."""
+
+    written: int
+    problems: list[str]
+
+
+def write_game_pages(run: int, games: Sequence[tuple[int, dict[str, Any]]], directory: Path,
+                     registry: Registry) -> WrittenPages:
+    """Write a replay page for every ``(number, record)`` of stored run ``run`` into ``directory``, and its
+    ``index.html``; a record that no longer replays under the current rules is listed without a page."""
+    directory.mkdir(parents=True, exist_ok=True)
+    entries, problems = [], []
+    for number, record in games:
+        name = game_page_name(run, number)
+        try:
+            page = build_replay_html(record, registry, back_link="index.html")
+        except ArenaError as exc:
+            problems.append(f"game {number}: {exc}")
+            name = ""
+        else:
+            (directory / name).write_text(page, encoding="utf-8")
+        entries.append(IndexEntry(number, record, name))
+    (directory / "index.html").write_text(build_index_html(f"Run {run}: every game", entries), encoding="utf-8")
+    return WrittenPages(len(entries) - len(problems), problems)
