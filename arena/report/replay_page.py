@@ -59,6 +59,10 @@ def result_text(record: dict[str, Any], roles: Sequence[str] = ()) -> str:
         return f"player {seat + 1} ({names[seat]})"
 
     reason = re.sub(r"\bplayer (\d+)\b(?! \()", name_once, record["result"].get("reason", "") or "")
+    for seat, role in enumerate(roles):
+        if seat not in named and seat in names:  # games with roles speak of "the cat", not "player 1"
+            bot = names[seat].rsplit(", ", 1)[0]
+            reason = re.sub(rf"\bthe {re.escape(role)}\b(?! \()", f"the {role} ({bot})", reason, count=1)
     turns = len(record["turns"])
     if record.get("failures"):
         return f"After turn {turns}: {reason}" if reason else f"Ended after turn {turns}"
