@@ -83,6 +83,7 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
     view = game.view()
     width, height = len(view.rows[0]) if view.rows else 0, len(view.rows)
     cells = start = view.cells()
+    seen = set(start)  # the legend names only what the board shows at some turn
     styles = dict(view.styles)
     frames = [{**view.frame(), "changes": [], "moves": {}}]
     for index, turn in enumerate(record["turns"]):
@@ -98,6 +99,7 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
         if len(now) != len(cells) or len(view.rows) != height:
             raise ArenaError(f"turn {index + 1}: the board changed size, which the viewer cannot draw")
         changes = [[i, char] for i, (was, char) in enumerate(zip(cells, now, strict=True)) if was != char]
+        seen.update(char for _, char in changes)
         cells = now
         styles.update(view.styles)
         frames.append({**view.frame(), "changes": changes, "moves": {str(s): a for s, a in sorted(turn.items())}})
@@ -109,7 +111,8 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
         "options": _options_text(record["options"]), "players": _players(record, roles),
         "result": result_text(record, roles), "failures": failures,
         "width": width, "height": height, "cells": start,
-        "styles": {char: {"fill": s.fill, "symbol": s.symbol, "name": s.name} for char, s in sorted(styles.items())},
+        "styles": {char: {"fill": s.fill, "symbol": s.symbol, "name": s.name if char in seen else ""}
+                   for char, s in sorted(styles.items())},
         "colours": {"seat": list(SEAT_COLOURS), "trail": list(TRAIL_COLOURS)},
         "frames": frames,
     }
