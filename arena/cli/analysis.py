@@ -29,6 +29,7 @@ from arena.play.executors import default_workers
 from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.report.analysis import render_analysis
 from arena.report.html import build_html
+from arena.report.replay_page import write_game_pages
 from arena.stats.analysis import compare_ratings
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
@@ -153,19 +154,33 @@ def report_command(
                                               show_default=False)] = None,
     html_file: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.",
                                                    show_default=False)] = None,
+    replays: Annotated[bool, typer.Option(
+        help="With --html: also write every game's replay page into a folder beside the report "
+             "(REPORT-games/) and link each game to it.")] = True,
     formats: Format = "table",
     db: Db = None,
+    bots_dir: BotsDir = None,
 ) -> None:
     """A run's standings with intervals, pairwise significance, maps and seat advantage (the latest run without
-    RUN); --html for a page."""
+    RUN); --html for a page, with each game linked to its replay."""
     if formats not in ("table", "md", "csv", "json", "latex"):
         raise ArenaError(f"--format {formats!r} is not one of: table, md, csv, json, latex")
     with Store(db) as store:
         if run is None:
             run = store.latest_run().id
         if html_file is not None:
-            html_file.write_text(build_html(store, run), encoding="utf-8")
-            err.print(f"report written to {html_file}", highlight=False)
+            games_href = None
+            if replays:
+                folder = html_file.parent / f"{html_file.stem}-games"
+                registry = load_registry_reporting(plugin_config(bots_dir))
+                pages = write_game_pages(run, [(row.idx, row.record) for row in store.games(run_id=run)], folder,
+                                         registry)
+                for problem in pages.problems:
+                    err.print(f"not replayable: {problem}", highlight=False, soft_wrap=True)
+                games_href = folder.name
+            html_file.write_text(build_html(store, run, games_href), encoding="utf-8")
+            err.print(f"report written to {html_file}" + (f", replay pages to {html_file.stem}-games/"
+                                                          if replays else ""), highlight=False)
             return
         row = store.run(run)
         played = played_from_rows(list(store.games(run_id=run)))

@@ -15,6 +15,8 @@ from rich.text import Text
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.core.errors import ArenaError
+from arena.plugins.registry import Registry
+from arena.report.replay_page import build_replay_html, write_game_pages
 from arena.storage.replay import RecordError, check, load_records, new_game
 from arena.storage.store import Store
 
@@ -29,14 +31,25 @@ def export_command(
         help="Write one JSON file per game into this directory.", show_default=False)] = None,
     jsonl: Annotated[Path | None, typer.Option(
         help="Write every game as one line of JSON into this file ('-' for stdout).", show_default=False)] = None,
+    html_dir: Annotated[Path | None, typer.Option(
+        "--html", help="Write an HTML replay page per game into this directory, with an index.html.",
+        show_default=False)] = None,
     db: Db = None,
+    bots_dir: BotsDir = None,
 ) -> None:
-    """Export a run's game records (format arena-record/1)."""
-    if (records is None) == (jsonl is None):
-        raise ArenaError("give exactly one of --records DIR or --jsonl FILE")
+    """Export a run's game records (format arena-record/1), or their HTML replay pages (--html)."""
+    if sum(target is not None for target in (records, jsonl, html_dir)) != 1:
+        raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages)")
     with Store(db) as store:
         store.run(run)
         rows = list(store.games(run_id=run))
+    if html_dir is not None:
+        registry = load_registry_reporting(plugin_config(bots_dir))
+        pages = write_game_pages(run, [(row.idx, row.record) for row in rows], html_dir, registry)
+        for problem in pages.problems:
+            err.print(f"[red]not replayable:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+        err.print(f"{pages.written} replay pages and index.html written to {html_dir}", highlight=False)
+        return
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
         for row in rows:
@@ -64,18 +77,26 @@ def replay_command(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter before each turn.")] = False,
     turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
                                              show_default=False)] = None,
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", help="Write the game as a self-contained HTML replay page instead of playing it back.",
+        show_default=False)] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Play a record back in the terminal (a file, or a stored game by run and game number), or check
-    records (--check): 'N agree, M differ'."""
+    """Play a record back in the terminal (a file, or a stored game by run and game number), write it as an
+    HTML replay page (--html), or check records (--check): 'N agree, M differ'."""
     registry = load_registry_reporting(plugin_config(bots_dir))
+    if check_only and html_file is not None:
+        raise ArenaError("give --check or --html, not both")
     stored = stored_game(targets)
     if stored is not None:
         if check_only:
             raise ArenaError("--check takes record files or directories, not a stored game")
         with Store(db) as store:
             record = store.game(*stored).record
+        if html_file is not None:
+            write_replay_page(record, registry, html_file)
+            return
         _play_back(record, registry, delay, step, turn)
         return
     paths = [Path(target) for target in targets]
@@ -101,7 +122,16 @@ def replay_command(
     where, record = found[0]
     if isinstance(record, RecordError):
         raise record
+    if html_file is not None:
+        write_replay_page(record, registry, html_file)
+        return
     _play_back(record, registry, delay, step, turn)
+
+
+def write_replay_page(record: dict[str, Any], registry: Registry, path: Path) -> None:
+    """Write ``record``'s replay page to ``path`` and say so on stderr."""
+    path.write_text(build_replay_html(record, registry), encoding="utf-8")
+    err.print(f"replay page written to {path}", highlight=False)
 
 
 def stored_game(targets: list[str]) -> tuple[int, int] | None:

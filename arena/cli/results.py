@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -27,6 +28,7 @@ from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
 from arena.play.executors import WorkerPool, default_workers
 from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
+from arena.report.replay_page import build_replay_html
 from arena.report.tables import FORMATS as OUTPUT_FORMATS
 from arena.report.tables import export, render_console
 from arena.stats.standings import Standings
@@ -180,8 +182,25 @@ def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
 @user_errors
 def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
                                                          show_default=False)] = None,
-                 db: Db = None, formats: OutputFormatOption = None) -> None:
-    """Show a stored run's standings again (the latest run without RUN)."""
+                 db: Db = None, formats: OutputFormatOption = None,
+                 game: Annotated[int | None, typer.Option(
+                     "--game", help="One game of the run, by number (with --html).", show_default=False)] = None,
+                 html_file: Annotated[Path | None, typer.Option(
+                     "--html", help="Write game --game N as a self-contained HTML replay page.",
+                     show_default=False)] = None,
+                 bots_dir: BotsDir = None) -> None:
+    """Show a stored run's standings again (the latest run without RUN), or write one of its games as an
+    HTML replay page (--game N --html FILE)."""
+    if (game is None) != (html_file is None):
+        raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
+    if game is not None and html_file is not None:
+        registry = load_registry_reporting(plugin_config(bots_dir))
+        with Store(db) as store:
+            run_id = store.latest_run().id if run is None else run
+            record = store.game(run_id, game).record
+        html_file.write_text(build_replay_html(record, registry), encoding="utf-8")
+        err.print(f"replay page of run {run_id}, game {game} written to {html_file}", highlight=False)
+        return
     fmt = _output_format(formats)
     with Store(db) as store:
         run_id = store.latest_run().id if run is None else run

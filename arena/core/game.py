@@ -26,6 +26,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from arena.core.maps import GameMap
+    from arena.core.view import BoardView
 
 
 METADATA_KEYS = frozenset({"game", "title", "author", "description", "source"})
@@ -174,6 +175,16 @@ class Game(ABC):
     @abstractmethod
     def render(self, color: bool = False) -> str:
         """The position as text; with ``color``, rich markup."""
+
+    def view(self) -> BoardView:
+        """The position as the HTML replay viewer draws it (see :mod:`arena.core.view`).
+
+        The default draws :meth:`render`'s text, one cell per character; a game overrides it to draw its
+        board with colours, pieces and crash marks.
+        """
+        from arena.core.view import text_view
+
+        return text_view(self.render(color=False))
 
     def forfeit(self, seats: Sequence[int], reason: str) -> Result:
         """End the game because ``seats`` failed (crash, timeout, illegal move): see :func:`forfeit_ranks`."""

@@ -2,7 +2,7 @@
 
 It holds the standings with their intervals, the pairwise matrix as a heat map with the differences that
 survive Holm's correction marked, the per-map and per-seat tables, rating history charts (the run game
-by game, and every run so far), and the failures.
+by game, and every run so far), the failures, and every game linked to its replay page.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from arena.report.analysis import analysis_tables, standings_sections
 from arena.report.charts import line_chart
 from arena.report.failures import BotFailures, failures_by_bot
+from arena.report.replay_page import game_page_name
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
-from arena.storage.store import Store
+from arena.storage.store import GameRow, Store
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
@@ -83,8 +84,28 @@ def _heat_map(analysis: Analysis, order: Sequence[str]) -> str:
     return f'<table class="heat"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def build_html(store: Store, run_id: int) -> str:
-    """The report page of stored run ``run_id``."""
+def _games_section(run_id: int, rows: Sequence[GameRow], games_href: str) -> str:
+    """Every game of the run with its players, result and a link to its replay page under ``games_href``."""
+    lines = []
+    for row in rows:
+        href = f"{games_href}/{game_page_name(run_id, row.idx)}"
+        record = row.record
+        players = ", ".join(f"{p.get('bot', '?')} ({rank})"
+                            for p, rank in zip(record["players"], record["result"]["ranks"], strict=True))
+        lines.append(f'<tr><td class="name"><a href="{_e(href)}">game {row.idx}</a></td>'
+                     f"<td class=\"name\">{_e((record.get('map') or {}).get('name', '-'))}</td>"
+                     f'<td class="name">{_e(players)}</td><td>{len(record["turns"])}</td>'
+                     f'<td class="name">{_e(record["result"].get("reason", ""))}</td></tr>')
+    return (f'<p class="legend">Each game opens its replay; <a href="{_e(games_href)}/index.html">all games</a>. '
+            "Players are listed with their rank (1 is best).</p>"
+            '<table class="games"><thead><tr><th class="name">game</th><th class="name">map</th>'
+            '<th class="name">players (rank)</th><th>turns</th><th class="name">result</th></tr></thead>'
+            f"<tbody>{''.join(lines)}</tbody></table>")
+
+
+def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
+    """The report page of stored run ``run_id``; with ``games_href`` (the relative address of a folder of
+    replay pages, as :func:`arena.report.replay_page.write_game_pages` writes it), each game links to its replay."""
     run = store.run(run_id)
     rows = list(store.games(run_id=run_id))
     played = played_from_rows(rows)
@@ -131,6 +152,7 @@ def build_html(store: Store, run_id: int) -> str:
         _first_failures(failures_by_bot((row.idx, row.record) for row in rows if row.failures)),
         _table(["game", "bot", "kind", "reason"], failures, "failures", names=4) if failures
         else '<p class="none">No bot failed.</p>',
+        *(("<h2>Games</h2>", _games_section(run_id, rows, games_href)) if games_href is not None else ()),
     ]
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
             f"<style>{STYLE}</style></head><body>{''.join(sections)}</body></html>\n")

@@ -38,6 +38,7 @@ import numpy as np
 
 from arena.core.game import Game, Option, Result
 from arena.core.maps import GameMap
+from arena.core.view import BoardView, CellStyle, Mark, Piece
 from arena.games.catmouse.board import CAT, MOUSE, MOVES, SIDE_NAMES, GameState, Layout, open_layout
 from arena.games.catmouse.layouts import layout_from_map
 
@@ -225,3 +226,18 @@ class CatMouseGame(Game):
                 chars.append(char)
             lines.append("".join(chars))
         return "\n".join(lines)
+
+    def view(self) -> BoardView:
+        """The board for the replay viewer: obstacles, the cat (seat 0) and the mouse (seat 1), a cross where
+        the mouse was caught, whose move it is and how many moves the mouse has made."""
+        layout, state = self.layout, self.state
+        rows = ["".join("#" if layout.blocked[layout.cell(x, y)] else "." for x in range(layout.width))
+                for y in range(layout.height)]
+        styles = {".": CellStyle("#f7f7f7"), "#": CellStyle("#444444", name="obstacle")}
+        cat, mouse = layout.xy(state.cat), layout.xy(state.mouse)
+        pieces = [Piece(*mouse, MOUSE, "M"), Piece(*cat, CAT, "C")]
+        marks = [Mark(*cat, MOUSE)] if state.winner == CAT else []
+        limit = f" of {state.move_limit}" if state.move_limit is not None else ""
+        status = f"the mouse has made {state.mouse_moves}{limit} moves"
+        notes = {} if state.winner is not None else {state.to_move: "to move"}
+        return BoardView(rows, styles, pieces, marks, status, notes)

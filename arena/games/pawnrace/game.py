@@ -16,6 +16,7 @@ import numpy as np
 from arena.core.errors import ArenaError
 from arena.core.game import Game, Option, Result
 from arena.core.maps import GameMap, resolve_map
+from arena.core.view import BoardView, CellStyle, Piece
 from arena.games.pawnrace.rules import (
     BLACK,
     SIDES,
@@ -218,6 +219,21 @@ class PawnRaceGame(Game):
         lines.append(f"waiting: white {position.waiting[WHITE]}, black {position.waiting[BLACK]}; move "
                      f"{position.moves}; {state}")
         return "\n".join(lines)
+
+    def view(self) -> BoardView:
+        """The board for the replay viewer, top rank first: both bases, each pawn as a disc (white is seat 0),
+        the pawns still waiting in each base, whose move it is."""
+        setup, position = self.setup, self.position
+        rows = ["".join("w" if setup.in_base(WHITE, (x, y)) else "b" if setup.in_base(BLACK, (x, y)) else "."
+                        for x in range(setup.n)) for y in range(setup.n - 1, -1, -1)]
+        styles = {".": CellStyle("#f7f7f7"), "w": CellStyle("trail0", name="white's base"),
+                  "b": CellStyle("trail1", name="black's base")}
+        pieces = [Piece(x, setup.n - 1 - y, side, "W" if side == WHITE else "B")
+                  for side in (WHITE, BLACK) for x, y in sorted(position.pawns[side])]
+        notes = {side: f"{position.waiting[side]} waiting" + ("; to move" if side == position.to_move
+                                                             and not position.over else "")
+                 for side in (WHITE, BLACK)}
+        return BoardView(rows, styles, pieces, (), f"move {position.moves}", notes)
 
 
 def setup_from(map_spec: str, options: Mapping[str, str]) -> Setup:

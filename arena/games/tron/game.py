@@ -45,10 +45,11 @@ import numpy as np
 
 from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap
+from arena.core.view import BoardView
 from arena.games.tron.board import DIRECTIONS, TronBoard
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
-from arena.games.tron.render import render_board
+from arena.games.tron.render import board_view, render_board
 from arena.games.tron.starts import map_starts, mirrored_starts
 
 __all__ = ["PRESETS", "TronGame", "TronObservation", "PowerupObservation"]
@@ -125,6 +126,8 @@ class TronGame(Game):
         self._due: list[int] = []  # simultaneous: seats whose speed runs come after the current one
         self._result: Result | None = None
         self._all = tuple(range(self.num_seats))
+        self.crashed_at: dict[int, int] = {}
+        """Where each crashed seat crashed: the flat index of the cell it moved into."""
 
     def to_act(self) -> Sequence[int]:
         """Every living seat (simultaneous), or the one seat moving now (alternating, or on a speed run)."""
@@ -144,6 +147,7 @@ class TronGame(Game):
     def apply(self, actions: Mapping[int, str]) -> None:
         """Move the seats in ``to_act()``; decide the result once at most one player is left."""
         board = self.board
+        before = list(board.heads)
         if self._joint:
             board.move_simultaneous(actions)
             if self.powerups and board.living > 1:
@@ -159,6 +163,9 @@ class TronGame(Game):
                     while not board.alive[nxt]:
                         nxt = (nxt + 1) % self.num_seats
                     self._next = nxt
+        if board.last_crashes:
+            for seat, _ in board.last_crashes:
+                self.crashed_at[seat] = before[seat] + board.deltas[actions[seat]]
         if board.living <= 1:
             self._result = Result(board.ranks(), board.reason())
 
@@ -217,3 +224,22 @@ class TronGame(Game):
         """The board as text: ``#`` walls, ``1``-``4`` heads, ``a``-``d`` trails, ``x`` barriers, powerups."""
         items = self.board.items if isinstance(self.board, PowerupBoard) else None
         return render_board(self.board, color, items)
+
+    def view(self) -> BoardView:
+        """The board for the replay viewer: trails, heads, barriers, powerups, crashes; armor and speed held,
+        and who moves next when not everyone moves at once."""
+        board = self.board
+        notes: dict[int, str] = {}
+        items = None
+        if isinstance(board, PowerupBoard):
+            items = board.items
+            for seat in self._all:
+                held = [name for name, has in (("armor", board.armor[seat]), ("speed due", board.speed[seat])) if has]
+                if held and board.alive[seat]:
+                    notes[seat] = ", ".join(held)
+        status = ""
+        if self._result is None and not self._joint:
+            mover = f"player {self._next + 1}"
+            on_run = self._left > 1 or self._simultaneous  # moving alone under simultaneous moves is a speed run
+            status = f"{mover} on a speed run: {self._left} left" if on_run else f"{mover} to move"
+        return board_view(board, self.crashed_at, items, notes, status)

@@ -37,9 +37,10 @@ import numpy as np
 from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap, parse_map
+from arena.core.view import BoardView
 from arena.games.tron.board import DIRECTIONS, EMPTY, TronBoard
 from arena.games.tron.observation import TronObservation
-from arena.games.tron.render import render_board
+from arena.games.tron.render import board_view, render_board
 
 RELATIVE = ("straight", "left", "right")
 TURNS = MappingProxyType({"straight": 0, "right": 1, "left": 3})
@@ -185,6 +186,8 @@ class SnafuGame(Game):
             for h in range(4))
         self._result: Result | None = None
         self._all = (0, 1)
+        self.crashed_at: dict[int, int] = {}
+        """Where each crashed seat crashed: the flat index of the cell it moved into."""
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
@@ -217,7 +220,10 @@ class SnafuGame(Game):
             moves[seat] = DIRECTIONS[heading]
         self._names = (DIRECTIONS[headings[0]], DIRECTIONS[headings[1]])
         board = self.board
+        before = list(board.heads)
         board.move_simultaneous(moves)
+        for seat, _ in board.last_crashes:
+            self.crashed_at[seat] = before[seat] + board.deltas[moves[seat]]
         if board.living < 2:
             self._result = Result(board.ranks(), board.reason())
 
@@ -233,3 +239,8 @@ class SnafuGame(Game):
     def render(self, color: bool = False) -> str:
         """The board as text: ``#`` walls, ``1``/``2`` heads, ``a``/``b`` trails, ``.`` empty."""
         return render_board(self.board, color)
+
+    def view(self) -> BoardView:
+        """The board for the replay viewer, each player's heading beside its name."""
+        names = {seat: f"heading {self._names[seat]}" for seat in self._all if self.board.alive[seat]}
+        return board_view(self.board, self.crashed_at, notes=names)
