@@ -9,7 +9,9 @@ A round robin through the arena's own tournament runner (``prepare``, ``Tourname
 number of games per pairing *per map*, played in seat-swapped pairs (so N is rounded up to even).
 ``--time-limit`` is the referee's limit per move (default 0.1 s; the search bots search their default node
 budgets, scaled to 30% for a 0.1 s limit, unless ``--think S`` has them search by the clock for S seconds,
-which also shows in their names, e.g. ``voronoi:think=0.02``).
+which also shows in their names, e.g. ``voronoi:think=0.02``). ``--scale 0.3`` gives them 30% of their
+default budgets (what they search by default under a 0.1 s limit) as ``nodes=`` in their names: with
+``--time-limit 1`` no move comes near the limit, and the games are the same on any machine.
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
 95% Wilson interval (:func:`arena.stats.proportions.score_rate`; a draw counts half) and the games played, then
@@ -20,6 +22,7 @@ about 13 minutes on a 2-core machine; ``--games 100`` about four times as long.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter, defaultdict
 
@@ -35,20 +38,30 @@ MAPS = ("empty_room", "center_block", "diagonal_blocks", "open_30")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
 
 
+def default_nodes(registry, name: str) -> int:  # noqa: ANN001 - a Registry
+    """The default node budget of search bot ``name`` (``minimax`` keeps it in its module)."""
+    cls = registry.bot(name).cls
+    return getattr(cls, "default_nodes", None) or sys.modules[cls.__module__].DEFAULT_NODES
+
+
 def main() -> None:
     """Play the round robin and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per pairing per map (seat-swapped pairs)")
     parser.add_argument("--time-limit", type=float, default=0.1, help="seconds per move (the referee's limit)")
     parser.add_argument("--think", type=float, default=None, help="seconds the search bots think per move")
+    parser.add_argument("--scale", type=float, default=None,
+                        help="give the search bots this share of their default node budgets (e.g. 0.3)")
     parser.add_argument("--maps", nargs="+", default=list(MAPS), help="maps to play on")
     parser.add_argument("--bots", nargs="+", default=list(SEARCH), help="the search bots to measure")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=2010)
     args = parser.parse_args()
 
-    search = [f"{name}:think={args.think:g}" if args.think else name for name in args.bots]
     registry = load_registry(CONFIG)
+    search = [f"{name}:think={args.think:g}" if args.think else
+              f"{name}:nodes={round(default_nodes(registry, name) * args.scale)}" if args.scale else name
+              for name in args.bots]
     definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(*search, *FIELD),
                                       games=args.games, time_limit=args.time_limit, seed=args.seed)
     tournament = plan_tournament(definition, registry)

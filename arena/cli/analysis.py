@@ -12,8 +12,10 @@ from rich.text import Text
 
 from arena.cli.app import app
 from arena.cli.common import (
+    Address,
     BotsDir,
     Db,
+    ExecutorName,
     Format,
     check_output_format,
     emit_table,
@@ -25,6 +27,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.core.errors import ArenaError
+from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
 from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.report.analysis import render_analysis
@@ -59,6 +62,8 @@ def compare_command(
     db: Db = None,
     formats: Format = "table",
     bots_dir: BotsDir = None,
+    executor: ExecutorName = None,
+    address: Address = None,
 ) -> None:
     """Is NEW better than OLD? Bots: play seat-swapped pairs until a GSPRT decides (--sprt).
 
@@ -81,6 +86,7 @@ def compare_command(
     registry = load_registry_reporting(config)
     plan = plan_compare(new, old, maps, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
                         workers=default_workers() if workers is None else workers)
+    choice = ExecutorChoice(executor or "local", address)
     lower, upper = settings.bounds
     printed = [-1]
 
@@ -103,9 +109,9 @@ def compare_command(
     if out.is_terminal:
         with Live(console=out, auto_refresh=False, transient=True) as live:
             result = run_compare(plan, settings, registry, config,
-                                 lambda state: live.update(Text(line(state)), refresh=True))
+                                 lambda state: live.update(Text(line(state)), refresh=True), executor=choice)
     else:
-        result = run_compare(plan, settings, registry, config, report)
+        result = run_compare(plan, settings, registry, config, report, executor=choice)
 
     state = result.state
     if printed[-1] != state.pairs:

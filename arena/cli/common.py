@@ -37,6 +37,12 @@ Size = Annotated[str | None, typer.Option(
     show_default=False)]
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database [default: $ARENA_DB, else ./arena.db].", show_default=False)]
+ExecutorName = Annotated[str | None, typer.Option(
+    "--executor", help="Where games run: local (worker processes here) or ray (a Ray cluster) [default: local].",
+    show_default=False)]
+Address = Annotated[str | None, typer.Option(
+    "--address", help="The Ray cluster, e.g. auto or 10.0.0.5:6379 [default: $RAY_ADDRESS, else a local Ray].",
+    show_default=False)]
 
 
 USAGE_EXIT_CODE = 2

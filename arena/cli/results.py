@@ -9,8 +9,10 @@ import typer
 
 from arena.cli.app import app
 from arena.cli.common import (
+    Address,
     BotsDir,
     Db,
+    ExecutorName,
     Options,
     Size,
     emit_table,
@@ -26,7 +28,8 @@ from arena.cli.common import (
 )
 from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
-from arena.play.executors import WorkerPool, default_workers
+from arena.play.executor_choice import ExecutorChoice
+from arena.play.executors import default_workers
 from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
 from arena.report.replay_page import build_replay_html
 from arena.report.tables import FORMATS as OUTPUT_FORMATS
@@ -116,6 +119,8 @@ def tournament_command(
         help="Continue stored run RUN (rerunning the same command does this too).", show_default=False)] = None,
     new: Annotated[bool, typer.Option("--new", help="Start a new run even if this one is stored already.")] = False,
     bots_dir: BotsDir = None,
+    executor: ExecutorName = None,
+    address: Address = None,
 ) -> None:
     """Run a tournament (round robin, gauntlet or swiss); store every game; print standings."""
     fmt_tournament, fmt = split_formats(formats)
@@ -130,7 +135,7 @@ def tournament_command(
     else:
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
-                         gauntlet=gauntlet, rounds=rounds)
+                         gauntlet=gauntlet, rounds=rounds, executor=executor, address=address)
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         plan = plan_tournament(definition, registry)
@@ -146,14 +151,16 @@ def tournament_command(
         if opened.state == "resumed" and resume is None:
             err.print(f"resuming run {run_id}: {opened.played_before} of {run.plan.total_games()} games already "
                       "played", highlight=False)
-        worker_count = run.plan.definition.workers or default_workers()
+        stored = run.plan.definition
+        choice = ExecutorChoice(executor or stored.executor, address or stored.address)
+        worker_count = workers or stored.workers
         limits = Limits(grace=grace, isolate=isolate,
                         memory_limit=parse_memory(memory_limit) if memory_limit
-                        else default_memory_limit(worker_count))
+                        else default_memory_limit(worker_count or default_workers()))
         with games_progress() as progress:
             task = progress.add_task(f"run {run_id}", total=run.plan.total_games(), completed=len(run.played))
             play_stored_run(store, run, registry, config, workers=worker_count, limits=limits,
-                            on_game=lambda _: progress.advance(task))
+                            on_game=lambda _: progress.advance(task), executor=choice)
         _show(run.standings(), fmt)
         print_failures(run_failures(store, run_id), fmt)
         err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
@@ -283,6 +290,8 @@ def ladder_command(
     db: Db = None,
     formats: OutputFormatOption = None,
     bots_dir: BotsDir = None,
+    executor: ExecutorName = None,
+    address: Address = None,
 ) -> None:
     """Continue the persistent TrueSkill ladder by N rounds; bots new in bots/ join automatically."""
     fmt = _output_format(formats)
@@ -292,9 +301,9 @@ def ladder_command(
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
     check_ladder_maps(game, game_maps)
-    worker_count = workers or default_workers()
-    limits = Limits(memory_limit=default_memory_limit(worker_count))
-    with Store(db) as store, WorkerPool(worker_count, config, limits, registry) as pool:
+    limits = Limits(memory_limit=default_memory_limit(workers or default_workers()))
+    with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
+                                                                              registry) as pool:
         for _ in range(rounds):
             with games_progress() as progress:
                 task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)

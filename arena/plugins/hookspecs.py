@@ -51,6 +51,22 @@ def register_bots(register: Any) -> None:
 
 
 @hookspec
+def register_executors(register: Any) -> None:
+    """Register executors: engines that play a command's games (``--executor NAME``).
+
+    Args:
+        register: call ``register(name, factory)`` once for each executor. ``factory(workers, config, limits,
+            registry, address)`` returns an object with ``run(setups)`` (yield each game's
+            :class:`arena.play.referee.MatchOutcome` as it ends, every game exactly once) and
+            ``close(terminate=False)``; see :mod:`arena.play.executor_choice`. ``workers`` is ``None`` for the
+            executor's default; ``address`` is ``--address`` (a cluster), or ``None``. A taken name is
+            reported and skipped.
+
+    Called once when the plugin registry loads. ``local`` and ``ray`` are built in.
+    """
+
+
+@hookspec
 def register_studies(register: Any) -> None:
     """Register playability studies: self-play learners that ``arena playability GAME`` trains to judge a
     game's design.

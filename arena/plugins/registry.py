@@ -25,7 +25,8 @@ from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
 
-BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin")
+BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
+                   "arena.games.pawnrace.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
@@ -78,6 +79,8 @@ class Registry:
 
     games: dict[str, type[Game]] = field(default_factory=dict)
     bots: dict[str, BotEntry] = field(default_factory=dict)
+    executors: dict[str, Any] = field(default_factory=dict)
+    """Executor factories by name (see :mod:`arena.play.executor_choice`)."""
     studies: dict[str, Any] = field(default_factory=dict)
     """Playability studies by game (:class:`arena.learning.playability.PlayabilityStudy`)."""
     plugins: list[PluginInfo] = field(default_factory=list)
@@ -95,6 +98,12 @@ class Registry:
         if name in self.bots:
             return self.bots[name]
         raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
+
+    def executor(self, name: str) -> Any:
+        """The factory of the executor registered as ``name``, or an error naming the executors there are."""
+        if name in self.executors:
+            return self.executors[name]
+        raise ArenaError(f"unknown executor {name!r}: choose from {', '.join(sorted(self.executors))}")
 
     def study(self, game: str) -> Any:
         """The playability study of ``game``, or an error naming the games that have one."""
@@ -246,6 +255,7 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
     _collect_games(manager, registry)
     _collect_bots(manager, registry)
     _collect_studies(manager, registry)
+    _collect_executors(manager, registry)
     return registry
 
 
@@ -298,6 +308,16 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
         registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
 
     _report(call_hook(manager, "register_bots", register=register), registry)
+
+
+def _collect_executors(manager: pluggy.PluginManager, registry: Registry) -> None:
+    def register(name: str, factory: Any) -> None:
+        if name in registry.executors:
+            registry.problems.append(f"plugin {calling_plugin()}: executor name {name!r} is already taken; skipped")
+        else:
+            registry.executors[name] = factory
+
+    _report(call_hook(manager, "register_executors", register=register), registry)
 
 
 def _collect_studies(manager: pluggy.PluginManager, registry: Registry) -> None:

@@ -11,7 +11,9 @@ rounds = 3                          # with format = "swiss"
 games = 10                          # games per pairing per map
 time_limit = 1.0                    # seconds per move
 seed = 0
-workers = 2                         # default: all cores
+workers = 2                         # default: all cores (of the cluster, with executor = "ray")
+executor = "local"                  # local | ray (or one a plugin adds)
+address = "auto"                    # with executor = "ray": the cluster (default: $RAY_ADDRESS or a local Ray)
 ```
 """
 
@@ -37,7 +39,7 @@ _TOML_NAMES: dict[type, str] = {str: "a string", int: "an integer", float: "a nu
 _TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,), "game": (str,), "maps": (list,), "bots": (list,), "format": (str,), "gauntlet": (str,),
     "rounds": (int,), "games": (int,), "time_limit": (int, float), "seed": (int,), "workers": (int,),
-    "options": (dict,),
+    "options": (dict,), "executor": (str,), "address": (str,),
 }
 
 
@@ -57,6 +59,8 @@ class TournamentDefinition:
     seed: int = 0
     workers: int | None = None
     options: dict[str, str] = field(default_factory=dict)
+    executor: str = "local"
+    address: str | None = None
 
     def with_overrides(self, **overrides: Any) -> TournamentDefinition:
         """A copy with every override that is not ``None`` applied."""
@@ -141,6 +145,8 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         time_limit=float(data.get("time_limit", DEFAULT_TIME_LIMIT)),
         seed=data.get("seed", 0),
         workers=data.get("workers"),
+        executor=data.get("executor", "local"),
+        address=data.get("address"),
         options={str(k): str(v) for k, v in data.get("options", {}).items()},
     )
     return definition  # checked once command-line flags are applied (see TournamentDefinition.check)

@@ -17,7 +17,7 @@ from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
-from arena.play.executors import WorkerPool
+from arena.play.executor_choice import Executor
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import Registry
 from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
@@ -130,7 +130,7 @@ class LadderRound:
     """The index in the ladder's run of the round's first game (its games follow it)."""
 
 
-def play_round(store: Store, registry: Registry, pool: WorkerPool, game: type[Game], maps: Sequence[GameMap],
+def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game], maps: Sequence[GameMap],
                games_per_pair: int, seed: int, time_limit: float,
                on_outcome: Callable[[MatchOutcome], None] | None = None) -> LadderRound:
     """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder.

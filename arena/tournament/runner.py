@@ -14,7 +14,8 @@ from pathlib import Path
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game
-from arena.play.executors import WorkerPool, default_workers, run_in_process
+from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
+from arena.play.executors import default_workers, run_in_process
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, load_registry
@@ -103,14 +104,15 @@ def play_tournament(
     store: Store | None = None,
     on_outcome: Callable[[MatchOutcome], None] | None = None,
     in_process: bool = False,
+    executor: ExecutorChoice = LOCAL,
 ) -> TournamentRun:
     """Play every game of ``run`` not yet played, storing each one as it finishes.
 
-    ``in_process`` plays in this process (no hard kill of stuck bots); otherwise on ``workers``
-    supervised processes. Ctrl-C stops the workers at once and returns with ``run.interrupted`` set.
+    ``in_process`` plays in this process (no hard kill of stuck bots); otherwise on ``workers`` workers of
+    the ``executor`` (supervised processes on this machine by default). Ctrl-C stops the workers at once
+    and returns with ``run.interrupted`` set.
     """
-    workers = workers or default_workers()
-    pool: WorkerPool | None = None
+    pool: Executor | None = None
     bot_ids: dict[str, int] = {}
     try:
         for stage in stages(run):
@@ -120,7 +122,7 @@ def play_tournament(
             if not pending:
                 continue
             if not in_process and pool is None:
-                pool = WorkerPool(min(workers, len(pending)), config, limits, registry)
+                pool = executor.start(workers, config, limits or Limits(), registry, games=len(pending))
             outcomes = run_in_process(pending, registry) if pool is None else pool.run(pending)
             for outcome in outcomes:
                 if store is not None and run.run_id is not None:
@@ -201,6 +203,7 @@ def play_stored_run(
     workers: int | None = None,
     limits: Limits | None = None,
     on_game: Callable[[MatchOutcome], None] | None = None,
+    executor: ExecutorChoice = LOCAL,
 ) -> TournamentRun:
     """Play what is left of a stored run, then store its ratings and mark it complete (or interrupted).
 
@@ -210,7 +213,8 @@ def play_stored_run(
     if run.run_id is None:
         raise ValueError("this run is not stored: open it with open_run or resume_run")
     store.set_run_status(run.run_id, "running")
-    play_tournament(run, registry, config, workers=workers, limits=limits, store=store, on_outcome=on_game)
+    play_tournament(run, registry, config, workers=workers, limits=limits, store=store, on_outcome=on_game,
+                    executor=executor)
     rated = finalize_run(store, run.run_id, "interrupted" if run.interrupted else "complete")
     by_label = rated.by_label()
     if by_label is not None and sum(rated.games.values()) == sum(len(game.players) for game in run.played.values()):
@@ -241,12 +245,14 @@ def run_tournament(
     if not isinstance(definition, TournamentDefinition):
         definition = load_definition(definition)
     plan = plan_tournament(definition, registry)
-    workers = workers or definition.workers or default_workers()
-    limits = limits or Limits(memory_limit=default_memory_limit(workers))
+    executor = ExecutorChoice(definition.executor, definition.address)
+    workers = workers or definition.workers
+    limits = limits or Limits(memory_limit=default_memory_limit(workers or default_workers()))
     if store is None:
         return play_tournament(TournamentRun(plan), registry, config, workers=workers, limits=limits,
-                               on_outcome=on_game)
+                               on_outcome=on_game, executor=executor)
     opened = open_run(store, plan, new)
     if opened.state == "complete":
         return opened.run
-    return play_stored_run(store, opened.run, registry, config, workers=workers, limits=limits, on_game=on_game)
+    return play_stored_run(store, opened.run, registry, config, workers=workers, limits=limits, on_game=on_game,
+                           executor=executor)

@@ -21,7 +21,9 @@ from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
-from arena.play.executors import WorkerPool, run_in_process
+from arena.play.executor_choice import LOCAL, ExecutorChoice
+from arena.play.executors import run_in_process
+from arena.play.limits import Limits
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry
 from arena.stats.elo import EloEstimate, elo_difference, elo_difference_pairs, gsprt_llr, pentanomial, sprt_bounds
@@ -203,10 +205,11 @@ def run_compare(
     on_pair: Callable[[SprtState], None] | None = None,
     *,
     in_process: bool = False,
+    executor: ExecutorChoice = LOCAL,
 ) -> CompareResult:
     """Play pairs until the SPRT decides, ``plan.max_pairs`` have been played, or Ctrl-C.
 
-    Pairs are played in batches on ``plan.workers`` supervised processes (or, with ``in_process``, in
+    Pairs are played in batches on ``plan.workers`` workers of the ``executor`` (or, with ``in_process``, in
     this process, where a stuck bot cannot be killed) and recorded strictly in order, so the decision and
     every printed figure are the same whatever the number of workers; a batch's pairs after the deciding
     one are discarded. ``on_pair`` is called after each recorded pair.
@@ -214,7 +217,7 @@ def run_compare(
     state = SprtState(settings)
     result = CompareResult(plan, state)
     workers, max_pairs = plan.workers, plan.max_pairs
-    pool = None if in_process else WorkerPool(workers, config, registry=registry)
+    pool = None if in_process else executor.start(workers, config, Limits(), registry)
     try:
         while result.decision is None and (max_pairs is None or state.pairs < max_pairs):
             start = state.pairs

@@ -1,0 +1,32 @@
+"""The built-in executors, registered through the same hook a plugin would use: ``local`` and ``ray``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.play.limits import Limits
+from arena.plugins.hookspecs import hookimpl
+from arena.plugins.registry import PluginConfig, Registry
+
+
+def local_executor(workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
+                   address: str | None) -> Any:
+    """Supervised worker processes on this machine (``address`` is not used)."""
+    from arena.play.executors import WorkerPool, default_workers
+
+    return WorkerPool(workers or default_workers(), config, limits, registry)
+
+
+def ray_executor(workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
+                 address: str | None) -> Any:
+    """A Ray cluster (``address``, ``$RAY_ADDRESS``, or a local Ray started for the command)."""
+    from arena.play.ray_executor import RayExecutor
+
+    return RayExecutor(workers, config, limits, registry, address)
+
+
+@hookimpl
+def register_executors(register: Any) -> None:
+    """Register ``local`` and ``ray``."""
+    register("local", local_executor)
+    register("ray", ray_executor)

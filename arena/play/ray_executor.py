@@ -1,0 +1,236 @@
+"""Games on a Ray cluster, with the guarantees of the local executor.
+
+Each Ray worker is an actor that keeps one supervised worker process of its own
+(:class:`arena.play.executors.WorkerPool` of one), so per-move alarms, memory caps, the kill of a stuck
+bot and the containment of a bot that kills its process work there exactly as on this machine: a bot can
+take down its worker process, never the Ray worker. Games go to the actors in batches sized by how long a
+game takes (a Ray call costs far more than a short game), and come back to the command, which stores them:
+the database never leaves this machine.
+
+What travels: the games themselves (each setup holds its map's text), and the files of every bot directory
+the command uses beyond the shipped ones (``./bots``, ``--bots-dir``, ``$ARENA_BOTS_PATH``), put once in
+the object store and unpacked by each actor; installed plugins must be installed on every node, as the
+arena itself. Every batch carries the version (source hash) of each bot in it, and an actor whose bots
+differ refuses it with a one-line error rather than mixing versions.
+
+Faults: when an actor, or the node it runs on, dies, the batch it held is played again by another actor and
+a replacement actor is started where the cluster has room; a game is only ever yielded once.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+from arena.play.executors import chunk_size
+from arena.play.limits import Limits
+from arena.play.referee import MatchOutcome, MatchSetup
+from arena.plugins.registry import PluginConfig, Registry, bot_directories
+
+BATCH_SECONDS = 0.2
+"""About how long a batch of games takes on an actor: long enough that a Ray call is a small share of it."""
+WAIT_SECONDS = 0.05
+MAX_BUNDLE_BYTES = 64 * 2**20
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("the ray executor needs Ray: pip install -e '.[ray]'") from None
+    return ray
+
+
+Bundle = list[tuple[str, list[tuple[str, bytes]]]]
+"""Each bot directory's path on this machine and its files (path inside it, contents)."""
+
+
+def bot_bundle(config: PluginConfig) -> Bundle:
+    """The files of each bot directory the command uses beyond the shipped one, in priority order."""
+    bundle: Bundle = []
+    total = 0
+    for directory, label in bot_directories(config):
+        if label == "shipped":
+            continue
+        files = []
+        for path in sorted(directory.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                data = path.read_bytes()
+                total += len(data)
+                files.append((str(path.relative_to(directory)), data))
+        if total > MAX_BUNDLE_BYTES:
+            raise ArenaError(f"the bot directories hold more than {MAX_BUNDLE_BYTES // 2**20} MB: too much to send "
+                             "to a cluster")
+        bundle.append((str(directory.resolve()), files))
+    return bundle
+
+
+def unpack_bundle(bundle: Bundle, config: PluginConfig) -> tuple[PluginConfig, dict[str, str]]:
+    """Write the bot directories into a fresh temporary folder: the config that loads them (and nothing of
+    the node's own working directory or environment), and each unpacked directory's original path."""
+    root = Path(tempfile.mkdtemp(prefix="arena-bots-"))
+    originals = {}
+    for index, (original, files) in enumerate(bundle):
+        directory = root / str(index)
+        directory.mkdir()
+        for name, data in files:
+            target = directory / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        originals[str(directory)] = original
+    config = PluginConfig(bot_dirs=tuple(originals), use_cwd_bots=False, use_env_path=False,
+                          entry_points=config.entry_points, extra_plugins=config.extra_plugins)
+    return config, originals
+
+
+def with_original_paths(outcome: MatchOutcome, originals: dict[str, str]) -> MatchOutcome:
+    """``outcome`` with the unpacked bot directories' paths in its reason and failures (a crashing bot's
+    traceback) put back to the paths they have on the machine that runs the command."""
+    def restore(text: str) -> str:
+        for unpacked, original in originals.items():
+            text = text.replace(unpacked, original)
+        return text
+
+    failures = {seat: replace(failure, detail=restore(failure.detail), traceback=restore(failure.traceback))
+                for seat, failure in outcome.failures.items()}
+    return replace(outcome, reason=restore(outcome.reason), failures=failures)
+
+
+def versions_of(setups: Sequence[MatchSetup], registry: Registry) -> dict[str, str]:
+    """The version of every bot the games use, as this machine's registry has it."""
+    return {spec.name: registry.bot(spec.name).version for setup in setups for spec in setup.bots}
+
+
+class GamePlayer:
+    """The body of a Ray actor: a supervised worker process that plays batches of games."""
+
+    def __init__(self, bundle: Any, config: PluginConfig, limits: Limits):
+        from arena.play.executors import WorkerPool
+        from arena.plugins.registry import load_registry
+
+        self.config, self.originals = unpack_bundle(bundle, config)
+        self.registry = load_registry(self.config)
+        self.pool = WorkerPool(1, self.config, limits, self.registry)
+
+    def ready(self) -> bool:
+        """Answers once the actor is up."""
+        return True
+
+    def stop(self) -> None:
+        """Stop the worker process after its current game."""
+        self.pool.close()
+
+    def play(self, setups: list[MatchSetup], versions: dict[str, str]) -> list[MatchOutcome]:
+        """Play a batch, after checking that this node loaded the versions of the bots that were scheduled."""
+        for name, version in versions.items():
+            here = self.registry.bots.get(name)
+            if here is None or here.version != version:
+                found = "no such bot" if here is None else f"version {here.version}"
+                raise ArenaError(f"bot {name!r}: the cluster node {os.uname().nodename} has {found}, but version "
+                                 f"{version} was scheduled")
+        return [with_original_paths(outcome, self.originals) for outcome in self.pool.run(setups)]
+
+
+class RayExecutor:
+    """Plays games on the actors of a Ray cluster; ``workers`` actors (default: one per CPU of the cluster)."""
+
+    def __init__(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
+                 address: str | None = None):
+        ray = self.ray = _ray()
+        self.started_here = not ray.is_initialized()
+        if self.started_here:
+            target = address or os.environ.get("RAY_ADDRESS") or None
+            try:
+                ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ArenaError(f"cannot reach the Ray cluster at {target}: {exc}".splitlines()[0]) from None
+        self.registry = registry
+        self.limits = limits
+        self.config = config
+        self.bundle = ray.put(bot_bundle(config))
+        self.actor_class = ray.remote(num_cpus=1, max_restarts=0)(GamePlayer)
+        self.size = workers or max(int(ray.cluster_resources().get("CPU", 1)), 1)
+        self.actors = [self._new_actor() for _ in range(self.size)]
+        self.replaced = 0
+
+    def _new_actor(self) -> Any:
+        return self.actor_class.remote(self.bundle, self.config, self.limits)
+
+    def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
+        """Play ``setups``; outcomes come back batch by batch, in the order batches finish."""
+        ray = self.ray
+        queue = deque(setups)
+        versions = versions_of(setups, self.registry)
+        idle = deque(self.actors)
+        in_flight: dict[Any, tuple[Any, list[MatchSetup]]] = {}
+        starting: dict[Any, Any] = {}  # readiness probe -> replacement actor not yet known to be up
+        chunk, probes = 1, []
+        while queue or in_flight:
+            while idle and queue:
+                actor = idle.popleft()
+                batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
+                in_flight[actor.play.remote(batch, versions)] = (actor, batch)
+            done, _ = ray.wait(list(in_flight) + list(starting), num_returns=1, timeout=WAIT_SECONDS)
+            for ref in done:
+                if ref in starting:
+                    actor = starting.pop(ref)
+                    try:
+                        ray.get(ref)
+                        idle.append(actor)
+                    except ray.exceptions.RayError:
+                        pass  # it could not start: the others go on
+                    continue
+                actor, batch = in_flight.pop(ref)
+                try:
+                    outcomes = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    cause = exc.cause if isinstance(getattr(exc, "cause", None), ArenaError) else None
+                    if cause is not None:
+                        raise ArenaError(str(cause)) from None
+                    raise
+                except ray.exceptions.RayError:
+                    # The actor or its node died: its batch is played again, by a replacement if one starts.
+                    queue.extendleft(reversed(batch))
+                    self.actors.remove(actor)
+                    replacement = self._new_actor()
+                    self.actors.append(replacement)
+                    starting[replacement.ready.remote()] = replacement
+                    self.replaced += 1
+                    continue
+                idle.append(actor)
+                for outcome in outcomes:
+                    if len(probes) < 2 * self.size:
+                        probes.append(outcome.duration)
+                        if len(probes) == 2 * self.size:
+                            chunk = max(1, min(int(BATCH_SECONDS / max(min(probes), 1e-6)),
+                                               chunk_size(min(probes), len(queue), self.size) * 16))
+                    yield outcome
+            if not in_flight and queue and not idle and not starting:
+                raise ArenaError("every Ray worker died and none could be started again")
+
+    def close(self, terminate: bool = False) -> None:
+        """Stop the actors' worker processes and the actors (and the local Ray, if this command started it)."""
+        ray = self.ray
+        if not terminate:
+            stopping = [actor.stop.remote() for actor in self.actors]
+            ray.wait(stopping, num_returns=len(stopping), timeout=10)
+        for actor in self.actors:
+            try:
+                ray.kill(actor)
+            except ray.exceptions.RayError:
+                pass  # already gone
+        if self.started_here:
+            ray.shutdown()
+
+    def __enter__(self) -> RayExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close(terminate=exc_info[0] is not None)
+
