@@ -8,15 +8,14 @@ tournament spreads games over processes, so leave it off there. Train tables wit
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from arena import Bot
-from arena.learning.snafu.features import parse_feature_set, state_vector
-from arena.learning.snafu.strategy import make_strategy
-from arena.learning.snafu.table import ACTIONS, NO_MATCH, Table, load_table
 
 HEADINGS = ("N", "E", "S", "W")
-_TABLES: dict[tuple[str, ...], Table] = {}
+_TABLES: dict[tuple[str, ...], Any] = {}
 
 
 class Cla(Bot):
@@ -28,6 +27,12 @@ class Cla(Bot):
 
     def __init__(self, features: str = "POWR", t: int = 3, c: float = 0.5, reward: str = "3/-3/1",
                  table: str = "", learn: str = "off"):
+        # Imported here, not at the top: loading the bot list then needs no numba.
+        from arena.learning.snafu.features import parse_feature_set, state_vector
+        from arena.learning.snafu.strategy import make_strategy
+        from arena.learning.snafu.table import ACTIONS, NO_MATCH, Table, load_table
+
+        self._state_vector, self._actions, self._no_match = state_vector, ACTIONS, NO_MATCH
         self.strategy = make_strategy(features, t, c, reward)
         self.codes = parse_feature_set(self.strategy.features)
         self.learn = _learn_flag(learn)
@@ -53,17 +58,17 @@ class Cla(Bot):
         ox, oy = obs.xy(opponent)
         state = np.zeros(self.strategy.dim)
         cells = np.frombuffer(obs.cells, dtype=np.uint8)
-        state_vector(cells, obs.width, obs.height, x, y, HEADINGS.index(obs.heading), ox, oy, obs.turn,
+        self._state_vector(cells, obs.width, obs.height, x, y, HEADINGS.index(obs.heading), ox, oy, obs.turn,
                      self.codes, state)
         choice = self.table.choose(state, self.strategy.c, self.strategy.t)
-        if choice == NO_MATCH:
+        if choice == self._no_match:
             moves = obs.safe_moves()
             move = "straight" if "straight" in moves else self.rng.choice(moves or obs.legal_moves())
         else:
-            move = ACTIONS[choice]
+            move = self._actions[choice]
         if self.learn:
             self.states.append(state)
-            self.actions.append(ACTIONS.index(move))
+            self.actions.append(self._actions.index(move))
         return move
 
     def finish(self, result):
