@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from arena.learning.snafu.automaton import Automaton
-from arena.learning.snafu.experiment import ScalingSettings
-from arena.learning.snafu.strategy import PAPER_STRATEGIES, Strategy
+from arena.learning.tron.snafu.automaton import Automaton
+from arena.learning.tron.snafu.experiment import ScalingSettings
+from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, Strategy
 from arena.play.referee import run_match
 
 

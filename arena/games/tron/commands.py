@@ -107,9 +107,9 @@ def train_cla_command(
 ) -> None:
     """Train a Snafu collective learning automaton (Cloppert 2007) against the pseudo-random opponent."""
     from arena.games.tron.snafu import parse_size
-    from arena.learning.snafu.automaton import Automaton
-    from arena.learning.snafu.strategy import parse_strategy
-    from arena.learning.snafu.table import TABLE_FORMAT, load_table, save_table
+    from arena.learning.tron.snafu.automaton import Automaton
+    from arena.learning.tron.snafu.strategy import parse_strategy
+    from arena.learning.tron.snafu.table import TABLE_FORMAT, load_table, save_table
 
     chosen = parse_strategy(strategy)
     width, height = parse_size(size)
@@ -155,16 +155,16 @@ def scaling_command(
 ) -> None:
     """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
     from arena.cli.interrupts import stop_requests
-    from arena.learning.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
-    from arena.learning.snafu.strategy import PAPER_STRATEGIES, parse_strategy
-    from arena.learning.snafu.summary import HEADERS, summarise, summary_row
+    from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
+    from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
+    from arena.learning.tron.snafu.summary import HEADERS, summarise, summary_row
 
     check_output_format(fmt)
     chosen = [parse_strategy(text) for text in strategy] if strategy else list(PAPER_STRATEGIES)
     if reps < 1 or workers < 1 or train_games < 1 or test_games < 1:
         raise ArenaError("--reps, --workers, --train-games and --test-games must be at least 1")
     if plot is not None:
-        from arena.learning.snafu.plots import check_plot_path
+        from arena.learning.tron.snafu.plots import check_plot_path
 
         check_plot_path(plot)
     store = ResultsFile(results, ScalingSettings(seed, train_games, test_games))
@@ -179,7 +179,7 @@ def scaling_command(
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
                    f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}")
     if plot is not None and summaries:
-        from arena.learning.snafu.plots import plot_curves
+        from arena.learning.tron.snafu.plots import plot_curves
 
         plot_curves(summaries, plot)
         err.print(f"success curves drawn to {plot}", highlight=False, soft_wrap=True)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.learning.snafu.automaton import success_curve
-from arena.learning.snafu.experiment import Repetition, outcome_values
+from arena.learning.tron.snafu.automaton import success_curve
+from arena.learning.tron.snafu.experiment import Repetition, outcome_values
 from arena.stats.proportions import ProportionTest, two_proportion_test
 from arena.stats.welch import WelchTest, welch_test
 

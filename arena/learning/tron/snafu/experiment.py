@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.learning.snafu.automaton import Automaton
-from arena.learning.snafu.strategy import Strategy
+from arena.learning.tron.snafu.automaton import Automaton
+from arena.learning.tron.snafu.strategy import Strategy
 
 RESULTS_FORMAT = "arena-snafu-scaling/1"
 OUTCOME_LETTERS = {1: "W", -1: "L", 0: "T"}

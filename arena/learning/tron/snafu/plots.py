@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.learning.snafu.summary import Curve, StrategySummary
+from arena.learning.tron.snafu.summary import Curve, StrategySummary
 
 MISSING = "plots need matplotlib: pip install -e '.[plots]'"
 
