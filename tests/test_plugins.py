@@ -16,15 +16,15 @@ from .conftest import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi", "wallhugger"]
-SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cm_random", "greedy", "hillclimb", "perfect", "wary", "pr_greedy",
-                       "pr_perfect", "pr_random", "td"])
+SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cla", "cm_random", "greedy", "hillclimb", "perfect", "wary",
+                       "pr_greedy", "pr_perfect", "pr_random", "td"])
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     assert sorted(shipped_registry.games) == SHIPPED_GAMES
     assert sorted(shipped_registry.bots) == SHIPPED_BOTS
     assert [entry.name for entry in shipped_registry.bots_for("tron")] == TRON_BOTS
-    assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless"])
+    assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless", "cla"])
     assert shipped_registry.problems == []
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
     assert kinds["arena.games.tron.plugin"] == ("built-in", ("register_commands", "register_games"))

@@ -1,5 +1,7 @@
-"""The Tron commands: ``arena import-aic`` (AI Challenge 2010 games as arena records) and ``arena train
-tron-eval`` (learn the weights of a linear evaluation from stored games)."""
+"""The Tron commands: ``arena import-aic`` (AI Challenge 2010 games as arena records), ``arena train
+tron-eval`` (learn the weights of a linear evaluation from stored games), and for Snafu ``arena train
+snafu-cla`` (train a collective learning automaton) and ``arena experiment snafu-scaling`` (Cloppert 2007's
+15x15 -> 30x30 experiment)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,19 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from arena.cli.common import BotsDir, command_group, err, load_registry_reporting, out, plugin_config, user_errors
+from arena.cli.common import (
+    BotsDir,
+    Format,
+    check_output_format,
+    command_group,
+    emit_table,
+    err,
+    games_progress,
+    load_registry_reporting,
+    out,
+    plugin_config,
+    user_errors,
+)
 from arena.core.errors import ArenaError
 from arena.games.tron.aichallenge import import_aic
 
@@ -20,6 +34,9 @@ def add_commands(app: typer.Typer) -> None:
     app.command("import-aic")(user_errors(import_aic_command))
     train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
     train.command("tron-eval")(user_errors(train_eval_command))
+    train.command("snafu-cla")(user_errors(train_cla_command))
+    experiment = command_group(app, "experiment", "Run published experiments again.")
+    experiment.command("snafu-scaling")(user_errors(scaling_command))
 
 
 def train_eval_command(
@@ -74,3 +91,98 @@ def import_aic_command(
               highlight=False)
     if failed:
         raise typer.Exit(1)
+
+
+def train_cla_command(
+    strategy: Annotated[str, typer.Option(help="Features and parameters, e.g. POWR:t=3 or PO:t=4,c=0.5,"
+                                               "reward=4/-4/-1 (t and reward default to the paper's).")]
+    = "POWR:t=3",
+    size: Annotated[str, typer.Option(help="The open board, WIDTHxHEIGHT.")] = "15x15",
+    games: Annotated[int, typer.Option("--games", "-n", help="Games against the pseudo-random opponent.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the games.")] = 0,
+    table: Annotated[Path | None, typer.Option(help="Start from this table file (else an empty table).",
+                                               show_default=False)] = None,
+    out_path: Annotated[Path, typer.Option("--out", help="Table file to write.")] = Path("table.json"),
+    every: Annotated[int, typer.Option(help="Print the cumulative success every this many games.")] = 100,
+) -> None:
+    """Train a Snafu collective learning automaton (Cloppert 2007) against the pseudo-random opponent."""
+    from arena.games.tron.snafu import parse_size
+    from arena.learning.tron.snafu.automaton import Automaton
+    from arena.learning.tron.snafu.strategy import parse_strategy
+    from arena.learning.tron.snafu.table import TABLE_FORMAT, load_table, save_table
+
+    chosen = parse_strategy(strategy)
+    width, height = parse_size(size)
+    if games < 1 or every < 1:
+        raise ArenaError("--games and --every must be at least 1")
+    start = load_table(table)[0] if table is not None else None
+    if start is not None and start.dim != chosen.dim:
+        raise ArenaError(f"{table} holds {start.dim}-number states; features {chosen.features} need {chosen.dim}")
+    automaton = Automaton(chosen, start)
+    tally = {"played": 0, "total": 0}
+
+    def report(outcome: int, rounds: int) -> None:
+        tally["played"] += 1
+        tally["total"] += outcome
+        played = tally["played"]
+        if played % every == 0 or played == games:
+            out.print(f"game {played:>6,}: success {tally['total'] / played:+.4f}, table {len(automaton.table):,} "
+                      "entries", highlight=False, soft_wrap=True)
+
+    out.print(f"training {chosen.label} ({chosen.spec}) on {width}x{height}, {games:,} games, seed {seed}",
+              highlight=False, soft_wrap=True)
+    automaton.play(width, height, games, seed, on_game=report)
+    settings = {**chosen.settings(), "size": f"{width}x{height}", "games": games, "seed": seed,
+                "start_table": str(table) if table else None}
+    save_table(out_path, automaton.table, settings)
+    out.print(f"table ({TABLE_FORMAT}, {len(automaton.table):,} entries) written to {out_path}; play it with "
+              f"cla:{chosen.spec},table={out_path}", highlight=False, soft_wrap=True)
+
+
+def scaling_command(
+    strategy: Annotated[list[str] | None, typer.Option(
+        help="A strategy such as POWR:t=3 (repeatable) [default: the paper's six].", show_default=False)] = None,
+    reps: Annotated[int, typer.Option(help="Repetitions per strategy.")] = 100,
+    workers: Annotated[int, typer.Option(help="Processes running repetitions.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the whole experiment.")] = 0,
+    train_games: Annotated[int, typer.Option(help="Training games on the small board.")] = 1000,
+    test_games: Annotated[int, typer.Option(help="Games on the large board, trained and untrained each.")] = 500,
+    results: Annotated[Path, typer.Option(help="Results file (JSON lines): an existing one is resumed.")]
+    = Path("runs/snafu-scaling/results.jsonl"),
+    fmt: Format = "table",
+    plot: Annotated[Path | None, typer.Option(help="Also draw the success curves to this .png or .svg file.",
+                                              show_default=False)] = None,
+) -> None:
+    """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
+    from arena.cli.interrupts import stop_requests
+    from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
+    from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
+    from arena.learning.tron.snafu.summary import HEADERS, summarise, summary_row
+
+    check_output_format(fmt)
+    chosen = [parse_strategy(text) for text in strategy] if strategy else list(PAPER_STRATEGIES)
+    if reps < 1 or workers < 1 or train_games < 1 or test_games < 1:
+        raise ArenaError("--reps, --workers, --train-games and --test-games must be at least 1")
+    if plot is not None:
+        from arena.learning.tron.snafu.plots import check_plot_path
+
+        check_plot_path(plot)
+    store = ResultsFile(results, ScalingSettings(seed, train_games, test_games))
+    total = reps * len(chosen)
+    done = sum(1 for s in chosen for rep in range(reps) if (s.label, rep) in store.done)
+    err.print(f"results in {results}: {done} of {total} repetitions already done", highlight=False, soft_wrap=True)
+    with stop_requests() as should_stop, games_progress() as progress:
+        task = progress.add_task("repetitions", total=total, completed=done)
+        finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task))
+    summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
+    if summaries:
+        emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
+                   f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}")
+    if plot is not None and summaries:
+        from arena.learning.tron.snafu.plots import plot_curves
+
+        plot_curves(summaries, plot)
+        err.print(f"success curves drawn to {plot}", highlight=False, soft_wrap=True)
+    if not finished:
+        err.print("stopped; run the same command again to resume", highlight=False)
+        raise typer.Exit(130)

@@ -17,7 +17,8 @@ def register_games(register: Any) -> None:
 
 @hookimpl
 def register_commands(app: Any) -> None:
-    """Add the Tron commands (``arena train tron-eval``)."""
+    """Add the Tron commands (``arena import-aic``, ``arena train tron-eval`` and ``snafu-cla``, ``arena
+    experiment snafu-scaling``)."""
     from arena.games.tron.commands import add_commands
 
     add_commands(app)

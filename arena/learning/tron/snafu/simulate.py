@@ -1,0 +1,108 @@
+"""Snafu games between a CLA (seat 0) and the pseudo-random opponent (seat 1), compiled with numba.
+
+The rules are :mod:`arena.games.tron.snafu`'s on an open board: random distinct start cells and headings,
+simultaneous moves, a deadly edge, both crashing in one round a tie. The opponent is the ``mindless`` bot:
+straight while the cell ahead is empty, else a random turn among those onto an empty cell (``left`` listed
+before ``right``), else any of the three moves. The CLA plays the table's decision when it dictates one
+(:mod:`arena.learning.tron.snafu.table`) and the opponent's rule otherwise.
+
+Randomness comes from numba's generator, seeded by :func:`seed_games`, so a sequence of games is a function
+of its seed (and of nothing else the process has done, as long as nothing else draws from it in between).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.learning.tron.snafu.features import FORWARD, state_vector
+from arena.learning.tron.snafu.table import select
+
+STRAIGHT, RIGHT, LEFT = 0, 1, 2
+TURN = np.array([0, 1, 3], dtype=np.int64)  # quarter turns clockwise for straight, right, left
+
+
+@njit(cache=True)
+def seed_games(seed):
+    """Seed the generator the games draw from."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def _ahead(x, y, heading, action):
+    direction = (heading + TURN[action]) % 4
+    return x + FORWARD[direction, 0], y + FORWARD[direction, 1], direction
+
+
+@njit(cache=True)
+def _empty(cells, width, height, x, y):
+    return 0 <= x < width and 0 <= y < height and cells[(y + 1) * (width + 2) + x + 1] == 0
+
+
+@njit(cache=True)
+def mindless_move(cells, width, height, x, y, heading):
+    """The pseudo-random opponent's decision (0 straight, 1 right, 2 left) at ``(x, y)`` facing ``heading``."""
+    nx, ny, _ = _ahead(x, y, heading, STRAIGHT)
+    if _empty(cells, width, height, nx, ny):
+        return STRAIGHT
+    safe = np.empty(2, dtype=np.int64)
+    count = 0
+    for action in (LEFT, RIGHT):  # the order of the bot's safe_moves()
+        nx, ny, _ = _ahead(x, y, heading, action)
+        if _empty(cells, width, height, nx, ny):
+            safe[count] = action
+            count += 1
+    if count:
+        return safe[np.random.randint(count)]
+    return (STRAIGHT, LEFT, RIGHT)[np.random.randint(3)]
+
+
+@njit(cache=True)
+def play_game(width, height, codes, units, scores, size, c, t, states_out, actions_out, record):
+    """Play one game; return ``(outcome, rounds)`` with outcome 1 if the CLA won, -1 if it lost, 0 a tie.
+
+    The CLA's state and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
+    rounds). ``record`` (at least ``4 + 2 * width * height`` integers) receives the start (the two cells as
+    ``y * width + x`` and the two headings) and then the opponent's decisions, so a test can replay the game.
+    """
+    cells = np.zeros((width + 2) * (height + 2), dtype=np.uint8)
+    stride = width + 2
+    for i in range(cells.shape[0]):
+        cx, cy = i % stride, i // stride
+        if cx == 0 or cy == 0 or cx == width + 1 or cy == height + 1:
+            cells[i] = 2
+    first = np.random.randint(width * height)
+    second = np.random.randint(width * height - 1)
+    if second >= first:
+        second += 1
+    headings = np.random.randint(0, 4, 2)
+    x0, y0 = first % width, first // width
+    x1, y1 = second % width, second // width
+    h0, h1 = headings[0], headings[1]
+    record[0], record[1], record[2], record[3] = first, second, h0, h1
+    cells[(y0 + 1) * stride + x0 + 1] = 3
+    cells[(y1 + 1) * stride + x1 + 1] = 4
+    unit = np.zeros(states_out.shape[1])
+    turn = 0
+    while True:
+        state = states_out[turn]
+        state_vector(cells, width, height, x0, y0, h0, x1, y1, turn, codes, state)
+        action = select(units, scores, size, state, unit, c, t)
+        if action < 0:
+            action = mindless_move(cells, width, height, x0, y0, h0)
+        reply = mindless_move(cells, width, height, x1, y1, h1)
+        actions_out[turn] = action
+        record[4 + turn] = reply
+        turn += 1
+        x0, y0, h0 = _ahead(x0, y0, h0, action)
+        x1, y1, h1 = _ahead(x1, y1, h1, reply)
+        crash0 = not _empty(cells, width, height, x0, y0)
+        crash1 = not _empty(cells, width, height, x1, y1)
+        if x0 == x1 and y0 == y1:
+            crash0 = crash1 = True
+        if crash0 or crash1:
+            if crash0 and crash1:
+                return 0, turn
+            return (-1 if crash0 else 1), turn
+        cells[(y0 + 1) * stride + x0 + 1] = 3
+        cells[(y1 + 1) * stride + x1 + 1] = 4
