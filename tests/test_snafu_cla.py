@@ -247,3 +247,15 @@ def test_train_command_writes_a_table_with_its_settings(tmp_path):
     assert len(table) == len(again.table)
     bad = runner.invoke(app, ["train", "snafu-cla", "--strategy", "PQ"])
     assert bad.exit_code == 2 and "distinct letters" in bad.output
+
+
+def test_the_experiment_command_prints_its_verdicts_and_draws_the_curves(tmp_path):
+    base = ["experiment", "snafu-scaling", "--strategy", "PR:t=3", "--strategy", "PO", "--reps", "2",
+            "--train-games", "6", "--test-games", "4", "--results", str(tmp_path / "r.jsonl")]
+    result = runner.invoke(app, [*base, "-f", "json", "--plot", str(tmp_path / "curves.png")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = runner.invoke(app, [*base, "-f", "json", "--plot", str(tmp_path / "curves.svg")])
+    assert again.exit_code == 0 and "<svg" in (tmp_path / "curves.svg").read_text()
+    wrong = runner.invoke(app, [*base, "--plot", str(tmp_path / "curves.gif")])
+    assert wrong.exit_code == 2
