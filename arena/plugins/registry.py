@@ -24,8 +24,11 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
+from arena.plugins.programs.bot import manifest_bot
+from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
-BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin")
+BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin",
+                   "arena.plugins.programs.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
@@ -107,6 +110,11 @@ class Registry:
         name, raw = parse_bot_spec(text)
         return make_spec(self.bot(name).cls, raw, text)
 
+    def version_of(self, spec: BotSpec) -> str:
+        """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
+        entry = self.bot(spec.name)
+        return entry.cls.spec_version(dict(spec.params)) or entry.version
+
     def bots_for(self, game: str, role: str | None = None) -> list[BotEntry]:
         """The bots that play ``game`` (in ``role``), in name order."""
         return [entry for name, entry in sorted(self.bots.items()) if entry.cls.plays(game, role)]
@@ -121,7 +129,8 @@ def _closest(name: str, known: Iterable[str]) -> str:
 
 
 class BotDirectory:
-    """A plugin that registers every bot defined by the ``*.py`` modules of one directory."""
+    """A plugin that registers every bot defined by the ``*.py`` modules of one directory, and a program bot
+    for each of its subdirectories holding an ``arena-bot.toml`` manifest."""
 
     def __init__(self, directory: Path, problems: list[str]):
         self.directory = directory
@@ -138,6 +147,13 @@ class BotDirectory:
                 continue
             for cls in _bots_defined_in(module):
                 register(cls, source=str(path))
+        for manifest_path in sorted(self.directory.glob(f"*/{MANIFEST}")):
+            try:
+                manifest = read_manifest(manifest_path)
+            except ArenaError as exc:
+                self.problems.append(f"{exc}; skipped")
+                continue
+            register(manifest_bot(manifest), source=str(manifest_path.parent))
 
     def _import(self, path: Path) -> Any:
         digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
@@ -294,7 +310,7 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
             taken = registry.bots[cls.name].source
             registry.problems.append(f"{where}: bot name {cls.name!r} is already taken by {taken}; skipped")
             return
-        version = source_version(source or _source_file(cls), cls)
+        version = cls.spec_version({}) or source_version(source or _source_file(cls), cls)
         registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
 
     _report(call_hook(manager, "register_bots", register=register), registry)

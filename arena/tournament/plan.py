@@ -69,7 +69,7 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
         if (definition.rounds or 0) > max_swiss_rounds(len(bots)):
             raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
                              "(more could leave a round with no new pairing)")
-    versions = {spec.label: registry.bot(spec.name).version for spec in bots}
+    versions = {spec.label: registry.version_of(spec) for spec in bots}
     parts = {
         "game": game.name, "format": definition.format, "games": definition.games,
         "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
