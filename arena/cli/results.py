@@ -23,6 +23,7 @@ from arena.cli.common import (
     print_failures,
     run_failures,
     user_errors,
+    warn,
 )
 from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
@@ -134,6 +135,8 @@ def tournament_command(
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         plan = plan_tournament(definition, registry)
+        for line in plan.skipped:
+            warn(line)
     with Store(db) as store:
         opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new)
         run, run_id = opened.run, opened.run.run_id or 0

@@ -10,6 +10,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
 from arena.play.referee import MatchSetup
+from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
 from arena.tournament.schedules import max_swiss_rounds, round_robin
@@ -28,6 +29,8 @@ class TournamentPlan:
     fingerprint: str
     versions: dict[str, str]
     can_play: dict[str, set[str | None]]
+    skipped: tuple[str, ...] = ()
+    """One line for each program bot left out because its build failed."""
 
     def title(self) -> str:
         """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
@@ -56,6 +59,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     definition.check()
     game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
     bots = select_bots(game, definition.bots, registry)
+    map_setups = [(game.num_players(m), game.resolve_options({**m.header, **definition.options})) for m in maps]
+    bots, skipped = prepare_programs(bots, game.name, map_setups, registry)
     gauntlet = None
     if definition.format == "gauntlet":
         gauntlet = registry.spec(definition.gauntlet or "")
@@ -78,7 +83,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
         "bots": [[spec.label, versions[spec.label]] for spec in bots],
     }
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
-    return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
+    return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play,
+                          tuple(skipped))
 
 
 def _listing(names: list[str], shown: int) -> str:

@@ -26,8 +26,9 @@ from arena.plugins.programs.manifest import STARTUP_TIMEOUT, Manifest, Program, 
 from arena.plugins.programs.process import ProgramProcess
 from arena.plugins.programs.protocols import Protocol, protocol_named
 
-GRACE = 0.1
-"""Seconds past the time limit an answer may still arrive (the referee's own grace)."""
+GRACE = 0.05
+"""Seconds past the time limit an answer may still arrive: within the referee's own grace, so a program's
+timeout is always this one's, with its precise wording."""
 END_WAIT = 1.0
 """At most how long a program may take to exit after the end of its game."""
 

@@ -26,6 +26,9 @@ STDERR_CAP = 64 << 10
 EXIT_WAIT = 0.5
 """How long a program that met end of input may take to exit before it is killed."""
 
+GROUP_WAIT = 1.0
+"""At most how long to wait for the processes of a killed group to be gone."""
+
 _PR_SET_PDEATHSIG = 1
 _live: weakref.WeakSet[ProgramProcess] = weakref.WeakSet()
 
@@ -96,7 +99,7 @@ class ProgramProcess:
                 except BlockingIOError:
                     continue
                 except (BrokenPipeError, ConnectionResetError):
-                    raise self._ended("closed its input") from None
+                    raise self._ended("closed its stdin") from None
                 view = view[written:]
 
     def receive(self, deadline: float) -> bytes | None:
@@ -124,7 +127,7 @@ class ProgramProcess:
                 except BlockingIOError:
                     continue
                 if not chunk:
-                    raise self._ended("closed its output" if self.process.poll() is None else "exited")
+                    raise self._ended("closed its stdout")
                 self._pending += chunk
 
     def unread(self) -> bytes:
@@ -151,14 +154,7 @@ class ProgramProcess:
             code = None
         self._drain_stderr()
         self.kill()
-        status = describe_status(code) if code is not None else "still running, killed"
-        last = self.stderr_tail()
-        return BotFailure("crash", f"{how} ({status})" + (f"; its stderr ends: {last}" if last else ""))
-
-    def stderr_tail(self) -> str:
-        """The last non-empty line the program wrote to stderr (at most 200 characters), or ``""``."""
-        lines = [line for line in self._stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-        return lines[-1].strip()[:200] if lines else ""
+        return BotFailure("crash", f"exited ({describe_status(code)})" if code is not None else f"{how} and was killed")
 
     def stderr_text(self) -> str:
         """Everything kept of the program's stderr, with a note of how much was dropped past the cap."""
@@ -197,6 +193,7 @@ class ProgramProcess:
         except (ProcessLookupError, PermissionError):
             pass
         self.process.wait()
+        _wait_for_group_gone(self.pid)
         self._drain_stderr()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
@@ -208,6 +205,17 @@ class ProgramProcess:
     def __del__(self) -> None:
         if not getattr(self, "killed", True):
             self.kill()
+
+
+def _wait_for_group_gone(pgid: int, seconds: float = GROUP_WAIT) -> None:
+    """Wait until the killed group's last process (a child the program forked) is gone, so none outlives its game."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.001)
 
 
 def kill_all() -> None:

@@ -1,0 +1,158 @@
+"""Bots in any language: program bots built and played for real (gcc, node, python3), and programs that
+misbehave in every way lose only their own games and leave no process behind."""
+
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.play.referee import run_match
+from arena.plugins.programs.manifest import directory_version
+from arena.plugins.registry import PluginConfig, load_registry
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples" / "bots"
+PROGRAMS = Path(__file__).parent / "programs"
+runner = CliRunner()
+
+# bot -> (failure kind, the reason's wording after "player N (bot) ")
+EXPECTED = {
+    "sleeper": ("timeout", "did not answer within 0.25 s (the time limit and its grace), and was killed on move 1"),
+    "flooder": ("illegal", "wrote more than 1048576 bytes without a newline on move 1"),
+    "quitter": ("crash", "exited (exit status 3) in start()"),
+    "garbage": ("illegal", "answered 'hello', which is not JSON on move 1"),
+    "mute": ("timeout", "did not say ready within 0.5 s of starting, and was killed in start()"),
+}
+
+
+@pytest.fixture
+def examples(tmp_path):
+    """A copy of the example bots, so building them leaves the repository as it was."""
+    return Path(shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns("bot", ".arena-*")))
+
+
+@pytest.fixture
+def programs(tmp_path):
+    return Path(shutil.copytree(PROGRAMS, tmp_path / "programs"))
+
+
+def registry_of(directory):
+    return load_registry(PluginConfig(bot_dirs=(str(directory),), use_cwd_bots=False, use_env_path=False))
+
+
+def processes_in(directory):
+    """The processes running with their working directory inside ``directory``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == str(directory) or cwd.startswith(f"{directory}/"):
+            found.append(int(pid))
+    return found
+
+
+def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(examples):
+    registry = registry_of(examples)
+    before = registry.bot("aic2010-c").version
+    outcome = run_match("tron", ["aic2010-c", "floodfill-js"], game_map="center_block", seed=1, registry=registry)
+    assert (examples / "aic2010-c" / "bot").is_file()
+    assert outcome.failures == {}
+    # the same flood fill in C and in JavaScript: point-symmetric moves on a symmetric map, until they meet
+    assert (outcome.ranks, outcome.turns) == ((1, 1), 15)
+    assert outcome.reason == "players 1 and 2 moved into the same cell; draw"
+    assert outcome.stderr == {1: "floodfill-js: seat 1 of tron on center_block\n"}
+    assert outcome.record()["stderr"] == {"1": "floodfill-js: seat 1 of tron on center_block\n"}
+    # building does not change the version; changing the source does
+    assert registry_of(examples).bot("aic2010-c").version == before == directory_version(examples / "aic2010-c")
+    source = examples / "aic2010-c" / "bot.c"
+    source.write_text(source.read_text() + "\n/* changed */\n")
+    assert registry_of(examples).bot("aic2010-c").version != before
+
+
+def test_an_exec_spec_names_a_program_directly(examples):
+    registry = registry_of(examples)
+    program = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
+    outcome = run_match("tron", [program, "floodfill-js"], game_map="center_block", seed=1, registry=registry)
+    assert outcome.failures == {}
+    assert outcome.turns > 10
+    assert outcome.versions[0] == registry.version_of(registry.spec(program)) != registry.bot("exec").version
+
+
+def test_the_cat_and_mouse_script_plays_both_roles(examples):
+    registry = registry_of(examples)
+    for bots in (["chaser-py", "cm_random"], ["cm_random", "chaser-py"]):
+        outcome = run_match("catmouse", bots, seed=2, registry=registry)
+        assert outcome.failures == {}
+    assert outcome.ranks in ((1, 2), (2, 1))
+
+
+def play_gauntlet(directory, bots, *extra):
+    result = runner.invoke(app, [
+        "tournament", "empty_room", "--bots-dir", str(directory), "--gauntlet", "forker", "-b", ",".join(bots),
+        "-n", "2", "--time-limit", "0.2", "-w", "2", "-f", "json", "--db", "programs.db", *extra])
+    with sqlite3.connect("programs.db") as conn:
+        games = [(json.loads(seats), reason, json.loads(failures))
+                 for seats, reason, failures in conn.execute("SELECT seats, reason, failures FROM games")]
+    return result, games
+
+
+def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(programs):
+    assert processes_in(programs) == []
+    result, games = play_gauntlet(programs, list(EXPECTED))
+    assert result.exit_code == 0, result.output
+    assert len(games) == 2 * len(EXPECTED)
+    standings = {row["bot"]: row for row in json.loads(result.stdout)["standings"]}
+    for bot, (kind, _) in EXPECTED.items():
+        row = standings[bot]
+        assert (row["wins"], row["losses"], row[kind]) == (0, 2, 2), bot
+    for seats, reason, failures in games:
+        bad = next(seat["label"] for seat in seats if seat["label"] != "forker")
+        seat = next(i for i, s in enumerate(seats) if s["label"] == bad)
+        assert reason == f"player {seat + 1} ({bad}) {EXPECTED[bad][1]}"
+        assert failures == {str(seat): EXPECTED[bad][0]}
+    assert processes_in(programs) == []  # forker's sleeping children and every stuck program were killed
+
+
+def test_a_program_whose_build_fails_is_left_out_in_one_line(programs):
+    result, games = play_gauntlet(programs, ["broken", "garbage"])
+    assert result.exit_code == 0, result.output
+    warning = ("warning: bot broken left out: its build failed: sh -c echo 'bot.c:1: error: expected declaration' "
+               ">&2; exit 2 ended with exit status 2: bot.c:1: error: expected declaration")
+    assert result.stderr.count("bot broken left out") == 1
+    assert warning in result.stderr.replace("\n", " ")
+    assert {seat["label"] for seats, _, _ in games for seat in seats} == {"forker", "garbage"}
+
+
+def test_a_game_the_aic2010_protocol_cannot_express_is_refused_before_any_game(examples):
+    result = runner.invoke(app, ["tournament", "empty_room", "--bots-dir", str(examples), "-b",
+                                 "aic2010-c,floodfill", "-o", "moves=alternating", "--db", "refused.db"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: bot aic2010-c: the aic2010 protocol plays tron with moves = "
+                                     "simultaneous, not alternating")
+    assert not (examples / "aic2010-c" / "bot").exists()
+
+
+def test_a_manifest_with_a_mistake_is_skipped_in_one_line(tmp_path):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "arena-bot.toml").write_text('name = "bad"\ngames = ["tron"]\ncommand = ["./x"]\n'
+                                                     'protocol = "uci"\n')
+    registry = registry_of(tmp_path)
+    assert "bad" not in registry.bots
+    assert [p for p in registry.problems if "bad" in p] == [
+        f"{tmp_path / 'bad' / 'arena-bot.toml'}: unknown protocol 'uci'; known: arena-json, aic2010; skipped"]
+
+
+def test_program_failures_read_precisely_in_a_single_game(programs):
+    registry = registry_of(programs)
+    outcome = run_match("tron", ["forker", "garbage"], game_map="empty_room", time_limit=0.5, registry=registry)
+    assert outcome.failure_kinds == {1: "illegal"}
+    assert outcome.reason == "player 2 (garbage) answered 'hello', which is not JSON on move 1"
+    assert outcome.stderr == {1: "about to answer garbage\n"}
+    assert processes_in(programs) == []
