@@ -24,11 +24,10 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
-from arena.plugins.programs.bot import manifest_bot
+from arena.plugins.programs.bot import ExecBot, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
-BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin",
-                   "arena.plugins.programs.plugin")
+BUILTIN_PLUGINS = ("arena.games.tron.plugin", "arena.games.catmouse.plugin", "arena.games.pawnrace.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
@@ -94,9 +93,13 @@ class Registry:
         raise UnknownGameError(f"unknown game {name!r}{_closest(name, self.games)}")
 
     def bot(self, name: str) -> BotEntry:
-        """The bot registered as ``name``, or an error naming the closest known bots."""
+        """The bot registered as ``name`` (or ``exec``, a program named in the spec), or an error naming the
+        closest known bots."""
         if name in self.bots:
             return self.bots[name]
+        if name == ExecBot.name:
+            return BotEntry(ExecBot.name, ExecBot, source_version(_source_file(ExecBot), ExecBot),
+                            "built-in", "arena")
         raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
 
     def study(self, game: str) -> Any:
