@@ -171,3 +171,25 @@ def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
         "stderr of player 2:",
         "  about to answer garbage",
     ]
+
+
+def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
+    checked = runner.invoke(app, ["check", "bot", "garbage", "--bots-dir", str(programs), "-m", "empty_room",
+                                  "--games", "1", "--opponent", "forker", "--verbose"])
+    assert checked.exit_code == 1
+    lines = checked.stdout.splitlines()
+    assert lines[0] == "game on empty_room, player 1 against forker, seed 0:"
+    assert lines[1].startswith('  > {"type":"start","game":"tron","seat":0,')
+    assert lines[2:3] == ['  < {"type": "ready"}']
+    assert lines[3].startswith('  > {"type":"turn","turn":1,"observation":{"width":13,')
+    assert lines[4] == "  < hello"
+    assert ("FAIL  illegal: empty_room, player 1 against forker, seed 0: illegal: answered 'hello', which is not "
+            "JSON on move 1") in lines
+    assert lines.count("about to answer garbage") == 2
+
+
+def test_check_bot_passes_a_well_behaved_program(examples):
+    checked = runner.invoke(app, ["check", "bot", "floodfill-js", "--bots-dir", str(examples), "-m", "empty_room",
+                                  "--games", "1"])
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.splitlines()[-1] == "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)"

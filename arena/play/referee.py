@@ -357,8 +357,12 @@ def run_match(
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     registry: Registry | None = None,
+    make_bot: Callable[[BotSpec, int], Bot] | None = None,
 ) -> MatchOutcome:
-    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``."""
+    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``.
+
+    ``make_bot(spec, seat)``, if given, builds the bots (to watch one, say).
+    """
     from arena.core.maps import resolve_map
 
     registry = registry or load_registry()
@@ -372,7 +376,7 @@ def run_match(
     setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
     guard = MoveGuard()
     with guard.installed(alarm_tick(time_limit)):
-        outcome = play(setup, registry, guard=guard)
+        outcome = play(setup, registry, guard=guard, make_bot=make_bot)
     return replace(outcome, setup=setup)
 
 
