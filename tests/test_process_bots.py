@@ -192,4 +192,5 @@ def test_check_bot_passes_a_well_behaved_program(examples):
     checked = runner.invoke(app, ["check", "bot", "floodfill-js", "--bots-dir", str(examples), "-m", "empty_room",
                                   "--games", "1"])
     assert checked.exit_code == 0, checked.output
-    assert checked.stdout.splitlines()[-1] == "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)"
+    assert checked.stdout.splitlines()[-1] == (
+        "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)")

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from arena.games.tron.powerups import PowerupBoard
 
 
+_GLYPHS = bytes.maketrans(bytes([EMPTY, WALL, BARRIER, TRAIL, TRAIL + 1, TRAIL + 2, TRAIL + 3]), b".#xabcd")
+
+
 class TronObservation:
     """What a Tron bot sees: a snapshot of the grid, every head, and whose turn it is.
 
@@ -112,14 +115,14 @@ class TronObservation:
     def rows(self) -> list[str]:
         """The grid as text, row by row from the north: ``.`` empty, ``#`` wall, ``x`` barrier, ``a``-``d`` the
         trail of seat 0-3 and ``A``-``D`` the head of a living seat 0-3."""
-        glyphs = {EMPTY: ".", WALL: "#", BARRIER: "x"}
-        glyphs.update({TRAIL + seat: "abcd"[seat] for seat in range(4)})
-        heads = {head: "ABCD"[seat] for seat, head in enumerate(self.heads) if head != DEAD}
-        stride, cells = self.stride, self.cells
-        rows = []
-        for y in range(self.height):
-            start = (y + 1) * stride + 1
-            rows.append("".join(heads.get(i) or glyphs.get(cells[i], "#") for i in range(start, start + self.width)))
+        text = self.cells.translate(_GLYPHS).decode("ascii")
+        stride, width = self.stride, self.width
+        rows = [text[(y + 1) * stride + 1:(y + 1) * stride + 1 + width] for y in range(self.height)]
+        for seat, head in enumerate(self.heads):
+            if head != DEAD:
+                y, x = divmod(head, stride)
+                row = rows[y - 1]
+                rows[y - 1] = row[:x - 1] + "ABCD"[seat] + row[x:]
         return rows
 
     def to_json(self) -> dict[str, object]:

@@ -86,6 +86,12 @@ class ProgramProcess:
     def send(self, data: bytes, deadline: float) -> None:
         """Write ``data`` to the program's stdin by ``deadline`` (``time.monotonic``)."""
         view = memoryview(data)
+        try:
+            view = view[os.write(self._in, view):]  # a turn usually fits the pipe at once: no select needed
+        except BlockingIOError:
+            pass
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._ended("closed its stdin") from None
         while view:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
