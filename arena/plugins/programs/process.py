@@ -8,7 +8,6 @@ Faults raise :class:`arena.core.failure.BotFailure` with the failure kind and a 
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import select
 import signal
@@ -29,17 +28,7 @@ EXIT_WAIT = 0.5
 GROUP_WAIT = 1.0
 """At most how long to wait for the processes of a killed group to be gone."""
 
-_PR_SET_PDEATHSIG = 1
 _live: weakref.WeakSet[ProgramProcess] = weakref.WeakSet()
-
-
-def _child_setup() -> None:
-    # Runs in the child before exec: if the arena process dies (killed by its supervisor), the program
-    # gets SIGKILL too instead of living on as an orphan.
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
 
 
 def describe_status(code: int | None) -> str:
@@ -67,7 +56,7 @@ class ProgramProcess:
         try:
             self.process = subprocess.Popen(
                 self.argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True, preexec_fn=_child_setup, close_fds=True)
+                bufsize=0, start_new_session=True, close_fds=True)
         except OSError as exc:
             raise BotFailure("crash", f"could not start {self.argv[0]!r} in {cwd} ({exc.strerror or exc})") from None
         self.pid = self.process.pid

@@ -92,6 +92,9 @@ class ArenaJson(Protocol):
         return _line({"type": "end", "ranks": list(result.ranks), "reason": result.reason})
 
 
+_AIC_CELLS = str.maketrans(".xabcdABCD", " #########")
+
+
 class Aic2010(Protocol):
     """The Google AI Challenge 2010 Tron protocol: the map each turn, a digit back (1 north .. 4 west)."""
 
@@ -112,9 +115,7 @@ class Aic2010(Protocol):
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
         """``W H`` and H rows: ``#`` walls and trails, space empty, ``1`` this bot and ``2`` its opponent."""
-        rows = []
-        for row in obs.rows():
-            rows.append("".join(" " if cell == "." else "#" for cell in row))
+        rows = [row.translate(_AIC_CELLS) for row in obs.rows()]
         for seat, head in enumerate(obs.heads):
             if head >= 0:
                 x, y = obs.xy(head)
