@@ -194,3 +194,11 @@ def test_check_bot_passes_a_well_behaved_program(examples):
     assert checked.exit_code == 0, checked.output
     assert checked.stdout.splitlines()[-1] == (
         "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)")
+
+
+def test_isolated_tournaments_run_program_bots_in_their_own_processes_as_they_are(programs):
+    result, games = play_gauntlet(programs, ["garbage"], "-n", "1", "--isolate")
+    assert result.exit_code == 0, result.output
+    assert sorted(reason for _, reason, _ in games) == [
+        f"player {seat} (garbage) answered 'hello', which is not JSON on move 1" for seat in (1, 2)]
+    assert processes_in(programs) == []
