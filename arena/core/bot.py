@@ -58,6 +58,11 @@ class Bot:
         """Seconds :meth:`start` may take: the move's time limit (a program starting up has its own budget)."""
         return time_limit
 
+    def move_budget(self, time_limit: float) -> float:
+        """Seconds after which the referee interrupts a move: the time limit (a program bot keeps its own
+        deadline, and asks for a margin past it so that its own, precise, timeout comes first)."""
+        return time_limit
+
     def start(self, info: MatchInfo) -> None:
         """Called once before the first move with the seat, rules and time limit."""
 

@@ -201,12 +201,13 @@ def referee(
     turns: list[dict[int, Any]] = []
     clock = time.perf_counter
     begin, end = guard.begin, guard.end
+    budgets = [player.move_budget(time_limit) for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         on_move = f" on move {len(turns) + 1}"
         for seat in game.to_act():
             obs = game.observe(seat)
-            begin(seat, time_limit)
+            begin(seat, budgets[seat])
             started = clock()
             try:
                 action = bots[seat].act(obs)

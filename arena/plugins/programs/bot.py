@@ -29,6 +29,8 @@ from arena.plugins.programs.protocols import Protocol, protocol_named
 GRACE = 0.05
 """Seconds past the time limit an answer may still arrive: within the referee's own grace, so a program's
 timeout is always this one's, with its precise wording."""
+MOVE_MARGIN = 0.5
+"""Seconds past its own deadline before the referee's alarm may interrupt a program bot's move."""
 END_WAIT = 1.0
 """At most how long a program may take to exit after the end of its game."""
 
@@ -68,9 +70,13 @@ class ProgramBot(Bot):
         """The hash of the bot directory's files (build products left out)."""
         return cls.version
 
+    def move_budget(self, time_limit: float) -> float:
+        """The program's own deadline (the time limit and :data:`GRACE`) comes first, by a margin."""
+        return time_limit + GRACE + MOVE_MARGIN
+
     def startup_budget(self, time_limit: float) -> float:
         """Starting the program and its ready answer have their own budget."""
-        return self.running.startup_timeout if self.running is not None else time_limit
+        return self.running.startup_timeout + MOVE_MARGIN if self.running is not None else time_limit
 
     def start(self, info: MatchInfo) -> None:
         """Start the program, send the start message and wait for it to say ready."""
