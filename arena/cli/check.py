@@ -47,12 +47,21 @@ def check_bot_command(
         help="The opponent's bot spec [default: a random bot of the game].", show_default=False)] = None,
     time_limit: Annotated[float, typer.Option(help="Seconds the bot may think per move.")] = DEFAULT_TIME_LIMIT,
     seed: Seed = 0,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Show every line exchanged with a program bot, game by game.")] = False,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Play a bot in every seat (and role) it can take, checking it never crashes, times out or cheats."""
+    """Play a bot in every seat (and role) it can take, checking it never crashes, times out or cheats.
+
+    Works for Python bots and for programs (arena-bot.toml directories, exec:command=...).
+    """
     registry = load_registry_reporting(plugin_config(bots_dir))
-    _show(check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=time_limit, opponent=opponent,
-                    registry=registry))
+    transcript: list[str] | None = [] if verbose else None
+    report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=time_limit, opponent=opponent,
+                       registry=registry, transcript=transcript)
+    for line in transcript or []:
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
+    _show(report)
 
 
 def _show(report: ConformanceReport) -> None:

@@ -25,6 +25,7 @@ from arena.cli.common import (
     print_failures,
     run_failures,
     user_errors,
+    warn,
 )
 from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
@@ -139,6 +140,8 @@ def tournament_command(
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         plan = plan_tournament(definition, registry)
+        for line in plan.skipped:
+            warn(line)
     with Store(db) as store:
         opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new)
         run, run_id = opened.run, opened.run.run_id or 0
@@ -191,15 +194,22 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
                                                          show_default=False)] = None,
                  db: Db = None, formats: OutputFormatOption = None,
                  game: Annotated[int | None, typer.Option(
-                     "--game", help="One game of the run, by number (with --html).", show_default=False)] = None,
+                     "--game", help="One game of the run, by number: its players, result, failures and the stderr "
+                     "of its program bots (with --html, its replay page).", show_default=False)] = None,
                  html_file: Annotated[Path | None, typer.Option(
                      "--html", help="Write game --game N as a self-contained HTML replay page.",
                      show_default=False)] = None,
                  bots_dir: BotsDir = None) -> None:
-    """Show a stored run's standings again (the latest run without RUN), or write one of its games as an
-    HTML replay page (--game N --html FILE)."""
-    if (game is None) != (html_file is None):
+    """Show a stored run's standings again (the latest run without RUN), one of its games (--game N), or write
+    one of its games as an HTML replay page (--game N --html FILE)."""
+    if game is None and html_file is not None:
         raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
+    if game is not None and html_file is None:
+        with Store(db) as store:
+            run_id = store.latest_run().id if run is None else run
+            record = store.game(run_id, game).record
+        out.print(game_summary(run_id, game, record), markup=False, highlight=False, soft_wrap=True)
+        return
     if game is not None and html_file is not None:
         registry = load_registry_reporting(plugin_config(bots_dir))
         with Store(db) as store:
@@ -213,6 +223,21 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
         run_id = store.latest_run().id if run is None else run
         _show(run_standings(store, run_id), fmt)
         print_failures(run_failures(store, run_id), fmt)
+
+
+def game_summary(run_id: int, game: int, record: dict) -> str:
+    """One stored game in words: its players, result, each failure, and what each program bot wrote to stderr."""
+    lines = [f"run {run_id}, game {game}: {record['game']} on {(record.get('map') or {}).get('name', '-')}, "
+             f"seed {record['seed']}, {len(record['turns'])} turns"]
+    for player in record["players"]:
+        lines.append(f"  player {player['seat'] + 1}: {player['bot']} (version {player['version']})")
+    lines.append(f"result: {record['result']['reason']}")
+    for failure in record.get("failures", []):
+        lines.append(f"failure: player {failure['seat'] + 1} {failure['kind']}: {failure['detail']}")
+    for seat, text in sorted((record.get("stderr") or {}).items(), key=lambda item: int(item[0])):
+        lines.append(f"stderr of player {int(seat) + 1}:")
+        lines.extend(f"  {line}" for line in text.rstrip("\n").splitlines())
+    return "\n".join(lines)
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

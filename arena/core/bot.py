@@ -43,6 +43,26 @@ class Bot:
         :data:`PREPARE_SECONDS`; raising or overrunning them loses that game, as a failing ``start`` does.
         """
 
+    @classmethod
+    def prepare_budget(cls) -> float:
+        """Seconds :meth:`prepare` may take (:data:`PREPARE_SECONDS`; a program's build has its own)."""
+        return PREPARE_SECONDS
+
+    @classmethod
+    def spec_version(cls, params: dict[str, Any]) -> str | None:
+        """The version of the bot these spec parameters name, when it is not its source file's hash (a
+        program's); ``None`` for the default."""
+        return None
+
+    def startup_budget(self, time_limit: float) -> float:
+        """Seconds :meth:`start` may take: the move's time limit (a program starting up has its own budget)."""
+        return time_limit
+
+    def move_budget(self, time_limit: float) -> float:
+        """Seconds after which the referee interrupts a move: the time limit (a program bot keeps its own
+        deadline, and asks for a margin past it so that its own, precise, timeout comes first)."""
+        return time_limit
+
     def start(self, info: MatchInfo) -> None:
         """Called once before the first move with the seat, rules and time limit."""
 

@@ -15,3 +15,17 @@ class Failure:
     kind: str
     detail: str
     traceback: str = ""
+
+
+class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had elsewhere
+    """A bot failure seen from outside the bot (its own process died, or answered with an error).
+
+    ``kind`` is one of :data:`FAILURE_KINDS`; the referee appends where in the game it happened
+    (`` on move 3``) unless ``where`` says otherwise.
+    """
+
+    def __init__(self, kind: str, detail: str, where: str | None = None):
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.where = where  # where in the bot it happened, if not in the call that reports it

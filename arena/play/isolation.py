@@ -21,7 +21,8 @@ from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash, crash_of
 from arena.play.exit_status import describe_exit
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
-from arena.plugins.registry import PluginConfig, load_registry
+from arena.plugins.programs.bot import ProgramBot
+from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
 
@@ -174,9 +175,15 @@ class IsolatedBots:
     def __init__(self, config: PluginConfig, limits: Limits):
         self.config, self.limits = config, limits
         self.processes: dict[tuple[str, int], BotProcess] = {}
+        self.registry: Registry | None = None
 
     def __call__(self, spec: BotSpec, seat: int) -> Bot:
-        """The stand-in for ``spec`` in ``seat``."""
+        """The stand-in for ``spec`` in ``seat`` (a program bot itself: its program has its own process)."""
+        if self.registry is None:
+            self.registry = load_registry(self.config)
+        cls = self.registry.bot(spec.name).cls
+        if issubclass(cls, ProgramBot):
+            return cls(**spec.params)
         key = (spec.label, seat)
         if key not in self.processes:
             self.processes[key] = BotProcess(spec, self.config, self.limits)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.core.failure import BotFailure as BotFailure  # re-exported: where the referee's side looks for it
 from arena.play.bot_traceback import Crash
 
 DEFAULT_GRACE = 0.1
@@ -29,16 +30,6 @@ SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0
 
 class MoveTimeout(BaseException):  # noqa: N818 - a BaseException so a bot's "except Exception" can't swallow it
     """Raised inside a bot that is still thinking after its deadline."""
-
-
-class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had elsewhere
-    """A bot failure seen from outside the bot (its own process died, or answered with an error)."""
-
-    def __init__(self, kind: str, detail: str, where: str | None = None):
-        super().__init__(detail)
-        self.kind = kind
-        self.detail = detail
-        self.where = where  # where in the bot it happened, if not in the call that reports it
 
 
 class RemoteCrash(Exception):  # noqa: N818 - it carries a crash that happened in the bot's own process

@@ -103,8 +103,8 @@ def with_original_paths(outcome: MatchOutcome, originals: dict[str, str]) -> Mat
 
 
 def versions_of(setups: Sequence[MatchSetup], registry: Registry) -> dict[str, str]:
-    """The version of every bot the games use, as this machine's registry has it."""
-    return {spec.name: registry.bot(spec.name).version for setup in setups for spec in setup.bots}
+    """The version of every bot (by label) the games use, as this machine's registry has it."""
+    return {spec.label: registry.version_of(spec) for setup in setups for spec in setup.bots}
 
 
 class GamePlayer:
@@ -128,12 +128,17 @@ class GamePlayer:
 
     def play(self, setups: list[MatchSetup], versions: dict[str, str]) -> list[MatchOutcome]:
         """Play a batch, after checking that this node loaded the versions of the bots that were scheduled."""
-        for name, version in versions.items():
-            here = self.registry.bots.get(name)
-            if here is None or here.version != version:
-                found = "no such bot" if here is None else f"version {here.version}"
-                raise ArenaError(f"bot {name!r}: the cluster node {os.uname().nodename} has {found}, but version "
-                                 f"{version} was scheduled")
+        checked = set()
+        for spec in (spec for setup in setups for spec in setup.bots if spec.label not in checked):
+            checked.add(spec.label)
+            try:
+                here = self.registry.version_of(spec)
+            except ArenaError:
+                here = None
+            if here != versions[spec.label]:
+                found = "no such bot" if here is None else f"version {here}"
+                raise ArenaError(f"bot {spec.label!r}: the cluster node {os.uname().nodename} has {found}, but "
+                                 f"version {versions[spec.label]} was scheduled")
         return [with_original_paths(outcome, self.originals) for outcome in self.pool.run(setups)]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.bot import Bot, BotSpec
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
@@ -61,6 +61,8 @@ class MatchOutcome:
     think_time: tuple[float, ...] = ()
     duration: float = 0.0
     hook_errors: tuple[str, ...] = ()
+    stderr: dict[int, str] = field(default_factory=dict)
+    """What each program bot wrote to its stderr in the game (capped), by seat."""
     setup: MatchSetup | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -95,6 +97,8 @@ class MatchOutcome:
         )
         if self.hook_errors:
             record["hook_errors"] = list(self.hook_errors)
+        if self.stderr:
+            record["stderr"] = {str(seat): text for seat, text in sorted(self.stderr.items())}
         return record
 
 
@@ -181,8 +185,8 @@ def referee(
     think = [0.0] * game.num_seats
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
-        for call, where, seconds in ((partial(_prepare, player), " in prepare()", PREPARE_SECONDS),
-                                     (partial(player.start, info), " in start()", time_limit)):
+        for call, where, seconds in ((partial(_prepare, player), " in prepare()", type(player).prepare_budget()),
+                                     (partial(player.start, info), " in start()", player.startup_budget(time_limit))):
             guard.begin(seat, seconds)
             try:
                 call()
@@ -197,12 +201,13 @@ def referee(
     turns: list[dict[int, Any]] = []
     clock = time.perf_counter
     begin, end = guard.begin, guard.end
+    budgets = [player.move_budget(time_limit) for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         on_move = f" on move {len(turns) + 1}"
         for seat in game.to_act():
             obs = game.observe(seat)
-            begin(seat, time_limit)
+            begin(seat, budgets[seat])
             started = clock()
             try:
                 action = bots[seat].act(obs)
@@ -310,11 +315,12 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple(entry.version for entry in entries),
+        versions=tuple(registry.version_of(spec) for spec in setup.bots),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),
         duration=time.perf_counter() - started,
+        stderr={seat: log for seat, player in enumerate(bots) if (log := getattr(player, "stderr_log", ""))},
     )
     if registry.manager is not None and registry.manager.hook.match_finished.get_hookimpls():
         call = call_hook(registry.manager, "match_finished", record=outcome.record(setup))
@@ -329,7 +335,7 @@ def forfeit_outcome(setup: MatchSetup, registry: Registry, seat: int | None, fai
     Used when the process playing the game died or ran out of memory outside any bot call.
     """
     seats = len(setup.bots)
-    versions = tuple(registry.bot(spec.name).version for spec in setup.bots)
+    versions = tuple(registry.version_of(spec) for spec in setup.bots)
     options = registry.game(setup.game).resolve_options(setup.options)
     if seat is None:
         return MatchOutcome(setup.index, (1,) * seats, f"game abandoned: {failure.detail}", (), versions, options)
@@ -352,8 +358,12 @@ def run_match(
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     registry: Registry | None = None,
+    make_bot: Callable[[BotSpec, int], Bot] | None = None,
 ) -> MatchOutcome:
-    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``."""
+    """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``.
+
+    ``make_bot(spec, seat)``, if given, builds the bots (to watch one, say).
+    """
     from arena.core.maps import resolve_map
 
     registry = registry or load_registry()
@@ -367,7 +377,7 @@ def run_match(
     setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
     guard = MoveGuard()
     with guard.installed(alarm_tick(time_limit)):
-        outcome = play(setup, registry, guard=guard)
+        outcome = play(setup, registry, guard=guard, make_bot=make_bot)
     return replace(outcome, setup=setup)
 
 

@@ -24,6 +24,8 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
+from arena.plugins.programs.bot import ExecBot, manifest_bot
+from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
                    "arena.games.pawnrace.plugin")
@@ -94,9 +96,13 @@ class Registry:
         raise UnknownGameError(f"unknown game {name!r}{_closest(name, self.games)}")
 
     def bot(self, name: str) -> BotEntry:
-        """The bot registered as ``name``, or an error naming the closest known bots."""
+        """The bot registered as ``name`` (or ``exec``, a program named in the spec), or an error naming the
+        closest known bots."""
         if name in self.bots:
             return self.bots[name]
+        if name == ExecBot.name:
+            return BotEntry(ExecBot.name, ExecBot, source_version(_source_file(ExecBot), ExecBot),
+                            "built-in", "arena")
         raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
 
     def executor(self, name: str) -> Any:
@@ -116,6 +122,11 @@ class Registry:
         name, raw = parse_bot_spec(text)
         return make_spec(self.bot(name).cls, raw, text)
 
+    def version_of(self, spec: BotSpec) -> str:
+        """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
+        entry = self.bot(spec.name)
+        return entry.cls.spec_version(dict(spec.params)) or entry.version
+
     def bots_for(self, game: str, role: str | None = None) -> list[BotEntry]:
         """The bots that play ``game`` (in ``role``), in name order."""
         return [entry for name, entry in sorted(self.bots.items()) if entry.cls.plays(game, role)]
@@ -130,7 +141,8 @@ def _closest(name: str, known: Iterable[str]) -> str:
 
 
 class BotDirectory:
-    """A plugin that registers every bot defined by the ``*.py`` modules of one directory."""
+    """A plugin that registers every bot defined by the ``*.py`` modules of one directory, and a program bot
+    for each of its subdirectories holding an ``arena-bot.toml`` manifest."""
 
     def __init__(self, directory: Path, problems: list[str]):
         self.directory = directory
@@ -147,6 +159,13 @@ class BotDirectory:
                 continue
             for cls in _bots_defined_in(module):
                 register(cls, source=str(path))
+        for manifest_path in sorted(self.directory.glob(f"*/{MANIFEST}")):
+            try:
+                manifest = read_manifest(manifest_path)
+            except ArenaError as exc:
+                self.problems.append(f"{exc}; skipped")
+                continue
+            register(manifest_bot(manifest), source=str(manifest_path.parent))
 
     def _import(self, path: Path) -> Any:
         digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
@@ -304,7 +323,7 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
             taken = registry.bots[cls.name].source
             registry.problems.append(f"{where}: bot name {cls.name!r} is already taken by {taken}; skipped")
             return
-        version = source_version(source or _source_file(cls), cls)
+        version = cls.spec_version({}) or source_version(source or _source_file(cls), cls)
         registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
 
     _report(call_hook(manager, "register_bots", register=register), registry)

@@ -3,9 +3,9 @@ can take, and must finish them without crashing, timing out or answering illegal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from arena.core.bot import BotSpec
+from arena.core.bot import Bot, BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.play.referee import DEFAULT_TIME_LIMIT, run_match
@@ -16,13 +16,14 @@ from arena.tournament.single_game import common_game, seat_by_role
 
 def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None = None, games: int = 2,
               seed: int = 0, time_limit: float = DEFAULT_TIME_LIMIT, opponent: str | None = None,
-              registry: Registry | None = None) -> ConformanceReport:
+              registry: Registry | None = None, transcript: list[str] | None = None) -> ConformanceReport:
     """Check the bot ``spec`` (``name:key=value,...``) by playing ``games`` games per map and seat.
 
     ``game``: the game to play (default: the one it plays, preferring the game whose maps need no
     header); ``maps``: default the game's ``default_maps``. ``opponent``: a bot spec; by default a bot
     with ``random`` in its name that plays the game (quick and never stuck), else the first by name,
-    in the other role where the game has roles.
+    in the other role where the game has roles. ``transcript``: a list that gets every line exchanged with
+    a program bot (``>`` sent to it, ``<`` its answers), each game headed by where it was played.
     """
     registry = registry or load_registry()
     report = ConformanceReport(f"bot {spec!r}")
@@ -54,25 +55,50 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
                 if rival is None:
                     continue
                 pair = [bot_spec, rival] if first else [rival, bot_spec]
+                watched: list[Bot] = []
                 try:
                     seated = seat_by_role(game_class, pair, registry)
                     outcome = run_match(game_class.name, seated, game_map=map_name, seed=seed * 1000 + index,
-                                        time_limit=time_limit, registry=registry)
+                                        time_limit=time_limit, registry=registry,
+                                        make_bot=_watching(registry, bot_spec, watched, transcript is not None))
                 except ArenaError as exc:
                     report.failed("play", f"{map_name}: {exc}")
                     continue
                 seat = seated.index(bot_spec)
                 failure = outcome.failures.get(seat)
                 where = f"{map_name}, player {seat + 1} against {rival.label}, seed {seed * 1000 + index}"
+                if transcript is not None:
+                    transcript.append(f"game on {where}:")
+                    transcript.extend(f"  {way} {line}" for bot in watched
+                                      for way, line in getattr(bot, "exchanged", ()))
                 if failure is not None:
                     detail = f"{where}: {failure.kind}: {failure.detail}"
-                    report.failed(failure.kind, detail + (f"\n{failure.traceback}" if failure.traceback else ""))
+                    stderr = outcome.stderr.get(seat, "").rstrip()
+                    detail += f"\n{failure.traceback}" if failure.traceback else ""
+                    detail += f"\nits stderr:\n{stderr}" if stderr else ""
+                    report.failed(failure.kind, detail)
                 else:
                     played += 1
     if played:
         report.passed("play", f"{played} games without a crash, timeout or illegal answer "
                               f"({time_limit:g} s a move)")
     return report
+
+
+def _watching(registry: Registry, checked: BotSpec, watched: list[Bot], transcribe: bool) -> Callable[..., Bot]:
+    """Builds the bots of a game as the referee would, keeping the checked one to read its exchanges after."""
+
+    def make(spec: BotSpec, seat: int) -> Bot:
+        try:
+            player = registry.bot(spec.name).cls(**spec.params)
+        except Exception as exc:  # the referee's rule: a constructor that raises is the bot's crash
+            raise ArenaError(f"bot {spec.label} could not be made: {type(exc).__name__}: {exc}") from None
+        if spec == checked:
+            player.transcribe = transcribe  # type: ignore[attr-defined]
+            watched.append(player)
+        return player
+
+    return make
 
 
 def _opponents(registry: Registry, game_class: type[Game], bot_spec: BotSpec, given: str | None) -> list[BotSpec]:

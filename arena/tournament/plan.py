@@ -10,6 +10,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
 from arena.play.referee import MatchSetup
+from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
 from arena.tournament.schedules import max_swiss_rounds, round_robin
@@ -28,6 +29,8 @@ class TournamentPlan:
     fingerprint: str
     versions: dict[str, str]
     can_play: dict[str, set[str | None]]
+    skipped: tuple[str, ...] = ()
+    """One line for each program bot left out because its build failed."""
 
     def title(self) -> str:
         """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
@@ -56,6 +59,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     definition.check()
     game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
     bots = select_bots(game, definition.bots, registry)
+    map_setups = [(game.num_players(m), game.resolve_options({**m.header, **definition.options})) for m in maps]
+    bots, skipped = prepare_programs(bots, game.name, map_setups, registry)
     gauntlet = None
     if definition.format == "gauntlet":
         gauntlet = registry.spec(definition.gauntlet or "")
@@ -70,7 +75,7 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
             raise ArenaError(f"{len(bots)} bots can play at most {max_swiss_rounds(len(bots))} swiss rounds "
                              "(more could leave a round with no new pairing)")
     registry.executor(definition.executor)  # an unknown executor is refused before anything is stored
-    versions = {spec.label: registry.bot(spec.name).version for spec in bots}
+    versions = {spec.label: registry.version_of(spec) for spec in bots}
     parts = {
         "game": game.name, "format": definition.format, "games": definition.games,
         "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
@@ -79,7 +84,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
         "bots": [[spec.label, versions[spec.label]] for spec in bots],
     }
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
-    return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play)
+    return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play,
+                          tuple(skipped))
 
 
 def _listing(names: list[str], shown: int) -> str:

@@ -127,6 +127,20 @@ class CatMouseObservation:
         """The moves this bot may make now (onto the other player included)."""
         return [move for move, _ in self.moves_from(*self.position)]
 
+    def to_json(self) -> dict[str, object]:
+        """The observation as JSON (the ``arena-json`` protocol): ``width``, ``height``, ``rows`` (``#`` an
+        obstacle, ``.`` free, ``C`` the cat, ``M`` the mouse), ``role``, ``cat`` and ``mouse`` as ``[x, y]``,
+        ``to_move``, ``turn``, ``mouse_moves``, ``max_moves`` (``null`` for none) and ``repeat``."""
+        rows = [["#" if self.blocked[y * self.width + x] else "." for x in range(self.width)]
+                for y in range(self.height)]
+        rows[self.mouse[1]][self.mouse[0]] = "M"
+        rows[self.cat[1]][self.cat[0]] = "C"
+        return {
+            "width": self.width, "height": self.height, "rows": ["".join(row) for row in rows],
+            "role": self.role, "cat": list(self.cat), "mouse": list(self.mouse), "to_move": self.to_move,
+            "turn": self.turn, "mouse_moves": self.mouse_moves, "max_moves": self.max_moves, "repeat": self.repeat,
+        }
+
 
 _DELTA = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 

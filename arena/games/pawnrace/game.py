@@ -60,6 +60,15 @@ class PawnRaceObservation:
         """Every legal move, in name order."""
         return self.legal
 
+    def to_json(self) -> dict[str, object]:
+        """The observation as JSON (the ``arena-json`` protocol): ``n`` (board size), ``a`` (base size),
+        ``side``, ``mine`` and ``theirs`` (``[x, y]`` squares), ``waiting``, ``their_waiting``, ``moves_made``."""
+        return {
+            "n": self.n, "a": self.a, "side": self.side, "mine": [list(square) for square in self.mine],
+            "theirs": [list(square) for square in self.theirs], "waiting": self.waiting,
+            "their_waiting": self.their_waiting, "moves_made": self.moves_made,
+        }
+
     def target(self, move: str) -> Square:
         """The square a move (``b3-c3``, ``base-c1``) takes its pawn to."""
         square = parse_square(move.split("-")[1])

@@ -12,10 +12,13 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.games.tron.board import DEAD, DIRECTIONS, EMPTY, TronBoard
+from arena.games.tron.board import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL, TronBoard
 
 if TYPE_CHECKING:
     from arena.games.tron.powerups import PowerupBoard
+
+
+_GLYPHS = bytes.maketrans(bytes([EMPTY, WALL, BARRIER, TRAIL, TRAIL + 1, TRAIL + 2, TRAIL + 3]), b".#xabcd")
 
 
 class TronObservation:
@@ -109,6 +112,33 @@ class TronObservation:
         """The powerups on the board by ``(x, y)``: ``"trap"``, ``"bomb"``, ``"armor"`` or ``"speed"``."""
         return {}
 
+    def rows(self) -> list[str]:
+        """The grid as text, row by row from the north: ``.`` empty, ``#`` wall, ``x`` barrier, ``a``-``d`` the
+        trail of seat 0-3 and ``A``-``D`` the head of a living seat 0-3."""
+        text = self.cells.translate(_GLYPHS).decode("ascii")
+        stride, width = self.stride, self.width
+        rows = [text[(y + 1) * stride + 1:(y + 1) * stride + 1 + width] for y in range(self.height)]
+        for seat, head in enumerate(self.heads):
+            if head != DEAD:
+                y, x = divmod(head, stride)
+                row = rows[y - 1]
+                rows[y - 1] = row[:x - 1] + "ABCD"[seat] + row[x:]
+        return rows
+
+    def to_json(self) -> dict[str, object]:
+        """The observation as JSON for bots in other languages (the ``arena-json`` protocol): ``width``,
+        ``height``, ``rows`` (see :meth:`rows`), ``seat``, ``heads`` (``[x, y]`` per seat, ``null`` once
+        crashed), ``turn``, ``moves`` (``simultaneous`` or ``alternating``)."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "rows": self.rows(),
+            "seat": self.seat,
+            "heads": [None if head == DEAD else list(self.xy(head)) for head in self.heads],
+            "turn": self.turn,
+            "moves": self.moves,
+        }
+
     def powerup(self, move: str) -> str | None:
         """The powerup on the cell ``move`` leads to, or ``None``."""
         return None
@@ -144,6 +174,16 @@ class PowerupObservation(TronObservation):
     def powerups(self) -> dict[tuple[int, int], str]:
         """The powerups on the board by ``(x, y)``: ``"trap"``, ``"bomb"``, ``"armor"`` or ``"speed"``."""
         return {self.xy(index): kind for index, kind in self.placed}
+
+    def to_json(self) -> dict[str, object]:
+        """The plain observation's JSON plus ``powerups`` (``{"x", "y", "kind"}`` each), ``armor`` and
+        ``speed`` (a flag per seat) and ``run_left``."""
+        data = super().to_json()
+        data["powerups"] = [{"x": x, "y": y, "kind": kind} for (x, y), kind in sorted(self.powerups().items())]
+        data["armor"] = list(self.armor)
+        data["speed"] = list(self.speed)
+        data["run_left"] = self.run_left
+        return data
 
     def powerup(self, move: str) -> str | None:
         """The powerup on the cell ``move`` leads to, or ``None``."""

@@ -91,6 +91,14 @@ class SnafuObservation(TronObservation):
         """Every legal action: ``"straight"``, ``"left"``, ``"right"``."""
         return list(RELATIVE)
 
+    def to_json(self) -> dict[str, object]:
+        """Tron's observation JSON plus ``heading`` (this bot's: ``N``, ``E``, ``S`` or ``W``) and
+        ``headings`` (every seat's)."""
+        data = super().to_json()
+        data["heading"] = self.heading
+        data["headings"] = list(self.headings)
+        return data
+
     def safe_moves(self) -> list[str]:
         """The relative actions onto an empty cell: they don't crash at once."""
         head, cells, delta = self.heads[self.seat], self.cells, self.delta

@@ -1,0 +1,85 @@
+"""Building a bot program: once, before its first game, off the clock, and again only when its files change.
+
+The build runs in the bot's directory in its own process group, under its own budget. A stamp file
+(``.arena-build.json``) records the hash of the sources it built, the files it made (left out of the
+bot's version) and, for a failed build, its output, so that other worker processes neither rebuild nor
+retry; a lock file keeps two processes from building at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+from arena.core.failure import BotFailure
+from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash, file_snapshot
+
+OUTPUT_LINES = 5
+"""How many of a failed build's last output lines its failure quotes."""
+
+
+def _stamp(directory: Path) -> dict:
+    try:
+        stamp = json.loads((directory / STAMP).read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _up_to_date(directory: Path, stamp: dict) -> bool:
+    products = stamp.get("products", [])
+    return (stamp.get("sources") == directory_hash(directory, set(products))
+            and all((directory / product).exists() for product in products))
+
+
+def ensure_built(program: Program) -> None:
+    """Run the program's build if its sources changed since the last one; a failed build raises
+    :class:`BotFailure` (``crash``) quoting the end of its output, every time it is asked for again."""
+    if not program.build:
+        return
+    directory = Path(program.directory)
+    with open(directory / LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = _stamp(directory)
+        if not _up_to_date(directory, stamp):
+            stamp = _build(program, directory, set(stamp.get("products", [])))
+    if not stamp.get("ok"):
+        raise BotFailure("crash", f"its build failed: {stamp.get('error', 'no output')}", where="")
+
+
+def _build(program: Program, directory: Path, earlier_products: set[str]) -> dict:
+    before = file_snapshot(directory)
+    for product in earlier_products:
+        before.pop(product, None)  # a stale product is still a product
+    sources = directory_hash(directory, earlier_products)
+    error = ""
+    try:
+        process = subprocess.Popen(program.build, cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as exc:
+        error = f"{' '.join(program.build)} could not start ({exc.strerror or exc})"
+    else:
+        try:
+            output, _ = process.communicate(timeout=program.build_timeout)
+            if process.returncode != 0:
+                tail = output.decode("utf-8", "replace").strip().splitlines()[-OUTPUT_LINES:]
+                error = f"{' '.join(program.build)} ended with exit status {process.returncode}" + (
+                    ": " + " | ".join(line.strip() for line in tail) if tail else "")
+        except subprocess.TimeoutExpired:
+            error = f"{' '.join(program.build)} took more than {program.build_timeout:g} s"
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            process.wait()
+    after = file_snapshot(directory)
+    products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(
+        earlier_products & set(after))
+    stamp = {"sources": sources, "products": sorted(set(products)), "ok": not error, "error": error}
+    (directory / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
+    return stamp

@@ -1,0 +1,149 @@
+"""``arena-bot.toml``: the manifest of a bot directory holding a program in any language.
+
+Keys: ``name``, ``games`` (a list), ``command`` (argv list or a string split like a shell would, run in
+the bot's directory), optional ``build`` (the same, run once before the first game), ``protocol``
+(``arena-json`` by default, or ``aic2010``), ``roles``, ``description``, ``build_timeout`` and
+``startup_timeout`` (seconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+from arena.plugins.programs.protocols import protocol_named
+
+MANIFEST = "arena-bot.toml"
+BUILD_TIMEOUT = 120.0
+STARTUP_TIMEOUT = 10.0
+KNOWN_KEYS = {"name", "games", "command", "build", "protocol", "roles", "description", "build_timeout",
+              "startup_timeout"}
+STAMP = ".arena-build.json"
+LOCK = ".arena-build.lock"
+
+
+@dataclass(frozen=True)
+class Program:
+    """How to run a bot program: its command, where, which protocol, its build and its budgets."""
+
+    command: tuple[str, ...]
+    directory: str
+    protocol: str = "arena-json"
+    build: tuple[str, ...] = ()
+    build_timeout: float = BUILD_TIMEOUT
+    startup_timeout: float = STARTUP_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A parsed ``arena-bot.toml``."""
+
+    name: str
+    games: tuple[str, ...]
+    program: Program
+    roles: tuple[str, ...] = ()
+    description: str = ""
+
+
+def argv_of(value: Any, key: str, where: Path) -> tuple[str, ...]:
+    """A command given as a list of strings or as one string (split like a shell would)."""
+    if isinstance(value, str):
+        argv = tuple(shlex.split(value))
+    elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+        argv = tuple(value)
+    else:
+        raise ArenaError(f"{where}: {key} must be a list of strings or a string")
+    if not argv:
+        raise ArenaError(f"{where}: {key} is empty")
+    return argv
+
+
+def read_manifest(path: Path) -> Manifest:
+    """Read and check a manifest; any problem is one :class:`ArenaError` line naming the file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ArenaError(f"{path}: {exc}") from None
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise ArenaError(f"{path}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(KNOWN_KEYS))})")
+    for key in ("name", "games", "command"):
+        if key not in data:
+            raise ArenaError(f"{path}: {key} is missing")
+    name, games, roles = data["name"], data["games"], data.get("roles", [])
+    if not isinstance(name, str) or not name.strip() or ":" in name or "," in name:
+        raise ArenaError(f"{path}: name must be a non-empty string without ':' or ','")
+    for key, value in (("games", games), ("roles", roles)):
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ArenaError(f"{path}: {key} must be a list of strings")
+    if not games:
+        raise ArenaError(f"{path}: games is empty")
+    protocol = data.get("protocol", "arena-json")
+    try:
+        protocol_named(protocol)
+    except ArenaError as exc:
+        raise ArenaError(f"{path}: {exc}") from None
+    budgets = {}
+    for key, default in (("build_timeout", BUILD_TIMEOUT), ("startup_timeout", STARTUP_TIMEOUT)):
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise ArenaError(f"{path}: {key} must be a positive number of seconds")
+        budgets[key] = float(value)
+    build = argv_of(data["build"], "build", path) if "build" in data else ()
+    program = Program(argv_of(data["command"], "command", path), str(path.parent.resolve()), protocol, build,
+                      **budgets)
+    return Manifest(name.strip(), tuple(games), program, tuple(roles), str(data.get("description", "")))
+
+
+def _hashed_files(directory: Path, skip: set[str]) -> list[Path]:
+    files = []
+    for path in sorted(directory.rglob("*")):
+        relative = path.relative_to(directory)
+        if any(part.startswith(".") or part in ("__pycache__", "node_modules") for part in relative.parts):
+            continue
+        if path.is_file() and str(relative) not in skip:
+            files.append(path)
+    return files
+
+
+def build_products(directory: Path) -> set[str]:
+    """The files the last build made or changed (relative paths), as its stamp lists them."""
+    import json
+
+    try:
+        return set(json.loads((directory / STAMP).read_text()).get("products", []))
+    except (OSError, ValueError, AttributeError):
+        return set()
+
+
+def directory_hash(directory: Path, skip: set[str] | None = None) -> str:
+    """A hash of every file of a bot directory (names and contents), leaving out ``skip`` and dot files."""
+    digest = hashlib.sha256()
+    for path in _hashed_files(directory, skip or set()):
+        digest.update(str(path.relative_to(directory)).encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            pass
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def directory_version(directory: Path) -> str:
+    """A bot directory's version: the hash of its files, the build's products left out (so building does not
+    change it, and changing a source file does)."""
+    return directory_hash(directory, build_products(directory))[:8]
+
+
+def file_snapshot(directory: Path) -> dict[str, tuple[int, int]]:
+    """Size and modification time of every hashed file, to tell what a build made."""
+    snapshot = {}
+    for path in _hashed_files(directory, set()):
+        stat = path.stat()
+        snapshot[str(path.relative_to(directory))] = (stat.st_size, stat.st_mtime_ns)
+    return snapshot

@@ -1,0 +1,152 @@
+"""The line protocols a bot program speaks: ``arena-json`` (every game) and ``aic2010`` (AI Challenge 2010 Tron).
+
+A protocol turns the arena's side of a game into lines for the program (the start, each turn, the end)
+and the program's answer line into an action; an answer it cannot read raises
+:class:`arena.core.failure.BotFailure` of kind ``illegal``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from arena.core.errors import ArenaError
+from arena.core.failure import BotFailure
+from arena.core.game import MatchInfo, Result
+
+JSON_PROTOCOL = "arena-json/1"
+
+
+def _shown(line: bytes) -> str:
+    text = line.decode("utf-8", "replace")
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+class Protocol:
+    """How the arena and a program talk; subclasses set ``name`` and implement the messages."""
+
+    name: ClassVar[str] = ""
+    says_ready: ClassVar[bool] = False
+    """Whether the program must answer the start message with a ready line."""
+
+    @classmethod
+    def check_game(cls, game: str, options: Mapping[str, str], seats: int) -> None:
+        """Refuse a game the protocol cannot express, with a one-line :class:`ArenaError` (default: accept)."""
+
+    def start(self, info: MatchInfo) -> bytes | None:
+        """The line that opens a game, or ``None`` to send nothing."""
+        return None
+
+    def ready(self, line: bytes) -> None:
+        """Check the program's answer to the start line."""
+
+    def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
+        """The text of one turn's observation."""
+        raise NotImplementedError
+
+    def action(self, line: bytes, obs: Any) -> Any:
+        """The action in the program's answer line."""
+        raise NotImplementedError
+
+    def end(self, result: Result, seat: int) -> bytes | None:
+        """The line that closes a game, or ``None`` to send nothing."""
+        return None
+
+
+class ArenaJson(Protocol):
+    """``arena-json/1``: one JSON object per line each way, for every game whose observation has ``to_json``."""
+
+    name = "arena-json"
+    says_ready = True
+
+    def start(self, info: MatchInfo) -> bytes | None:
+        """``{"type": "start", "game", "seat", "role", "players", "options", "map", "time_limit", "protocol"}``."""
+        return _line({"type": "start", "game": info.game, "seat": info.seat, "role": info.role,
+                      "players": info.num_seats, "options": dict(info.options), "map": info.map_name,
+                      "time_limit": info.time_limit, "protocol": JSON_PROTOCOL})
+
+    def ready(self, line: bytes) -> None:
+        """The answer must be ``{"type": "ready"}``."""
+        message = _json(line, "its answer to the start message")
+        if not isinstance(message, dict) or message.get("type") != "ready":
+            raise BotFailure("illegal", f"answered the start message with {_shown(line)}, not {{\"type\": \"ready\"}}")
+
+    def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
+        """``{"type": "turn", "turn", "observation", "legal", "time_left"}``."""
+        to_json = getattr(obs, "to_json", None)
+        if to_json is None:
+            raise ArenaError(f"{type(obs).__name__} has no to_json(): this game cannot be played over arena-json")
+        return _line({"type": "turn", "turn": turn, "observation": to_json(), "legal": list(obs.legal_moves()),
+                      "time_left": time_limit})
+
+    def action(self, line: bytes, obs: Any) -> Any:
+        """The answer must be ``{"action": ...}``."""
+        message = _json(line, "its answer")
+        if not isinstance(message, dict) or "action" not in message:
+            raise BotFailure("illegal", f"answered {_shown(line)}, which has no \"action\"")
+        return message["action"]
+
+    def end(self, result: Result, seat: int) -> bytes | None:
+        """``{"type": "end", "ranks", "reason"}``."""
+        return _line({"type": "end", "ranks": list(result.ranks), "reason": result.reason})
+
+
+_AIC_CELLS = str.maketrans(".xabcdABCD", " #########")
+
+
+class Aic2010(Protocol):
+    """The Google AI Challenge 2010 Tron protocol: the map each turn, a digit back (1 north .. 4 west)."""
+
+    name = "aic2010"
+    MOVES: ClassVar[dict[bytes, str]] = {b"1": "N", b"2": "E", b"3": "S", b"4": "W"}
+
+    @classmethod
+    def check_game(cls, game: str, options: Mapping[str, str], seats: int) -> None:
+        """Only two-player Tron with simultaneous moves and no powerups, as the challenge played it."""
+        if game != "tron":
+            raise ArenaError(f"the aic2010 protocol plays only tron, not {game}")
+        if seats != 2:
+            raise ArenaError(f"the aic2010 protocol plays two-player tron, not {seats} players")
+        for option, wanted in (("moves", "simultaneous"), ("powerups", "off")):
+            if options.get(option, wanted) != wanted:
+                raise ArenaError(f"the aic2010 protocol plays tron with {option} = {wanted}, "
+                                 f"not {options[option]}")
+
+    def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
+        """``W H`` and H rows: ``#`` walls and trails, space empty, ``1`` this bot and ``2`` its opponent."""
+        rows = [row.translate(_AIC_CELLS) for row in obs.rows()]
+        for seat, head in enumerate(obs.heads):
+            if head >= 0:
+                x, y = obs.xy(head)
+                mark = "1" if seat == obs.seat else "2"
+                rows[y] = rows[y][:x] + mark + rows[y][x + 1:]
+        return (f"{obs.width} {obs.height}\n" + "\n".join(rows) + "\n").encode()
+
+    def action(self, line: bytes, obs: Any) -> Any:
+        """The answer must be one digit, ``1`` to ``4``."""
+        move = self.MOVES.get(line.strip())
+        if move is None:
+            raise BotFailure("illegal", f"answered {_shown(line)}, not a move 1-4")
+        return move
+
+
+PROTOCOLS: dict[str, type[Protocol]] = {ArenaJson.name: ArenaJson, Aic2010.name: Aic2010}
+
+
+def protocol_named(name: str) -> type[Protocol]:
+    """The protocol called ``name``, or a one-line error naming the known ones."""
+    if name not in PROTOCOLS:
+        raise ArenaError(f"unknown protocol {name!r}; known: {', '.join(PROTOCOLS)}")
+    return PROTOCOLS[name]
+
+
+def _line(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _json(line: bytes, what: str) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise BotFailure("illegal", f"answered {_shown(line)}, which is not JSON") from None

@@ -1,0 +1,141 @@
+"""Program bots: what a move costs through each protocol, and games per second of a program-bot round robin.
+
+Run: python benchmarks/process_bots.py [--quick]   (needs gcc and node)
+
+* a move's round trip: the same trivial bot (it answers north) asked for a move on a 13x13 Tron position
+  (the observation made, then the bot asked) in-process (a Python bot's ``act``), and as a C program over
+  ``aic2010`` and over ``arena-json`` (the arena encodes the turn, writes it to the pipe, the program reads
+  it and answers, the arena reads and decodes the answer): microseconds a move, and the ratio to in-process;
+* games per second of a round robin on ``empty_room`` between the example bots (C over ``aic2010``,
+  JavaScript over ``arena-json``), against the same round robin of the Python ``floodfill`` bot, in this
+  process; each program game starts the programs afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from arena.core.bot import Bot
+from arena.core.game import MatchInfo, Result
+from arena.core.maps import resolve_map
+from arena.play.referee import run_match
+from arena.plugins.programs.bot import ExecBot
+from arena.plugins.registry import PluginConfig, load_registry
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bots"
+
+ECHO_AIC = r"""
+#include <stdio.h>
+int main(void) {
+    char line[4096]; int w, h;
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "%d %d", &w, &h) != 2) continue;
+        for (int y = 0; y < h; y++) if (!fgets(line, sizeof line, stdin)) return 0;
+        fputs("1\n", stdout); fflush(stdout);
+    }
+    return 0;
+}
+"""
+ECHO_JSON = r"""
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    static char line[1 << 16];
+    while (fgets(line, sizeof line, stdin)) {
+        if (strstr(line, "\"type\":\"start\"")) fputs("{\"type\":\"ready\"}\n", stdout);
+        else if (strstr(line, "\"type\":\"turn\"")) fputs("{\"action\":\"N\"}\n", stdout);
+        else break;
+        fflush(stdout);
+    }
+    return 0;
+}
+"""
+
+
+class North(Bot):
+    """Always north: the in-process baseline."""
+
+    name = "north"
+    games = ("tron",)
+
+    def act(self, obs):
+        """North."""
+        return "N"
+
+
+def compile_program(directory: Path, name: str, source: str) -> str:
+    """Compile a C source into ``directory`` and return the executable's path."""
+    (directory / f"{name}.c").write_text(source)
+    subprocess.run(["gcc", "-O2", "-o", str(directory / name), str(directory / f"{name}.c")], check=True)
+    return str(directory / name)
+
+
+def move_cost(player: Bot, game: object, moves: int) -> float:
+    """Microseconds a move (the observation, then the bot's act), best of three runs of ``moves`` moves."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for _ in range(moves):
+            player.act(game.observe(0))
+        best = min(best, (time.perf_counter() - started) / moves)
+    return best * 1e6
+
+
+def program_move_cost(command: str, protocol: str, game: object, info: MatchInfo, moves: int) -> float:
+    """Microseconds a move through a started program bot."""
+    player = ExecBot(command=command, protocol=protocol)
+    player.start(info)
+    try:
+        return move_cost(player, game, moves)
+    finally:
+        player.finish(Result((1, 1), "benchmark"))
+
+
+def games_per_second(bots: list[str], registry, games: int) -> float:
+    """Games/s of ``games`` games between ``bots`` (seats swapped every other game) on empty_room."""
+    started = time.perf_counter()
+    for index in range(games):
+        seated = bots if index % 2 == 0 else bots[::-1]
+        outcome = run_match("tron", seated, game_map="empty_room", seed=index, registry=registry)
+        assert not outcome.failures, outcome.reason
+    return games / (time.perf_counter() - started)
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer moves and games")
+    args = parser.parse_args()
+    moves, games = (500, 6) if args.quick else (5000, 20)
+
+    registry = load_registry(PluginConfig(bot_dirs=(str(EXAMPLES),), use_cwd_bots=False, use_env_path=False))
+    game_cls = registry.game("tron")
+    game = game_cls(resolve_map("empty_room"), game_cls.resolve_options({}), np.random.default_rng(0))
+    info = MatchInfo("tron", 0, 2, None, {}, "empty_room", 0, 1.0)
+    with tempfile.TemporaryDirectory() as scratch:
+        aic = compile_program(Path(scratch), "echo_aic", ECHO_AIC)
+        json_bot = compile_program(Path(scratch), "echo_json", ECHO_JSON)
+        inprocess = move_cost(North(), game, moves)
+        over_aic = program_move_cost(aic, "aic2010", game, info, moves)
+        over_json = program_move_cost(json_bot, "arena-json", game, info, moves)
+    print(f"a move on 13x13 Tron, the same north-only bot ({moves} moves, best of 3):")
+    print(f"  in-process Python bot     {inprocess:8.1f} us")
+    print(f"  C program over aic2010    {over_aic:8.1f} us  ({over_aic / inprocess:.0f}x in-process)")
+    print(f"  C program over arena-json {over_json:8.1f} us  ({over_json / inprocess:.0f}x in-process)")
+
+    python_rate = games_per_second(["floodfill", "floodfill"], registry, games)
+    program_rate = games_per_second(["aic2010-c", "floodfill-js"], registry, games)
+    print(f"round robin on empty_room, {games} games in this process:")
+    print(f"  Python floodfill vs floodfill          {python_rate:7.1f} games/s")
+    print(f"  aic2010-c (C) vs floodfill-js (node)   {program_rate:7.1f} games/s  "
+          f"({program_rate / python_rate:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,4 @@
+"""Never says ready."""
+import time
+
+time.sleep(1000)

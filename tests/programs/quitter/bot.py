@@ -1,0 +1,4 @@
+"""Exits at once."""
+import sys
+
+sys.exit(3)

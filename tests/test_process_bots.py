@@ -1,0 +1,204 @@
+"""Bots in any language: program bots built and played for real (gcc, node, python3), and programs that
+misbehave in every way lose only their own games and leave no process behind."""
+
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.play.referee import run_match
+from arena.plugins.programs.manifest import directory_version
+from arena.plugins.registry import PluginConfig, load_registry
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples" / "bots"
+PROGRAMS = Path(__file__).parent / "programs"
+runner = CliRunner()
+
+# bot -> (failure kind, the reason's wording after "player N (bot) ")
+EXPECTED = {
+    "sleeper": ("timeout", "did not answer within 0.25 s (the time limit and its grace), and was killed on move 1"),
+    "flooder": ("illegal", "wrote more than 1048576 bytes without a newline on move 1"),
+    "quitter": ("crash", "exited (exit status 3) in start()"),
+    "garbage": ("illegal", "answered 'hello', which is not JSON on move 1"),
+    "mute": ("timeout", "did not say ready within 0.5 s of starting, and was killed in start()"),
+}
+
+
+@pytest.fixture
+def examples(tmp_path):
+    """A copy of the example bots, so building them leaves the repository as it was."""
+    return Path(shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns("bot", ".arena-*")))
+
+
+@pytest.fixture
+def programs(tmp_path):
+    return Path(shutil.copytree(PROGRAMS, tmp_path / "programs"))
+
+
+def registry_of(directory):
+    return load_registry(PluginConfig(bot_dirs=(str(directory),), use_cwd_bots=False, use_env_path=False))
+
+
+def processes_in(directory):
+    """The processes running with their working directory inside ``directory``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == str(directory) or cwd.startswith(f"{directory}/"):
+            found.append(int(pid))
+    return found
+
+
+def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(examples):
+    registry = registry_of(examples)
+    before = registry.bot("aic2010-c").version
+    outcome = run_match("tron", ["aic2010-c", "floodfill-js"], game_map="center_block", seed=1, registry=registry)
+    assert (examples / "aic2010-c" / "bot").is_file()
+    assert outcome.failures == {}
+    # the same flood fill in C and in JavaScript: point-symmetric moves on a symmetric map, until they meet
+    assert (outcome.ranks, outcome.turns) == ((1, 1), 15)
+    assert outcome.reason == "players 1 and 2 moved into the same cell; draw"
+    assert outcome.stderr == {1: "floodfill-js: seat 1 of tron on center_block\n"}
+    assert outcome.record()["stderr"] == {"1": "floodfill-js: seat 1 of tron on center_block\n"}
+    # building does not change the version; changing the source does
+    assert registry_of(examples).bot("aic2010-c").version == before == directory_version(examples / "aic2010-c")
+    source = examples / "aic2010-c" / "bot.c"
+    source.write_text(source.read_text() + "\n/* changed */\n")
+    assert registry_of(examples).bot("aic2010-c").version != before
+
+
+def test_an_exec_spec_names_a_program_directly(examples):
+    registry = registry_of(examples)
+    program = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
+    outcome = run_match("tron", [program, "floodfill-js"], game_map="center_block", seed=1, registry=registry)
+    assert outcome.failures == {}
+    assert outcome.turns > 10
+    assert outcome.versions[0] == registry.version_of(registry.spec(program)) != registry.bot("exec").version
+
+
+def test_the_cat_and_mouse_script_plays_both_roles(examples):
+    registry = registry_of(examples)
+    for bots in (["chaser-py", "cm_random"], ["cm_random", "chaser-py"]):
+        outcome = run_match("catmouse", bots, seed=2, registry=registry)
+        assert outcome.failures == {}
+    assert outcome.ranks in ((1, 2), (2, 1))
+
+
+def play_gauntlet(directory, bots, *extra):
+    result = runner.invoke(app, [
+        "tournament", "empty_room", "--bots-dir", str(directory), "--gauntlet", "forker", "-b", ",".join(bots),
+        "-n", "2", "--time-limit", "0.2", "-w", "2", "-f", "json", "--db", "programs.db", *extra])
+    with sqlite3.connect("programs.db") as conn:
+        games = [(json.loads(seats), reason, json.loads(failures))
+                 for seats, reason, failures in conn.execute("SELECT seats, reason, failures FROM games")]
+    return result, games
+
+
+def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(programs):
+    assert processes_in(programs) == []
+    result, games = play_gauntlet(programs, list(EXPECTED))
+    assert result.exit_code == 0, result.output
+    assert len(games) == 2 * len(EXPECTED)
+    standings = {row["bot"]: row for row in json.loads(result.stdout)["standings"]}
+    for bot, (kind, _) in EXPECTED.items():
+        row = standings[bot]
+        assert (row["wins"], row["losses"], row[kind]) == (0, 2, 2), bot
+    for seats, reason, failures in games:
+        bad = next(seat["label"] for seat in seats if seat["label"] != "forker")
+        seat = next(i for i, s in enumerate(seats) if s["label"] == bad)
+        assert reason == f"player {seat + 1} ({bad}) {EXPECTED[bad][1]}"
+        assert failures == {str(seat): EXPECTED[bad][0]}
+    assert processes_in(programs) == []  # forker's sleeping children and every stuck program were killed
+
+
+def test_a_program_whose_build_fails_is_left_out_in_one_line(programs):
+    result, games = play_gauntlet(programs, ["broken", "garbage"])
+    assert result.exit_code == 0, result.output
+    warning = ("warning: bot broken left out: its build failed: sh -c echo 'bot.c:1: error: expected declaration' "
+               ">&2; exit 2 ended with exit status 2: bot.c:1: error: expected declaration")
+    assert result.stderr.count("bot broken left out") == 1
+    assert warning in result.stderr.replace("\n", " ")
+    assert {seat["label"] for seats, _, _ in games for seat in seats} == {"forker", "garbage"}
+
+
+def test_a_game_the_aic2010_protocol_cannot_express_is_refused_before_any_game(examples):
+    result = runner.invoke(app, ["tournament", "empty_room", "--bots-dir", str(examples), "-b",
+                                 "aic2010-c,floodfill", "-o", "moves=alternating", "--db", "refused.db"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: bot aic2010-c: the aic2010 protocol plays tron with moves = "
+                                     "simultaneous, not alternating")
+    assert not (examples / "aic2010-c" / "bot").exists()
+
+
+def test_a_manifest_with_a_mistake_is_skipped_in_one_line(tmp_path):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "arena-bot.toml").write_text('name = "bad"\ngames = ["tron"]\ncommand = ["./x"]\n'
+                                                     'protocol = "uci"\n')
+    registry = registry_of(tmp_path)
+    assert "bad" not in registry.bots
+    assert [p for p in registry.problems if "bad" in p] == [
+        f"{tmp_path / 'bad' / 'arena-bot.toml'}: unknown protocol 'uci'; known: arena-json, aic2010; skipped"]
+
+
+def test_program_failures_read_precisely_in_a_single_game(programs):
+    registry = registry_of(programs)
+    outcome = run_match("tron", ["forker", "garbage"], game_map="empty_room", time_limit=0.5, registry=registry)
+    assert outcome.failure_kinds == {1: "illegal"}
+    assert outcome.reason == "player 2 (garbage) answered 'hello', which is not JSON on move 1"
+    assert outcome.stderr == {1: "about to answer garbage\n"}
+    assert processes_in(programs) == []
+
+
+def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
+    result, _ = play_gauntlet(programs, ["garbage"], "-n", "1")
+    assert result.exit_code == 0, result.output
+    shown = runner.invoke(app, ["show", "1", "--game", "0", "--db", "programs.db"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[1:] == [
+        f"  player 1: forker (version {directory_version(programs / 'forker')})",
+        f"  player 2: garbage (version {directory_version(programs / 'garbage')})",
+        "result: player 2 (garbage) answered 'hello', which is not JSON on move 1",
+        "failure: player 2 illegal: answered 'hello', which is not JSON on move 1",
+        "stderr of player 2:",
+        "  about to answer garbage",
+    ]
+
+
+def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
+    checked = runner.invoke(app, ["check", "bot", "garbage", "--bots-dir", str(programs), "-m", "empty_room",
+                                  "--games", "1", "--opponent", "forker", "--verbose"])
+    assert checked.exit_code == 1
+    lines = checked.stdout.splitlines()
+    assert lines[0] == "game on empty_room, player 1 against forker, seed 0:"
+    assert lines[1].startswith('  > {"type":"start","game":"tron","seat":0,')
+    assert lines[2:3] == ['  < {"type": "ready"}']
+    assert lines[3].startswith('  > {"type":"turn","turn":1,"observation":{"width":13,')
+    assert lines[4] == "  < hello"
+    assert ("FAIL  illegal: empty_room, player 1 against forker, seed 0: illegal: answered 'hello', which is not "
+            "JSON on move 1") in lines
+    assert lines.count("about to answer garbage") == 2
+
+
+def test_check_bot_passes_a_well_behaved_program(examples):
+    checked = runner.invoke(app, ["check", "bot", "floodfill-js", "--bots-dir", str(examples), "-m", "empty_room",
+                                  "--games", "1"])
+    assert checked.exit_code == 0, checked.output
+    assert checked.stdout.splitlines()[-1] == (
+        "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)")
+
+
+def test_isolated_tournaments_run_program_bots_in_their_own_processes_as_they_are(programs):
+    result, games = play_gauntlet(programs, ["garbage"], "-n", "1", "--isolate")
+    assert result.exit_code == 0, result.output
+    assert sorted(reason for _, reason, _ in games) == [
+        f"player {seat} (garbage) answered 'hello', which is not JSON on move 1" for seat in (1, 2)]
+    assert processes_in(programs) == []
