@@ -25,6 +25,8 @@ Ranks: the winner 1, the loser 2; there are no draws.
 Observation: :class:`CatMouseObservation`, a read-only snapshot: both positions, the board and its
 obstacles, the side to move, the moves made so far, and helpers (``legal_moves``, ``target``,
 ``moves_from``, ``is_free``).
+Array form (for :mod:`arena.rl`): planes of obstacles, both players, the role and the move limit used
+(:mod:`arena.games.catmouse.arrays`); actions ``U``, ``D``, ``L``, ``R`` as 0-3, masked to the legal ones.
 
 Versions: 1 - obstacles, move limit and repetition rule.
 """
@@ -39,6 +41,7 @@ import numpy as np
 from arena.core.game import Game, Option, Result
 from arena.core.maps import GameMap
 from arena.core.view import BoardView, CellStyle, Mark, Piece
+from arena.games.catmouse.arrays import catmouse_array, catmouse_mask, closeness
 from arena.games.catmouse.board import CAT, MOUSE, MOVES, SIDE_NAMES, GameState, Layout, open_layout
 from arena.games.catmouse.layouts import layout_from_map
 
@@ -218,6 +221,26 @@ class CatMouseGame(Game):
     def observe(self, seat: int) -> CatMouseObservation:
         """A snapshot of the game for ``seat``."""
         return CatMouseObservation(self.state, self._blocked, seat)
+
+    @classmethod
+    def array_observation(cls, obs: CatMouseObservation) -> np.ndarray:
+        """Planes of obstacles, this seat, the other player, the role and the move limit used."""
+        return catmouse_array(obs)
+
+    @classmethod
+    def array_actions(cls, obs: CatMouseObservation) -> Sequence[str]:
+        """``U``, ``D``, ``L``, ``R``."""
+        return MOVES
+
+    @classmethod
+    def array_mask(cls, obs: CatMouseObservation) -> np.ndarray:
+        """The moves the seat may play now."""
+        return catmouse_mask(obs)
+
+    def shaping(self, seat: int) -> float:
+        """For the cat, how near it is to the mouse; for the mouse, how far."""
+        near = closeness(self.observe(seat))
+        return near if seat == CAT else 1.0 - near
 
     def render(self, color: bool = False) -> str:
         """The board as text: ``C`` cat, ``M`` mouse, ``X`` a caught mouse, ``#`` obstacles, ``.`` empty."""

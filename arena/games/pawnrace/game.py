@@ -4,6 +4,9 @@ Player 1 is white (base at ``a1``, moves first), player 2 black. A map draws the
 ``w`` white's base squares, ``b`` black's, ``.`` the rest; ``; pawns = 3`` in its header sets the pawns
 per side. Options ``n`` (5 to 10) and ``a`` (1 or 2) override the map's board and base size (``map``: take
 them from the map); a map can draw larger bases.
+
+Array form (for :mod:`arena.rl`): planes of pawns, bases and waiting pawns seen from the seat's own corner,
+and every move the board allows numbered, masked to the legal ones (:mod:`arena.games.pawnrace.arrays`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game, Option, Result
 from arena.core.maps import GameMap, resolve_map
 from arena.core.view import BoardView, CellStyle, Piece
+from arena.games.pawnrace.arrays import action_table, pawnrace_array, pawnrace_mask, progress
 from arena.games.pawnrace.rules import (
     BLACK,
     SIDES,
@@ -206,6 +210,25 @@ class PawnRaceGame(Game):
         return PawnRaceObservation(self.setup.n, self.setup.a, seat, SIDES[seat], tuple(sorted(position.pawns[seat])),
                                    tuple(sorted(position.pawns[other])), position.waiting[seat],
                                    position.waiting[other], position.moves, legal)
+
+    @classmethod
+    def array_observation(cls, obs: PawnRaceObservation) -> np.ndarray:
+        """Planes of pawns, bases and waiting pawns from the seat's own corner."""
+        return pawnrace_array(obs)
+
+    @classmethod
+    def array_actions(cls, obs: PawnRaceObservation) -> Sequence[str]:
+        """Every move the board allows a side, numbered in the seat's own frame."""
+        return action_table(obs.n, obs.a, obs.seat)
+
+    @classmethod
+    def array_mask(cls, obs: PawnRaceObservation) -> np.ndarray:
+        """The moves the seat may play now."""
+        return pawnrace_mask(obs)
+
+    def shaping(self, seat: int) -> float:
+        """Half of 1 + this side's progress - the other's (each its most advanced pawn's)."""
+        return (1.0 + progress(self.observe(seat)) - progress(self.observe(1 - seat))) / 2
 
     def render(self, color: bool = False) -> str:
         """The board, top rank first (``W``/``B`` pawns, ``w``/``b`` base squares), then who waits and moves."""

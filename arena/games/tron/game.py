@@ -33,6 +33,9 @@ Observation: :class:`TronObservation` (or :class:`PowerupObservation` with power
 snapshot with helpers (``legal_moves``, ``safe_moves``, ``walls_around``, ``is_free``) and the raw
 padded grid (``cells``, ``stride``) for fast bots.
 
+Array form (for :mod:`arena.rl`): planes of walls, trails, heads and powerups, optionally centred on
+the seat's head (:mod:`arena.games.tron.arrays`); actions ``N``, ``E``, ``S``, ``W`` as 0-3, all legal.
+
 Versions: 1 - simultaneous and alternating moves, 2-4 players. 2 - mirrored starts, powerups, the
 ``rules`` preset.
 """
@@ -46,7 +49,8 @@ import numpy as np
 from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap
 from arena.core.view import BoardView
-from arena.games.tron.board import DIRECTIONS, TronBoard
+from arena.games.tron.arrays import all_legal, out_rank, reachable_share, tron_array
+from arena.games.tron.board import DIRECTIONS, WALL, TronBoard
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
 from arena.games.tron.render import board_view, render_board
@@ -219,6 +223,37 @@ class TronGame(Game):
             run = self._left if seat == self._next and not self._joint else 1
             return PowerupObservation(board, seat, self.moves, run)
         return TronObservation(self.board, seat, self.moves)
+
+    @classmethod
+    def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:
+        """Planes of walls, trails, heads (and powerups when on), centred on the head with ``centered``."""
+        return tron_array(obs, centered)
+
+    @classmethod
+    def array_actions(cls, obs: TronObservation) -> Sequence[str]:
+        """``N``, ``E``, ``S``, ``W``."""
+        return DIRECTIONS
+
+    @classmethod
+    def array_mask(cls, obs: TronObservation) -> np.ndarray:
+        """All four moves are legal (a fatal one crashes)."""
+        return all_legal(len(DIRECTIONS))
+
+    def moves_together(self) -> bool:
+        """True under ``moves = simultaneous`` (speed runs aside)."""
+        return self._simultaneous
+
+    def settled_rank(self, seat: int) -> int | None:
+        """Known as soon as the seat crashes: the seats still in, and those out later, rank above it."""
+        if self._result is not None:
+            return self._result.ranks[seat]
+        return out_rank(self.board.out_turn, seat)
+
+    def shaping(self, seat: int) -> float:
+        """The share of the board's open cells the seat's head can still reach."""
+        board = self.board
+        open_cells = board.width * board.height - bytes(board.cells).count(WALL)
+        return reachable_share(board.cells, board.stride, board.heads[seat], open_cells)
 
     def render(self, color: bool = False) -> str:
         """The board as text: ``#`` walls, ``1``-``4`` heads, ``a``-``d`` trails, ``x`` barriers, powerups."""

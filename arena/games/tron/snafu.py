@@ -22,6 +22,10 @@ actions to index offsets for the current heading, so ``safe_moves()``, ``legal_m
 ``walls_around(move)`` and ``cells[head + delta[move]]`` speak in relative actions; ``heading`` and
 ``headings`` give the absolute headings (``"N"``, ``"E"``, ``"S"``, ``"W"``).
 
+Array form (for :mod:`arena.rl`): Tron's planes and the cell ahead of each head, optionally centred on
+the head and turned so the heading points up (:mod:`arena.games.tron.arrays`); actions ``straight``,
+``left``, ``right`` as 0-2, all legal.
+
 Versions: 1.
 """
 
@@ -38,7 +42,8 @@ from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap, parse_map
 from arena.core.view import BoardView
-from arena.games.tron.board import DIRECTIONS, EMPTY, TronBoard
+from arena.games.tron.arrays import all_legal, reachable_share, snafu_array
+from arena.games.tron.board import DIRECTIONS, EMPTY, WALL, TronBoard
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.render import board_view, render_board
 
@@ -247,6 +252,31 @@ class SnafuGame(Game):
     def render(self, color: bool = False) -> str:
         """The board as text: ``#`` walls, ``1``/``2`` heads, ``a``/``b`` trails, ``.`` empty."""
         return render_board(self.board, color)
+
+    @classmethod
+    def array_observation(cls, obs: SnafuObservation, centered: bool = False) -> np.ndarray:
+        """Planes of walls, trails, heads and the cells ahead; centred and turned heading-up with ``centered``."""
+        return snafu_array(obs, centered)
+
+    @classmethod
+    def array_actions(cls, obs: SnafuObservation) -> Sequence[str]:
+        """``straight``, ``left``, ``right``."""
+        return RELATIVE
+
+    @classmethod
+    def array_mask(cls, obs: SnafuObservation) -> np.ndarray:
+        """All three moves are legal (a fatal one crashes)."""
+        return all_legal(len(RELATIVE))
+
+    def moves_together(self) -> bool:
+        """Always: both players move at once."""
+        return True
+
+    def shaping(self, seat: int) -> float:
+        """The share of the board's open cells the seat's head can still reach."""
+        board = self.board
+        open_cells = board.width * board.height - bytes(board.cells).count(WALL)
+        return reachable_share(board.cells, board.stride, board.heads[seat], open_cells)
 
     def view(self) -> BoardView:
         """The board for the replay viewer, each player's heading beside its name."""
