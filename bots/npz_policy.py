@@ -8,3 +8,4 @@ class NpzPolicy(SavedPolicyBot):
 
     name = "npz"
     games = ("tron", "snafu", "catmouse", "pawnrace")
+    in_default_field = False  # it plays only with a file of weights trained for the game's board

@@ -34,7 +34,7 @@ def test_games_bots_and_plugins_list_what_was_found():
 
     bots = json.loads(invoke("bots", "--format", "json").stdout)
     tron_bots = [b for b in bots if "tron" in b["games"].split(", ")]
-    assert [b["bot"] for b in tron_bots] == ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi",
+    assert [b["bot"] for b in tron_bots] == ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi",
                                              "wallhugger"]
     assert all(len(b["version"]) == 8 and b["found in"].endswith(".py") for b in bots)
     roles = {b["bot"]: b["roles"] for b in bots}

@@ -352,9 +352,9 @@ def labels_by_round(number, per_round):
 
 
 def tron_bots(bots_dir):
-    """Every bot the ladder sees: the shipped Tron bots and those in ``bots_dir``."""
+    """Every bot the ladder sees: the shipped Tron bots of the default field and those in ``bots_dir``."""
     registry = load_registry(PluginConfig(bot_dirs=(str(bots_dir),)))
-    return {entry.name for entry in registry.bots_for("tron")}
+    return {entry.name for entry in registry.bots_for("tron") if entry.cls.in_default_field}
 
 
 def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):

@@ -15,7 +15,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 from .conftest import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
-TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "random", "voronoi", "wallhugger"]
+TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cla", "cm_random", "greedy", "hillclimb", "perfect", "wary",
                        "pr_greedy", "pr_perfect", "pr_random", "td"])
 

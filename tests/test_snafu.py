@@ -19,7 +19,8 @@ from arena.tournament.plan import plan_tournament
 
 from .conftest import REPO, round_robin_run
 
-SNAFU_BOTS = ["chamber", "chaser", "cla", "floodfill", "mindless", "minimax", "random", "voronoi", "wallhugger"]
+SNAFU_BOTS = ["chamber", "chaser", "cla", "floodfill", "mindless", "minimax", "npz", "random", "voronoi",
+              "wallhugger"]
 QUICK_SNAFU_BOTS = ["chaser", "floodfill", "mindless", "random", "wallhugger"]  # none reads the clock
 OPEN_7 = ("." * 7,) * 7
 
