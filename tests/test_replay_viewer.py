@@ -246,7 +246,7 @@ def test_show_and_export_write_pages_and_the_report_links_every_game(tmp_path, b
     links = page.locator("table.games a")
     assert links.count() == 2
     links.nth(1).click()
-    assert page.url == (tmp_path / "report-games" / "run1-game00001.html").as_uri() + "#t=0"
+    page.wait_for_url((tmp_path / "report-games" / "run1-game00001.html").as_uri() + "#t=0", timeout=10_000)
     assert page.locator("#turn").inner_text().startswith("turn 0 / ")
     page.locator("a.back").click()
     assert page.url == (tmp_path / "report-games" / "index.html").as_uri()

@@ -20,6 +20,7 @@ a replacement actor is started where the cluster has room; a game is only ever y
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -147,7 +148,19 @@ class RayExecutor:
 
     def __init__(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                  address: str | None = None):
-        ray = self.ray = _ray()
+        self.ray = _ray()
+        # Ray's driver prints cluster events (a node that died) to whatever sys.stdout is at the time; the
+        # command's stdout carries only its results (JSON, tables), so they go to stderr while Ray is in use.
+        self.stdout, sys.stdout = sys.stdout, sys.stderr
+        try:
+            self._start(workers, config, limits, registry, address)
+        except BaseException:
+            sys.stdout = self.stdout
+            raise
+
+    def _start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
+               address: str | None) -> None:
+        ray = self.ray
         self.started_here = not ray.is_initialized()
         if self.started_here:
             target = address or os.environ.get("RAY_ADDRESS") or None
@@ -232,6 +245,7 @@ class RayExecutor:
                 pass  # already gone
         if self.started_here:
             ray.shutdown()
+        sys.stdout = self.stdout
 
     def __enter__(self) -> RayExecutor:
         return self
