@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from arena.core.exit_status import describe_exit
 from arena.core.failure import Failure
-from arena.play.exit_status import describe_exit
 from arena.play.isolation import IsolatedBots
 from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play

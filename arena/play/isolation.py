@@ -17,9 +17,9 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.exit_status import describe_exit
 from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash, crash_of
-from arena.play.exit_status import describe_exit
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
 from arena.plugins.programs.bot import ProgramBot
 from arena.plugins.registry import PluginConfig, Registry, load_registry

@@ -11,6 +11,15 @@ from pettingzoo import AECEnv
 from arena.rl.session import GameSession, agent_name
 
 
+def declare_agents(env: Any, session: GameSession) -> None:
+    """Give a PettingZoo environment its agents (one per learning seat), their spaces and seats."""
+    env.possible_agents = [agent_name(seat) for seat in session.learners]
+    observation, action = declared_spaces(session)
+    env.observation_spaces = {agent: observation for agent in env.possible_agents}
+    env.action_spaces = {agent: action for agent in env.possible_agents}
+    env._seats = {agent_name(seat): seat for seat in session.learners}
+
+
 def declared_spaces(session: GameSession) -> tuple[spaces.Dict, spaces.Discrete]:
     """The observation space (``observation`` planes and ``action_mask``) and action space of every agent."""
     session_obs = session.observe(0)["observation"]
@@ -37,11 +46,7 @@ class ArenaAECEnv(AECEnv):
         super().__init__()
         self.session = session
         self.render_mode = render_mode
-        self.possible_agents = [agent_name(seat) for seat in session.learners]
-        observation, action = declared_spaces(session)
-        self.observation_spaces = {agent: observation for agent in self.possible_agents}
-        self.action_spaces = {agent: action for agent in self.possible_agents}
-        self._seats = {agent_name(seat): seat for seat in session.learners}
+        declare_agents(self, session)
         self.metadata = {**self.metadata, "name": f"arena_{session.choice.game_cls.name}_v1"}
 
     def observation_space(self, agent: str) -> spaces.Space:

@@ -8,7 +8,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from arena.core.errors import ArenaError
-from arena.rl.aec import declared_spaces
+from arena.rl.aec import declare_agents
 from arena.rl.session import GameSession, agent_name
 
 
@@ -29,11 +29,7 @@ class ArenaParallelEnv(ParallelEnv):
             raise ArenaError(f"in {name} with these options players take turns: use pettingzoo_env() (AEC) instead")
         self.session = session
         self.render_mode = render_mode
-        self.possible_agents = [agent_name(seat) for seat in session.learners]
-        observation, action = declared_spaces(session)
-        self.observation_spaces = {agent: observation for agent in self.possible_agents}
-        self.action_spaces = {agent: action for agent in self.possible_agents}
-        self._seats = {agent_name(seat): seat for seat in session.learners}
+        declare_agents(self, session)
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:

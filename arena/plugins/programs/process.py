@@ -16,6 +16,7 @@ import time
 import weakref
 from collections.abc import Sequence
 
+from arena.core.exit_status import describe_exit
 from arena.core.failure import BotFailure
 
 MAX_LINE = 1 << 20
@@ -32,15 +33,8 @@ _live: weakref.WeakSet[ProgramProcess] = weakref.WeakSet()
 
 
 def describe_status(code: int | None) -> str:
-    """How a program ended: ``exit status 3`` or ``signal SIGSEGV``."""
-    if code is None:
-        return "still running"
-    if code < 0:
-        try:
-            return f"signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"signal {-code}"
-    return f"exit status {code}"
+    """How a program ended (``exit status 3``, ``signal SIGSEGV``), or ``still running``."""
+    return "still running" if code is None else describe_exit(code)
 
 
 class ProgramProcess:
