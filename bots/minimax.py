@@ -14,7 +14,7 @@ head touches the region we can reach, each moving in turn after us to minimise o
 Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``minimax:depth=4``, ``minimax:nodes=14000`` (the default), ``minimax:think=0.5``
 (search by the clock instead, seconds per move). With a node budget the same position always gives the
-same move; half the referee's time limit stays a guard.
+same move; 80% of the referee's time limit stays a guard.
 """
 
 import time
@@ -45,7 +45,7 @@ class Minimax(Bot):
                 raise ValueError(f"{key} must not be negative")
 
     def start(self, info):
-        """Set the budget of a move: ``nodes`` (default 14,000) with half the time limit as a guard, or
+        """Set the budget of a move: ``nodes`` (default 14,000) with 80% of the time limit as a guard, or
         ``think`` seconds by the clock."""
         self.budget, self.node_budget = search_budget(self.think, self.nodes, DEFAULT_NODES, info.time_limit)
 

@@ -53,12 +53,12 @@ def test_the_paranoid_search_keeps_to_its_node_budget():
 
 
 def test_the_budget_of_a_move():
-    assert search_budget(0.0, 0, 35_000, 1.0) == (0.5, 35_000)  # the default: nodes, half the limit as a guard
-    assert search_budget(0.0, 5_000, 35_000, 2.0) == (1.0, 5_000)
+    assert search_budget(0.0, 0, 35_000, 1.0) == (0.8, 35_000)  # the default: nodes, 80% of the limit as a guard
+    assert search_budget(0.0, 5_000, 35_000, 2.0) == (1.6, 5_000)
     assert search_budget(0.25, 0, 35_000, 1.0) == (0.25, 0)  # think: the clock alone
     assert search_budget(0.25, 800, 35_000, 1.0) == (0.25, 800)
     assert search_budget(0.0, 0, 35_000, 1.0, by_clock=True) == (0.1, 0)  # learned weights: the clock
-    assert search_budget(0.0, 0, 35_000, 0.1) == (0.05, 10_500)  # a short limit: 30% of it, as by the clock
+    assert search_budget(0.0, 0, 35_000, 0.1) == (pytest.approx(0.08), 10_500)  # a short limit: 30% of nodes
 
 
 def test_a_negative_budget_is_refused_before_any_game(tmp_path):

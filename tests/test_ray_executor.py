@@ -74,6 +74,21 @@ def test_the_same_seed_gives_the_same_games_on_ray_as_locally(cluster, tmp_path)
     assert ray_rows == local_rows and len(ray_rows) == 20
 
 
+def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):
+    def arena(*args):
+        result = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    # every default bot, search bots too: a long time limit keeps their node budgets, not the guard, in charge
+    ladder = ["ladder", "empty_room", "--rounds", "2", "--seed", "3", "--time-limit", "5", "-f", "json"]
+    on_ray = arena(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
+    assert on_ray == arena(*ladder, "--db", "here.db")
+    sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "6", "--seed", "4"]
+    on_ray = arena(*sprt, "--executor", "ray", "--address", cluster)
+    assert on_ray == arena(*sprt) and "pair 6 (12 games)" in on_ray
+
+
 def test_every_kind_of_misbehaviour_loses_only_its_own_games_on_ray(cluster, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     standings, reasons = play_gauntlet([*EXPECTED, "noisy"], "--executor", "ray", "--address", cluster)

@@ -20,7 +20,6 @@ a replacement actor is started where the cluster has room; a game is only ever y
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -143,20 +142,35 @@ class GamePlayer:
         return [with_original_paths(outcome, self.originals) for outcome in self.pool.run(setups)]
 
 
+def notices_to_stderr() -> Any:
+    """Send the notices Ray's driver prints about the cluster (a node that died) to stderr rather than stdout,
+    which carries only a command's results (JSON, tables); returns what puts things back as they were."""
+    try:
+        from ray._private import worker
+    except ImportError:  # another Ray layout: leave its printing alone
+        return lambda: None
+    original = getattr(worker, "print_to_stdstream", None)
+    if original is None:
+        return lambda: None
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
+        original({**data, "is_err": True}, ignore_prefix)
+
+    worker.print_to_stdstream = to_stderr
+
+    def restore() -> None:
+        worker.print_to_stdstream = original
+
+    return restore
+
+
 class RayExecutor:
     """Plays games on the actors of a Ray cluster; ``workers`` actors (default: one per CPU of the cluster)."""
 
     def __init__(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                  address: str | None = None):
         self.ray = _ray()
-        # Ray's driver prints cluster events (a node that died) to whatever sys.stdout is at the time; the
-        # command's stdout carries only its results (JSON, tables), so they go to stderr while Ray is in use.
-        self.stdout, sys.stdout = sys.stdout, sys.stderr
-        try:
-            self._start(workers, config, limits, registry, address)
-        except BaseException:
-            sys.stdout = self.stdout
-            raise
+        self._start(workers, config, limits, registry, address)
 
     def _start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                address: str | None) -> None:
@@ -168,6 +182,7 @@ class RayExecutor:
                 ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise ArenaError(f"cannot reach the Ray cluster at {target}: {exc}".splitlines()[0]) from None
+        self.restore_notices = notices_to_stderr()
         self.registry = registry
         self.limits = limits
         self.config = config
@@ -245,7 +260,7 @@ class RayExecutor:
                 pass  # already gone
         if self.started_here:
             ray.shutdown()
-        sys.stdout = self.stdout
+        self.restore_notices()
 
     def __enter__(self) -> RayExecutor:
         return self

@@ -41,7 +41,7 @@ class SearchBot(Bot):
     bot's own evaluation; that search runs in Python, so its default is the clock, 0.1 s).
 
     A node budget makes play reproducible: the same position gives the same move on any machine, loaded or
-    idle, so the same seed gives the same games. As a guard, a search also stops at half the referee's time
+    idle, so the same seed gives the same games. As a guard, a search also stops at 80% of the referee's time
     limit, which only a machine tens of times slower than that one would reach.
     """
 
@@ -85,7 +85,7 @@ class SearchBot(Bot):
         warm_up()
 
     def start(self, info: MatchInfo) -> None:
-        """Set the budget of a move: nodes (``nodes``, or the default) with half the time limit as a guard, or
+        """Set the budget of a move: nodes (``nodes``, or the default) with 80% of the time limit as a guard, or
         the clock (``think``; with learned weights, the smaller of 0.1 s and 30% of the time limit)."""
         self.budget, self.node_budget = search_budget(self.think, self.nodes, self.default_nodes, info.time_limit,
                                                       by_clock=self.learned is not None)
