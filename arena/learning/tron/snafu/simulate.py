@@ -58,10 +58,11 @@ def mindless_move(cells, width, height, x, y, heading):
 
 
 @njit(cache=True)
-def play_game(width, height, codes, units, scores, size, c, t, states_out, actions_out, record):
+def play_game(width, height, codes, units, scores, size, tree, c, t, states_out, actions_out, record):
     """Play one game; return ``(outcome, rounds)`` with outcome 1 if the CLA won, -1 if it lost, 0 a tie.
 
-    The CLA's state and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
+    ``units``, ``scores``, ``size`` and ``tree`` are the table's (:meth:`Table.match_tree`). The CLA's state
+    and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
     rounds). ``record`` (at least ``4 + 2 * width * height`` integers) receives the start (the two cells as
     ``y * width + x`` and the two headings) and then the opponent's decisions, so a test can replay the game.
     """
@@ -87,7 +88,7 @@ def play_game(width, height, codes, units, scores, size, c, t, states_out, actio
     while True:
         state = states_out[turn]
         state_vector(cells, width, height, x0, y0, h0, x1, y1, turn, codes, state)
-        action = select(units, scores, size, state, unit, c, t)
+        action = select(units, scores, size, tree, state, unit, c, t)
         if action < 0:
             action = mindless_move(cells, width, height, x0, y0, h0)
         reply = mindless_move(cells, width, height, x1, y1, h1)

@@ -7,7 +7,8 @@ both others by more than ``t``; otherwise the automaton plays as the pseudo-rand
 Update: after a game, each (state, decision) played adds the game's reward to that decision's score in the
 entry of exactly that state, created if missing. A zero vector has similarity 0 to everything.
 
-Entries keep their unit vectors, so the similarity is one dot product per entry, compiled with numba.
+Entries keep their unit vectors, so the similarity is one dot product per entry, compiled with numba, and
+an exact index (:mod:`arena.learning.tron.snafu.index`) finds the best entry without computing them all.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.errors import ArenaError
+from arena.learning.tron.snafu.index import MatchIndex, indexed_best
 
 ACTIONS = ("straight", "right", "left")
 NO_MATCH = -1
@@ -38,23 +40,6 @@ def unit_vector(vector, out):
 
 
 @njit(cache=True)
-def best_match(units, size, unit):
-    """The index of the first of the ``size`` entries of highest cosine similarity to ``unit``, and that
-    similarity; ``(-1, 0.0)`` for an empty table."""
-    best, best_similarity = -1, -np.inf
-    dim = unit.shape[0]
-    for entry in range(size):
-        similarity = 0.0
-        for i in range(dim):
-            similarity += units[entry, i] * unit[i]
-        if similarity > best_similarity:
-            best, best_similarity = entry, similarity
-    if best < 0:
-        return -1, 0.0
-    return best, best_similarity
-
-
-@njit(cache=True)
 def decision(scores, similarity, c, t):
     """The decision an entry with ``scores`` at ``similarity`` dictates under ``c`` and ``t``, else -1."""
     if similarity < c:
@@ -66,10 +51,11 @@ def decision(scores, similarity, c, t):
 
 
 @njit(cache=True)
-def select(units, scores, size, state, unit_buffer, c, t):
-    """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent."""
+def select(units, scores, size, tree, state, unit_buffer, c, t):
+    """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent;
+    ``tree`` is the table's :class:`MatchIndex` tree."""
     unit_vector(state, unit_buffer)
-    entry, similarity = best_match(units, size, unit_buffer)
+    entry, similarity = indexed_best(units, size, tree, unit_buffer)
     if entry < 0:
         return -1
     return decision(scores[entry], similarity, c, t)
@@ -86,6 +72,7 @@ class Table:
         self.size = 0
         self._rows: dict[bytes, int] = {}
         self._unit = np.zeros(dim)
+        self.index = MatchIndex(dim)
 
     def __len__(self) -> int:
         return self.size
@@ -118,10 +105,15 @@ class Table:
             row = self.row(state)  # first: it may grow (replace) the score array
             self.scores[row, int(action)] += reward
 
+    def match_tree(self) -> tuple:
+        """The index's tree, brought up to date with the entries: what :func:`select` takes."""
+        self.index.refresh(self.units, self.size)
+        return self.index.tree
+
     def choose(self, state: np.ndarray, c: float, t: float) -> int:
         """The decision (an index into :data:`ACTIONS`) the table dictates for ``state``, or :data:`NO_MATCH`."""
-        return int(select(self.units, self.scores, self.size, np.asarray(state, dtype=np.float64), self._unit,
-                          float(c), float(t)))
+        return int(select(self.units, self.scores, self.size, self.match_tree(), np.asarray(state, dtype=np.float64),
+                          self._unit, float(c), float(t)))
 
     def copy(self) -> Table:
         """An independent copy."""
