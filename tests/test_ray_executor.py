@@ -174,3 +174,29 @@ def test_an_unknown_executor_is_refused_before_anything_is_stored(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().splitlines()[-1] == "error: unknown executor 'dask': choose from local, ray"
     assert not (tmp_path / "a.db").exists()
+
+
+def test_an_experiments_repetitions_come_out_the_same_on_ray(cluster, tmp_path):
+    def experiment(name, *extra):
+        results = tmp_path / f"{name}.jsonl"
+        done = subprocess.run([sys.executable, "-m", "arena", "experiment", "snafu-scaling", "--strategy", "PR:t=3",
+                               "--strategy", "WR:t=12", "--reps", "3", "--train-games", "30", "--test-games", "10",
+                               "--seed", "2", "--results", str(results), "-f", "json", *extra],
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        lines = results.read_text().splitlines()
+        return json.loads(done.stdout), lines[0], sorted(lines[1:])
+
+    on_ray = experiment("ray", "--executor", "ray", "--address", cluster)
+    assert on_ray == experiment("local", "--workers", "2")
+    assert len(on_ray[2]) == 6 and len(on_ray[0]) == 2
+
+
+def test_an_executor_without_a_task_pool_is_refused_for_experiments():
+    registry = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
+    registry.executors["games-only"] = registry.executors["local"]
+    with pytest.raises(ArenaError, match=r"^the games-only executor plays games only; experiments run on local, "
+                                         r"ray$"):
+        registry.task_pool("games-only")
+    with pytest.raises(ArenaError, match=r"^unknown executor 'nowhere'"):
+        registry.task_pool("nowhere")

@@ -16,6 +16,7 @@ from typing import Protocol
 from arena.play.executors import default_workers
 from arena.play.limits import Limits
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.play.task_pools import TaskPool
 from arena.plugins.registry import PluginConfig, Registry
 
 
@@ -59,6 +60,11 @@ class ExecutorChoice:
         if workers is not None and games is not None:
             workers = max(min(workers, games), 1)
         return registry.executor(self.name)(workers, config, limits, registry, self.address)
+
+    def task_pool(self, workers: int | None, registry: Registry) -> TaskPool:
+        """Start the chosen executor's task pool (:mod:`arena.play.task_pools`) with ``workers`` at once
+        (``None``: its default)."""
+        return registry.task_pool(self.name)(workers, self.address)
 
 
 LOCAL = ExecutorChoice()

@@ -1,4 +1,5 @@
-"""The built-in executors, registered through the same hook a plugin would use: ``local`` and ``ray``."""
+"""The built-in executors and their task pools, registered through the same hook a plugin would use: ``local``
+and ``ray``."""
 
 from __future__ import annotations
 
@@ -25,8 +26,23 @@ def ray_executor(workers: int | None, config: PluginConfig, limits: Limits, regi
     return RayExecutor(workers, config, limits, registry, address)
 
 
+def local_tasks(workers: int | None, address: str | None) -> Any:
+    """Processes of this machine for an experiment's tasks (one unless ``workers`` says more)."""
+    from arena.play.task_pools import LocalTaskPool
+
+    return LocalTaskPool(workers or 1)
+
+
+def ray_tasks(workers: int | None, address: str | None) -> Any:
+    """Ray tasks on the cluster at ``address`` (as for :func:`ray_executor`), ``workers`` (default: the
+    cluster's CPUs) at once."""
+    from arena.play.ray_tasks import RayTaskPool
+
+    return RayTaskPool(workers, address)
+
+
 @hookimpl
 def register_executors(register: Any) -> None:
-    """Register ``local`` and ``ray``."""
-    register("local", local_executor)
-    register("ray", ray_executor)
+    """Register ``local`` and ``ray``, each with its task pool."""
+    register("local", local_executor, tasks=local_tasks)
+    register("ray", ray_executor, tasks=ray_tasks)

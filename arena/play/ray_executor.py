@@ -47,6 +47,19 @@ def _ray() -> Any:
     return ray
 
 
+def connect(ray: Any, address: str | None) -> bool:
+    """Join the cluster at ``address`` (or ``$RAY_ADDRESS``; with neither, start a local Ray) unless this
+    process already has; return whether it joined here (and so should shut Ray down when done)."""
+    if ray.is_initialized():
+        return False
+    target = address or os.environ.get("RAY_ADDRESS") or None
+    try:
+        ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise ArenaError(f"cannot reach the Ray cluster at {target}: {exc}".splitlines()[0]) from None
+    return True
+
+
 Bundle = list[tuple[str, list[tuple[str, bytes]]]]
 """Each bot directory's path on this machine and its files (path inside it, contents)."""
 
@@ -175,13 +188,7 @@ class RayExecutor:
     def _start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                address: str | None) -> None:
         ray = self.ray
-        self.started_here = not ray.is_initialized()
-        if self.started_here:
-            target = address or os.environ.get("RAY_ADDRESS") or None
-            try:
-                ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise ArenaError(f"cannot reach the Ray cluster at {target}: {exc}".splitlines()[0]) from None
+        self.started_here = connect(ray, address)
         self.restore_notices = notices_to_stderr()
         self.registry = registry
         self.limits = limits

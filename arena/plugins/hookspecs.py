@@ -60,7 +60,9 @@ def register_executors(register: Any) -> None:
             :class:`arena.play.referee.MatchOutcome` as it ends, every game exactly once) and
             ``close(terminate=False)``; see :mod:`arena.play.executor_choice`. ``workers`` is ``None`` for the
             executor's default; ``address`` is ``--address`` (a cluster), or ``None``. A taken name is
-            reported and skipped.
+            reported and skipped. Optionally ``register(name, factory, tasks=task_factory)``:
+            ``task_factory(workers, address)`` returns a task pool (a :class:`concurrent.futures.Executor` with
+            a ``size``; see :mod:`arena.play.task_pools`) on which experiments run their repetitions.
 
     Called once when the plugin registry loads. ``local`` and ``ray`` are built in.
     """

@@ -83,6 +83,8 @@ class Registry:
     bots: dict[str, BotEntry] = field(default_factory=dict)
     executors: dict[str, Any] = field(default_factory=dict)
     """Executor factories by name (see :mod:`arena.play.executor_choice`)."""
+    task_pools: dict[str, Any] = field(default_factory=dict)
+    """Task pool factories by executor name (see :mod:`arena.play.task_pools`)."""
     studies: dict[str, Any] = field(default_factory=dict)
     """Playability studies by game (:class:`arena.learning.playability.PlayabilityStudy`)."""
     plugins: list[PluginInfo] = field(default_factory=list)
@@ -110,6 +112,14 @@ class Registry:
         if name in self.executors:
             return self.executors[name]
         raise ArenaError(f"unknown executor {name!r}: choose from {', '.join(sorted(self.executors))}")
+
+    def task_pool(self, name: str) -> Any:
+        """The task pool factory of the executor registered as ``name``, or an error saying why there is none."""
+        if name in self.task_pools:
+            return self.task_pools[name]
+        self.executor(name)
+        raise ArenaError(f"the {name} executor plays games only; experiments run on "
+                         f"{', '.join(sorted(self.task_pools))}")
 
     def study(self, game: str) -> Any:
         """The playability study of ``game``, or an error naming the games that have one."""
@@ -330,11 +340,13 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
 
 
 def _collect_executors(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(name: str, factory: Any) -> None:
+    def register(name: str, factory: Any, tasks: Any = None) -> None:
         if name in registry.executors:
             registry.problems.append(f"plugin {calling_plugin()}: executor name {name!r} is already taken; skipped")
-        else:
-            registry.executors[name] = factory
+            return
+        registry.executors[name] = factory
+        if tasks is not None:
+            registry.task_pools[name] = tasks
 
     _report(call_hook(manager, "register_executors", register=register), registry)
 

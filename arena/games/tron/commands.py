@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from arena.cli.common import (
+    Address,
     BotsDir,
+    ExecutorName,
     Format,
     check_output_format,
     command_group,
@@ -27,6 +29,9 @@ from arena.cli.common import (
 )
 from arena.core.errors import ArenaError
 from arena.games.tron.aichallenge import import_aic
+
+if TYPE_CHECKING:
+    from arena.play.task_pools import TaskPool
 
 
 def add_commands(app: typer.Typer) -> None:
@@ -143,7 +148,8 @@ def scaling_command(
     strategy: Annotated[list[str] | None, typer.Option(
         help="A strategy such as POWR:t=3 (repeatable) [default: the paper's six].", show_default=False)] = None,
     reps: Annotated[int, typer.Option(help="Repetitions per strategy.")] = 100,
-    workers: Annotated[int, typer.Option(help="Processes running repetitions.")] = 1,
+    workers: Annotated[int | None, typer.Option(
+        help="Repetitions at once [default: 1 locally, every CPU of a Ray cluster].", show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the whole experiment.")] = 0,
     train_games: Annotated[int, typer.Option(help="Training games on the small board.")] = 1000,
     test_games: Annotated[int, typer.Option(help="Games on the large board, trained and untrained each.")] = 500,
@@ -152,6 +158,8 @@ def scaling_command(
     fmt: Format = "table",
     plot: Annotated[Path | None, typer.Option(help="Also draw the success curves to this .png or .svg file.",
                                               show_default=False)] = None,
+    executor: ExecutorName = None,
+    address: Address = None,
 ) -> None:
     """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
     from arena.cli.interrupts import stop_requests
@@ -161,8 +169,17 @@ def scaling_command(
 
     check_output_format(fmt)
     chosen = [parse_strategy(text) for text in strategy] if strategy else list(PAPER_STRATEGIES)
-    if reps < 1 or workers < 1 or train_games < 1 or test_games < 1:
+    if reps < 1 or (workers is not None and workers < 1) or train_games < 1 or test_games < 1:
         raise ArenaError("--reps, --workers, --train-games and --test-games must be at least 1")
+    start_pool = None
+    if executor not in (None, "local") or address is not None:
+        from arena.play.executor_choice import ExecutorChoice
+
+        choice, registry = ExecutorChoice(executor or "local", address), load_registry_reporting(plugin_config(None))
+        registry.task_pool(choice.name)  # an executor that cannot run tasks fails here, before any work
+
+        def start_pool(size: int | None) -> TaskPool:
+            return choice.task_pool(size, registry)
     if plot is not None:
         from arena.learning.tron.snafu.plots import check_plot_path
 
@@ -173,7 +190,8 @@ def scaling_command(
     err.print(f"results in {results}: {done} of {total} repetitions already done", highlight=False, soft_wrap=True)
     with stop_requests() as should_stop, games_progress() as progress:
         task = progress.add_task("repetitions", total=total, completed=done)
-        finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task))
+        finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task),
+                                  start_pool)
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
     if summaries:
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,

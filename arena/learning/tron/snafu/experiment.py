@@ -11,11 +11,9 @@ settings, so a stopped experiment resumes where it stopped.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import signal
 import zlib
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ import numpy as np
 from arena.core.errors import ArenaError
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.learning.tron.snafu.strategy import Strategy
+from arena.play.task_pools import LocalTaskPool, TaskPool
 
 RESULTS_FORMAT = "arena-snafu-scaling/1"
 OUTCOME_LETTERS = {1: "W", -1: "L", 0: "T"}
@@ -142,38 +141,35 @@ def _differences(header: dict[str, Any], results: ResultsFile) -> str:
                      if header.get(key) != wanted[key])
 
 
-def _work(settings: ScalingSettings, strategy: Strategy, rep: int) -> Repetition:
-    return run_repetition(settings, strategy, rep)
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops and saves
-
-
-def run_experiment(results: ResultsFile, strategies: Iterable[Strategy], reps: int, workers: int = 1,
+def run_experiment(results: ResultsFile, strategies: Iterable[Strategy], reps: int, workers: int | None = 1,
                    should_stop: Callable[[], bool] = lambda: False,
-                   on_done: Callable[[Repetition], None] | None = None) -> bool:
-    """Run every missing repetition ``0 .. reps - 1`` of each strategy into ``results``, over ``workers``
-    processes; return whether all are done (False when ``should_stop`` asked to stop first)."""
+                   on_done: Callable[[Repetition], None] | None = None,
+                   start_pool: Callable[[int | None], TaskPool] | None = None) -> bool:
+    """Run every missing repetition ``0 .. reps - 1`` of each strategy into ``results``; return whether all are
+    done (False when ``should_stop`` asked to stop first).
+
+    Repetitions run ``workers`` at a time on the task pool ``start_pool(workers)`` starts (by default
+    processes of this machine, or this process alone for one worker); results are recorded here, in the
+    order they finish, and do not depend on where or in which order repetitions ran.
+    """
     todo = [(strategy, rep) for rep in range(reps) for strategy in strategies
             if (strategy.label, rep) not in results.done]
-    if workers <= 1:
+    if start_pool is None and (workers or 1) <= 1:
         for strategy, rep in todo:
             if should_stop():
                 return False
             _finished(results, run_repetition(results.settings, strategy, rep), on_done)
         return True
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupts) as pool:
+    with (start_pool or LocalTaskPool)(workers) as pool:
         pending = iter(todo)
         running = set()
         stopped = False
         while True:
-            while not stopped and len(running) < 2 * workers:
+            while not stopped and len(running) < 2 * pool.size:
                 task = next(pending, None)
                 if task is None:
                     break
-                running.add(pool.submit(_work, results.settings, *task))
+                running.add(pool.submit(run_repetition, results.settings, *task))
             if not running:
                 return not stopped
             finished, running = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
