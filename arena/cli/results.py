@@ -340,6 +340,8 @@ def ladder_command(
                 task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)
                 played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
                                     lambda _, task=task: progress.advance(task))
+            for line in played.left_out:
+                warn(line)
             sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""
             err.print(f"round {played.number} (run {played.run_id}): {len(played.pairs)} pairings, "
                       f"{played.games} games{sat_out}", highlight=False)
