@@ -127,7 +127,11 @@ class Registry:
     def spec(self, text: str) -> BotSpec:
         """Parse and check a bot spec string (``name:key=value,...``) against the registered bot."""
         name, raw = parse_bot_spec(text)
-        return make_spec(self.bot(name).cls, raw, text)
+        spec = make_spec(self.bot(name).cls, raw, text)
+        if spec.alias is not None and (spec.alias in self.bots or spec.alias == ExecBot.name):
+            raise BotSpecError(f"bot spec {text!r}: name={spec.alias} is the name of a registered bot; "
+                               "choose another")
+        return spec
 
     def version_of(self, spec: BotSpec) -> str:
         """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
