@@ -7,12 +7,15 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.core.maps import parse_map
 from arena.play.referee import run_match
 from arena.plugins.programs.manifest import directory_hash, directory_version
+from arena.plugins.programs.protocols import Aic2010
 from arena.plugins.registry import PluginConfig, load_registry
 
 REPO = Path(__file__).resolve().parent.parent
@@ -337,3 +340,29 @@ def test_records_of_games_with_program_bots_replay_and_check_like_any_other(exam
     checked = runner.invoke(app, ["replay", "records", "--check"])
     assert checked.exit_code == 1
     assert checked.stdout.splitlines()[-1] == "1 agree, 1 differ"
+
+
+OPEN_MAP = "; title = Open\n..........\n..1.......\n..........\n..........\n..........\n.......2..\n..........\n"
+
+
+def aic2010_turn(map_text, seat):
+    game_class = registry_of(PROGRAMS).game("tron")
+    game = game_class(parse_map(map_text, "m"), game_class.resolve_options({}), np.random.default_rng(0))
+    return Aic2010().turn(game.observe(seat), 1, 1.0).decode()
+
+
+def test_aic2010_sends_a_borderless_map_walled_in_as_the_challenges_maps_were():
+    assert aic2010_turn(OPEN_MAP, 1).splitlines() == [
+        "12 9", "############", "#          #", "#  2       #", "#          #", "#          #", "#          #",
+        "#       1  #", "#          #", "############"]
+    walled = (REPO / "maps" / "empty_room.txt").read_text()
+    assert aic2010_turn(walled, 0).splitlines()[:4] == ["13 13", "#############", "#           #", "# 1         #"]
+
+
+def test_a_bot_that_reads_the_board_as_the_starter_packages_did_plays_on_a_borderless_map(programs, tmp_path):
+    (tmp_path / "open.txt").write_text(OPEN_MAP)
+    registry = registry_of(programs)
+    for bots in (["scanner", "floodfill"], ["floodfill", "scanner"]):
+        outcome = run_match("tron", bots, game_map=str(tmp_path / "open.txt"), seed=3, registry=registry)
+        assert outcome.failures == {} and outcome.stderr == {}
+        assert outcome.turns > 5
