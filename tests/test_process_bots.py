@@ -12,11 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.core.maps import parse_map
+from arena.core.maps import parse_map, resolve_map
+from arena.play.ray_executor import bot_bundle, unpack_bundle
 from arena.play.referee import run_match
 from arena.plugins.programs.manifest import directory_hash, directory_version
 from arena.plugins.programs.protocols import Aic2010
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage.store import Store
+from arena.tournament.ladder import current_entries
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "bots"
@@ -366,3 +369,33 @@ def test_a_bot_that_reads_the_board_as_the_starter_packages_did_plays_on_a_borde
         outcome = run_match("tron", bots, game_map=str(tmp_path / "open.txt"), seed=3, registry=registry)
         assert outcome.failures == {} and outcome.stderr == {}
         assert outcome.turns > 5
+
+
+def test_the_budgets_travel_with_the_configuration_to_ray_nodes(programs):
+    config = PluginConfig(bot_dirs=(str(programs),), use_cwd_bots=False, use_env_path=False, build_timeout=7.0,
+                          startup_timeout=0.4)
+    unpacked, originals = unpack_bundle(bot_bundle(config), config)
+    assert (unpacked.build_timeout, unpacked.startup_timeout) == (7.0, 0.4)
+    registry = load_registry(unpacked)
+    program = registry.bot("slowstart").cls.program
+    assert (program.build_timeout, program.startup_timeout) == (7.0, 0.4)
+    assert registry.bot("exec").cls(command="./x").running.startup_timeout == 0.4
+    shutil.rmtree(Path(next(iter(originals))).parent)
+
+
+def test_the_ladder_builds_program_bots_first_and_leaves_out_one_whose_build_fails(programs, tmp_path):
+    directory = tmp_path / "ladder"
+    directory.mkdir()
+    for name in ("scanner", "broken"):
+        shutil.copytree(programs / name, directory / name)
+    registry = registry_of(directory)
+    unbuilt = registry.bot("scanner").version
+    left_out = []
+    with Store(tmp_path / "ladder.db") as store:
+        entries = current_entries(store, registry, registry.game("tron"), [resolve_map("empty_room")], left_out)
+        versions = {row["label"]: row["version"] for row in store.bot_rows()}
+    assert "scanner" in {entry.label for entry in entries} and "broken" not in {entry.label for entry in entries}
+    assert left_out == ["bot broken left out: its build failed: sh -c echo 'bot.c:1: error: expected declaration' "
+                        ">&2; exit 2 ended with exit status 2: bot.c:1: error: expected declaration"]
+    assert versions["scanner"] == directory_version(directory / "scanner") != unbuilt
+    assert (directory / "scanner" / "bot").is_file()
