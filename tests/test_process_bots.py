@@ -7,13 +7,19 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.core.maps import parse_map, resolve_map
+from arena.play.ray_executor import bot_bundle, unpack_bundle
 from arena.play.referee import run_match
-from arena.plugins.programs.manifest import directory_version
+from arena.plugins.programs.manifest import directory_hash, directory_version
+from arena.plugins.programs.protocols import Aic2010
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage.store import Store
+from arena.tournament.ladder import current_entries
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "bots"
@@ -61,6 +67,7 @@ def processes_in(directory):
 def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(examples):
     registry = registry_of(examples)
     before = registry.bot("aic2010-c").version
+    assert before == directory_hash(examples / "aic2010-c")[:8]  # not built yet: the hash of its sources
     outcome = run_match("tron", ["aic2010-c", "floodfill-js"], game_map="center_block", seed=1, registry=registry)
     assert (examples / "aic2010-c" / "bot").is_file()
     assert outcome.failures == {}
@@ -69,11 +76,16 @@ def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(exa
     assert outcome.reason == "players 1 and 2 moved into the same cell; draw"
     assert outcome.stderr == {1: "floodfill-js: seat 1 of tron on center_block\n"}
     assert outcome.record()["stderr"] == {"1": "floodfill-js: seat 1 of tron on center_block\n"}
-    # building does not change the version; changing the source does
-    assert registry_of(examples).bot("aic2010-c").version == before == directory_version(examples / "aic2010-c")
+    # once built, the version covers the executable too
+    built = registry_of(examples).bot("aic2010-c").version
+    assert outcome.versions[0] == built == directory_version(examples / "aic2010-c") != before
+    executable = examples / "aic2010-c" / "bot"
+    executable.write_bytes(executable.read_bytes() + b"\0")  # the same sources, another executable
+    changed_build = registry_of(examples).bot("aic2010-c").version
+    assert changed_build not in (before, built)
     source = examples / "aic2010-c" / "bot.c"
     source.write_text(source.read_text() + "\n/* changed */\n")
-    assert registry_of(examples).bot("aic2010-c").version != before
+    assert registry_of(examples).bot("aic2010-c").version not in (before, built, changed_build)
 
 
 def test_an_exec_spec_names_a_program_directly(examples):
@@ -202,3 +214,188 @@ def test_isolated_tournaments_run_program_bots_in_their_own_processes_as_they_ar
     assert sorted(reason for _, reason, _ in games) == [
         f"player {seat} (garbage) answered 'hello', which is not JSON on move 1" for seat in (1, 2)]
     assert processes_in(programs) == []
+
+
+def tournament(directory, bots, db, *extra):
+    """A round robin on empty_room in two worker processes: the result, and the standings by bot."""
+    result = runner.invoke(app, [
+        "tournament", "empty_room", "--bots-dir", str(directory), "-b", ",".join(bots), "-n", "2",
+        "--time-limit", "0.2", "-w", "2", "-f", "json", "--db", db, "--new", *extra])
+    assert result.exit_code == 0, result.output
+    return result, {row["bot"]: row for row in json.loads(result.stdout)["standings"]}
+
+
+def failures_of(db):
+    with sqlite3.connect(db) as conn:
+        return sorted(reason for (reason,) in conn.execute("SELECT reason FROM games"))
+
+
+def test_the_start_up_budget_is_the_manifests_unless_the_command_line_gives_one(programs):
+    # slowstart says ready after 1 s; its manifest gives it 0.3 s
+    _, standings = tournament(programs, ["slowstart", "floodfill"], "manifest.db")
+    assert (standings["slowstart"]["losses"], standings["slowstart"]["timeout"]) == (2, 2)
+    assert failures_of("manifest.db") == [
+        f"player {seat} (slowstart) did not say ready within 0.3 s of starting, and was killed in start()"
+        for seat in (1, 2)]
+    _, standings = tournament(programs, ["slowstart", "floodfill"], "short.db", "--startup-timeout", "0.5")
+    assert failures_of("short.db") == [
+        f"player {seat} (slowstart) did not say ready within 0.5 s of starting, and was killed in start()"
+        for seat in (1, 2)]
+    _, standings = tournament(programs, ["slowstart", "floodfill"], "long.db", "--startup-timeout", "3")
+    assert (standings["slowstart"]["timeout"], standings["slowstart"]["losses"]) == (0, 0)
+    assert failures_of("long.db") == ["players 1 and 2 moved into the same cell; draw"] * 2
+
+
+def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
+    played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q"])
+    assert played.exit_code == 0, played.output
+    assert ("Reason: player 1 (slowstart) did not say ready within 0.3 s of starting, and was killed in start()"
+            in played.stdout)
+    played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q",
+                                 "--startup-timeout", "3"])
+    assert "Reason: players 1 and 2 moved into the same cell; draw" in played.stdout
+
+    checked = runner.invoke(app, ["check", "bot", "slowstart", "--bots-dir", str(programs), "-m", "empty_room",
+                                  "--games", "1", "--opponent", "floodfill"])
+    assert checked.exit_code == 1
+    checked = runner.invoke(app, ["check", "bot", "slowstart", "--bots-dir", str(programs), "-m", "empty_room",
+                                  "--games", "1", "--opponent", "floodfill", "--startup-timeout", "3"])
+    assert checked.exit_code == 0, checked.output
+
+    # an exec: spec's own startup_timeout= wins over the flag, which wins over the default of 10 s
+    slow = f"exec:command=python3 bot.py,dir={programs / 'slowstart'},name=slow"
+    for flag, own, ready in (("0.4", "", False), ("0.4", ",startup_timeout=3", True), ("3", "", True)):
+        played = runner.invoke(app, ["play", slow + own, "floodfill", "-q", "--startup-timeout", flag])
+        assert played.exit_code == 0, played.output
+        assert ("did not say ready within 0.4 s" not in played.stdout) == ready, (flag, own)
+
+
+def test_a_build_over_its_budget_is_left_out_in_one_line_and_tried_again_under_a_bigger_one(programs):
+    # slowbuild's build takes 1 s; its manifest gives it 0.3 s
+    result, standings = tournament(programs, ["slowbuild", "floodfill", "random"], "short.db")
+    lines = result.stderr.splitlines()
+    assert [line for line in lines if "slowbuild" in line] == [
+        "warning: bot slowbuild left out: its build failed: sh -c sleep 1; cp play.py bot.py took more than its "
+        "0.3 s budget"]
+    assert set(standings) == {"floodfill", "random"} and len(failures_of("short.db")) == 2
+    assert not (programs / "slowbuild" / "bot.py").exists()
+
+    result, standings = tournament(programs, ["slowbuild", "floodfill", "random"], "long.db", "--build-timeout", "5")
+    assert "slowbuild" not in result.stderr
+    assert set(standings) == {"slowbuild", "floodfill", "random"} and len(failures_of("long.db")) == 6
+    assert (programs / "slowbuild" / "bot.py").is_file()
+
+    result, _ = tournament(programs, ["slowbuild", "floodfill"], "again.db", "--build-timeout", "0.3")
+    assert "slowbuild" not in result.stderr  # built already: a build runs only when the sources change
+
+
+def test_budgets_that_are_not_positive_are_refused_in_one_line(programs):
+    for flag, value in (("--build-timeout", "0"), ("--startup-timeout", "-1")):
+        result = runner.invoke(app, ["tournament", "empty_room", "-b", "floodfill,random", flag, value])
+        assert result.exit_code == 2
+        assert result.stderr.strip() == f"error: {flag} must be a positive number of seconds, not {float(value):g}"
+    result = runner.invoke(app, ["play", "exec:command=./x,startup_timeout=0", "floodfill"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: bot spec 'exec:command=./x,startup_timeout=0': startup_timeout must "
+                                     "be a positive number of seconds")
+
+
+def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_database(examples):
+    fjs = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
+    _, standings = tournament(examples, [fjs, "floodfill"], "named.db")
+    assert sorted(standings) == ["fjs", "floodfill"]
+    with sqlite3.connect("named.db") as conn:
+        assert sorted(conn.execute("SELECT label, name FROM bots")) == [("fjs", "exec"), ("floodfill", "floodfill")]
+    exported = runner.invoke(app, ["export", "1", "--records", "records", "--db", "named.db"])
+    assert exported.exit_code == 0, exported.output
+    players = [[p["bot"] for p in json.loads(path.read_text())["players"]]
+               for path in sorted(Path("records").glob("*.json"))]
+    assert sorted(players) == [["fjs", "floodfill"], ["floodfill", "fjs"]]
+
+    taken = runner.invoke(app, ["tournament", "empty_room", "-b", "exec:command=node bot.js,name=floodfill,random"])
+    assert taken.exit_code == 2
+    assert taken.stderr.strip() == ("error: bot spec 'exec:command=node bot.js,name=floodfill': name=floodfill is "
+                                    "the name of a registered bot; choose another")
+    twice = runner.invoke(app, ["tournament", "empty_room", "-b", "exec:command=a,name=x", "-b",
+                                "exec:command=b,name=x"])
+    assert twice.exit_code == 2
+    assert twice.stderr.strip() == "error: a bot is listed twice; give each bot (with its parameters) once"
+
+
+def test_records_of_games_with_program_bots_replay_and_check_like_any_other(examples):
+    tournament(examples, ["aic2010-c", "floodfill-js"], "programs.db")
+    exported = runner.invoke(app, ["export", "1", "--records", "records", "--db", "programs.db"])
+    assert exported.exit_code == 0, exported.output
+    checked = runner.invoke(app, ["replay", "records", "--check"])
+    assert (checked.exit_code, checked.stdout.strip()) == (0, "2 agree, 0 differ")
+    for target in (["1:0"], ["1", "1"]):
+        stored = runner.invoke(app, ["replay", *target, "--check", "--db", "programs.db"])
+        assert (stored.exit_code, stored.stdout.strip()) == (0, "1 agree, 0 differ")
+    shown = runner.invoke(app, ["replay", "1", "0", "--delay", "0", "--db", "programs.db"])
+    file_shown = runner.invoke(app, ["replay", "records/run1-game00000.json", "--delay", "0"])
+    assert shown.exit_code == 0 and shown.stdout == file_shown.stdout
+    assert "players 1 and 2 moved into the same cell; draw" in shown.stdout
+
+    path = Path("records/run1-game00000.json")
+    record = json.loads(path.read_text())
+    record["turns"][3] = {seat: "N" if move != "N" else "S" for seat, move in record["turns"][3].items()}
+    path.write_text(json.dumps(record))
+    checked = runner.invoke(app, ["replay", "records", "--check"])
+    assert checked.exit_code == 1
+    assert checked.stdout.splitlines()[-1] == "1 agree, 1 differ"
+
+
+OPEN_MAP = "; title = Open\n..........\n..1.......\n..........\n..........\n..........\n.......2..\n..........\n"
+
+
+def aic2010_turn(map_text, seat):
+    game_class = registry_of(PROGRAMS).game("tron")
+    game = game_class(parse_map(map_text, "m"), game_class.resolve_options({}), np.random.default_rng(0))
+    return Aic2010().turn(game.observe(seat), 1, 1.0).decode()
+
+
+def test_aic2010_sends_a_borderless_map_walled_in_as_the_challenges_maps_were():
+    assert aic2010_turn(OPEN_MAP, 1).splitlines() == [
+        "12 9", "############", "#          #", "#  2       #", "#          #", "#          #", "#          #",
+        "#       1  #", "#          #", "############"]
+    walled = (REPO / "maps" / "empty_room.txt").read_text()
+    assert aic2010_turn(walled, 0).splitlines()[:4] == ["13 13", "#############", "#           #", "# 1         #"]
+
+
+def test_a_bot_that_reads_the_board_as_the_starter_packages_did_plays_on_a_borderless_map(programs, tmp_path):
+    (tmp_path / "open.txt").write_text(OPEN_MAP)
+    registry = registry_of(programs)
+    for bots in (["scanner", "floodfill"], ["floodfill", "scanner"]):
+        outcome = run_match("tron", bots, game_map=str(tmp_path / "open.txt"), seed=3, registry=registry)
+        assert outcome.failures == {} and outcome.stderr == {}
+        assert outcome.turns > 5
+
+
+def test_the_budgets_travel_with_the_configuration_to_ray_nodes(programs):
+    config = PluginConfig(bot_dirs=(str(programs),), use_cwd_bots=False, use_env_path=False, build_timeout=7.0,
+                          startup_timeout=0.4)
+    unpacked, originals = unpack_bundle(bot_bundle(config), config)
+    assert (unpacked.build_timeout, unpacked.startup_timeout) == (7.0, 0.4)
+    registry = load_registry(unpacked)
+    program = registry.bot("slowstart").cls.program
+    assert (program.build_timeout, program.startup_timeout) == (7.0, 0.4)
+    assert registry.bot("exec").cls(command="./x").running.startup_timeout == 0.4
+    shutil.rmtree(Path(next(iter(originals))).parent)
+
+
+def test_the_ladder_builds_program_bots_first_and_leaves_out_one_whose_build_fails(programs, tmp_path):
+    directory = tmp_path / "ladder"
+    directory.mkdir()
+    for name in ("scanner", "broken"):
+        shutil.copytree(programs / name, directory / name)
+    registry = registry_of(directory)
+    unbuilt = registry.bot("scanner").version
+    left_out = []
+    with Store(tmp_path / "ladder.db") as store:
+        entries = current_entries(store, registry, registry.game("tron"), [resolve_map("empty_room")], left_out)
+        versions = {row["label"]: row["version"] for row in store.bot_rows()}
+    assert "scanner" in {entry.label for entry in entries} and "broken" not in {entry.label for entry in entries}
+    assert left_out == ["bot broken left out: its build failed: sh -c echo 'bot.c:1: error: expected declaration' "
+                        ">&2; exit 2 ended with exit status 2: bot.c:1: error: expected declaration"]
+    assert versions["scanner"] == directory_version(directory / "scanner") != unbuilt
+    assert (directory / "scanner" / "bot").is_file()

@@ -14,9 +14,11 @@ from arena.cli.app import app
 from arena.cli.common import (
     Address,
     BotsDir,
+    BuildTimeout,
     Db,
     ExecutorName,
     Format,
+    StartupTimeout,
     check_output_format,
     emit_table,
     err,
@@ -59,6 +61,8 @@ def compare_command(
     seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
     max_pairs: Annotated[int | None, typer.Option(help="Stop undecided after this many pairs [default: no limit].",
                                                   show_default=False)] = None,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
     db: Db = None,
     formats: Format = "table",
     bots_dir: BotsDir = None,
@@ -82,7 +86,7 @@ def compare_command(
     from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
 
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
-    config = plugin_config(bots_dir)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     plan = plan_compare(new, old, maps, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
                         workers=default_workers() if workers is None else workers)

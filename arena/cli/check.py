@@ -7,7 +7,16 @@ from typing import Annotated
 import typer
 
 from arena.cli.app import app
-from arena.cli.common import BotsDir, command_group, load_registry_reporting, out, plugin_config, user_errors
+from arena.cli.common import (
+    BotsDir,
+    BuildTimeout,
+    StartupTimeout,
+    command_group,
+    load_registry_reporting,
+    out,
+    plugin_config,
+    user_errors,
+)
 from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.testing import ConformanceReport, check_bot, check_game
 
@@ -49,13 +58,15 @@ def check_bot_command(
     seed: Seed = 0,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Show every line exchanged with a program bot, game by game.")] = False,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Play a bot in every seat (and role) it can take, checking it never crashes, times out or cheats.
 
     Works for Python bots and for programs (arena-bot.toml directories, exec:command=...).
     """
-    registry = load_registry_reporting(plugin_config(bots_dir))
+    registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
     transcript: list[str] | None = [] if verbose else None
     report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=time_limit, opponent=opponent,
                        registry=registry, transcript=transcript)

@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import json
+import math
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +44,14 @@ ExecutorName = Annotated[str | None, typer.Option(
 Address = Annotated[str | None, typer.Option(
     "--address", help="The Ray cluster, e.g. auto or 10.0.0.5:6379 [default: $RAY_ADDRESS, else a local Ray].",
     show_default=False)]
+BuildTimeout = Annotated[float | None, typer.Option(
+    "--build-timeout", metavar="SECONDS", show_default=False,
+    help="Seconds every program bot's build may take, over its manifest's build_timeout "
+         "[default: the manifest's, else 120].")]
+StartupTimeout = Annotated[float | None, typer.Option(
+    "--startup-timeout", metavar="SECONDS", show_default=False,
+    help="Seconds every program bot may take to start and say ready, over its manifest's startup_timeout "
+         "(an exec: spec's own startup_timeout= still wins) [default: the manifest's, else 10].")]
 
 
 USAGE_EXIT_CODE = 2
@@ -92,9 +101,15 @@ def parse_options(values: list[str] | None) -> dict[str, str]:
     return options
 
 
-def plugin_config(bots_dir: list[Path] | None) -> PluginConfig:
-    """Where to find plugins and bots, given the ``--bots-dir`` values."""
-    return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()))
+def plugin_config(bots_dir: list[Path] | None, build_timeout: float | None = None,
+                  startup_timeout: float | None = None) -> PluginConfig:
+    """Where to find plugins and bots, given the ``--bots-dir`` values, with the program bots' budgets
+    ``--build-timeout`` and ``--startup-timeout`` (each a positive number of seconds, if given)."""
+    for flag, value in (("--build-timeout", build_timeout), ("--startup-timeout", startup_timeout)):
+        if value is not None and not (value > 0 and math.isfinite(value)):
+            raise ArenaError(f"{flag} must be a positive number of seconds, not {value:g}")
+    return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()), build_timeout=build_timeout,
+                        startup_timeout=startup_timeout)
 
 
 def print_failures(failures: list[BotFailures], fmt: str = "table") -> None:

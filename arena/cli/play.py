@@ -13,8 +13,10 @@ from rich.text import Text
 from arena.cli.app import app
 from arena.cli.common import (
     BotsDir,
+    BuildTimeout,
     Options,
     Size,
+    StartupTimeout,
     load_registry_reporting,
     out,
     parse_options,
@@ -41,6 +43,8 @@ def play_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
     option: Options = None,
     size: Size = None,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Play one game and show it move by move, then the result and its reason.
@@ -49,7 +53,7 @@ def play_command(
     """
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
-    registry = load_registry_reporting(plugin_config(bots_dir))
+    registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
                                         seed=seed, time_limit=time_limit)
     specs = setup.bots

@@ -17,7 +17,7 @@ from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plu
 from arena.core.errors import ArenaError
 from arena.plugins.registry import Registry
 from arena.report.replay_page import build_replay_html, write_game_pages
-from arena.storage.replay import RecordError, check, load_records, new_game
+from arena.storage.replay import CheckReport, RecordError, check, check_records, load_records, new_game, validate
 from arena.storage.store import Store
 
 MAX_DIFFERENCES_SHOWN = 10
@@ -84,16 +84,22 @@ def replay_command(
     bots_dir: BotsDir = None,
 ) -> None:
     """Play a record back in the terminal (a file, or a stored game by run and game number), write it as an
-    HTML replay page (--html), or check records (--check): 'N agree, M differ'."""
+    HTML replay page (--html), or check records or a stored game (--check): 'N agree, M differ'."""
     registry = load_registry_reporting(plugin_config(bots_dir))
     if check_only and html_file is not None:
         raise ArenaError("give --check or --html, not both")
     stored = stored_game(targets)
     if stored is not None:
-        if check_only:
-            raise ArenaError("--check takes record files or directories, not a stored game")
         with Store(db) as store:
             record = store.game(*stored).record
+        if check_only:
+            where = f"run {stored[0]}, game {stored[1]}"
+            try:
+                checked: dict[str, Any] | RecordError = validate(record, where)
+            except RecordError as exc:
+                checked = exc
+            _report_check(check_records([(where, checked)], registry))
+            return
         if html_file is not None:
             write_replay_page(record, registry, html_file)
             return
@@ -101,20 +107,7 @@ def replay_command(
         return
     paths = [Path(target) for target in targets]
     if check_only:
-        report = check(paths, registry)
-        assert report.differ is not None and report.malformed is not None
-        for problem in report.malformed:
-            err.print(f"[red]malformed:[/] {escape(problem)}", highlight=False, soft_wrap=True)
-        for where, detail in report.differ[:MAX_DIFFERENCES_SHOWN]:
-            out.print(f"differs: {escape(where)}: {escape(detail)}", highlight=False, soft_wrap=True)
-        if len(report.differ) > MAX_DIFFERENCES_SHOWN:
-            out.print(f"... and {len(report.differ) - MAX_DIFFERENCES_SHOWN} more", highlight=False)
-        summary = f"{report.agree} agree, {len(report.differ)} differ"
-        if report.malformed:
-            summary += f", {len(report.malformed)} malformed"
-        out.print(summary, highlight=False)
-        if not report.ok:
-            raise typer.Exit(1)
+        _report_check(check(paths, registry))
         return
     found = list(load_records(paths))
     if len(found) != 1:
@@ -126,6 +119,24 @@ def replay_command(
         write_replay_page(record, registry, html_file)
         return
     _play_back(record, registry, delay, step, turn)
+
+
+def _report_check(report: CheckReport) -> None:
+    """Print what a check found: each malformed record, the first differences, and ``N agree, M differ``;
+    exit status 1 unless every record agrees."""
+    assert report.differ is not None and report.malformed is not None
+    for problem in report.malformed:
+        err.print(f"[red]malformed:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+    for where, detail in report.differ[:MAX_DIFFERENCES_SHOWN]:
+        out.print(f"differs: {escape(where)}: {escape(detail)}", highlight=False, soft_wrap=True)
+    if len(report.differ) > MAX_DIFFERENCES_SHOWN:
+        out.print(f"... and {len(report.differ) - MAX_DIFFERENCES_SHOWN} more", highlight=False)
+    summary = f"{report.agree} agree, {len(report.differ)} differ"
+    if report.malformed:
+        summary += f", {len(report.malformed)} malformed"
+    out.print(summary, highlight=False)
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 def write_replay_page(record: dict[str, Any], registry: Registry, path: Path) -> None:

@@ -11,10 +11,12 @@ from arena.cli.app import app
 from arena.cli.common import (
     Address,
     BotsDir,
+    BuildTimeout,
     Db,
     ExecutorName,
     Options,
     Size,
+    StartupTimeout,
     emit_table,
     err,
     games_progress,
@@ -115,6 +117,8 @@ def tournament_command(
         show_default=False)] = None,
     isolate: Annotated[bool, typer.Option(
         "--isolate", help="Run every bot in its own process, talking over a pipe.")] = False,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
     db: Db = None,
     resume: Annotated[int | None, typer.Option(
         help="Continue stored run RUN (rerunning the same command does this too).", show_default=False)] = None,
@@ -127,7 +131,7 @@ def tournament_command(
     fmt_tournament, fmt = split_formats(formats)
     if gauntlet and fmt_tournament not in (None, "gauntlet"):
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
-    config = plugin_config(bots_dir)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
@@ -312,6 +316,8 @@ def ladder_command(
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = 1.0,
     workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
                                                 help="Worker processes [default: all cores].")] = None,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
     db: Db = None,
     formats: OutputFormatOption = None,
     bots_dir: BotsDir = None,
@@ -322,7 +328,7 @@ def ladder_command(
     fmt = _output_format(formats)
     if rounds < 1 or games < 1 or time_limit <= 0:
         raise ArenaError("--rounds and --games must be at least 1 and --time-limit positive")
-    config = plugin_config(bots_dir)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
     check_ladder_maps(game, game_maps)
@@ -334,6 +340,8 @@ def ladder_command(
                 task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)
                 played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
                                     lambda _, task=task: progress.advance(task))
+            for line in played.left_out:
+                warn(line)
             sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""
             err.print(f"round {played.number} (run {played.run_id}): {len(played.pairs)} pairings, "
                       f"{played.games} games{sat_out}", highlight=False)

@@ -54,6 +54,12 @@ class Bot:
         program's); ``None`` for the default."""
         return None
 
+    @classmethod
+    def spec_label(cls, params: dict[str, Any]) -> str | None:
+        """The name these spec parameters give the bot in tables, records and the database, when it is not
+        the spec string itself (a program named with ``name=``); ``None`` for the default."""
+        return None
+
     def startup_budget(self, time_limit: float) -> float:
         """Seconds :meth:`start` may take: the move's time limit (a program starting up has its own budget)."""
         return time_limit
@@ -185,6 +191,8 @@ class BotSpec:
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+    alias: str | None = None
+    """The name the bot's class gives these parameters (:meth:`Bot.spec_label`), if any."""
 
     def __str__(self) -> str:
         if not self.params:
@@ -193,8 +201,8 @@ class BotSpec:
 
     @property
     def label(self) -> str:
-        """How the bot is named in tables: the spec string itself."""
-        return str(self)
+        """How the bot is named in tables, records and the database: its alias, else the spec string itself."""
+        return self.alias or str(self)
 
 
 def _coerce(value: str, default: Any) -> Any:
@@ -252,7 +260,7 @@ def make_spec(cls: type[Bot], raw: dict[str, str], text: str) -> BotSpec:
         cls.check_parameters(params)
     except (ValueError, ArenaError) as exc:
         raise BotSpecError(f"bot spec {text!r}: {exc}") from None
-    return BotSpec(cls.name, params)
+    return BotSpec(cls.name, params, cls.spec_label(params))
 
 
 def split_bot_list(values: list[str]) -> list[str]:

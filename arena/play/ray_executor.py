@@ -97,8 +97,7 @@ def unpack_bundle(bundle: Bundle, config: PluginConfig) -> tuple[PluginConfig, d
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         originals[str(directory)] = original
-    config = PluginConfig(bot_dirs=tuple(originals), use_cwd_bots=False, use_env_path=False,
-                          entry_points=config.entry_points, extra_plugins=config.extra_plugins)
+    config = replace(config, bot_dirs=tuple(originals), use_cwd_bots=False, use_env_path=False)
     return config, originals
 
 

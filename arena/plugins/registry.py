@@ -24,7 +24,7 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
-from arena.plugins.programs.bot import ExecBot, manifest_bot
+from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
@@ -73,6 +73,11 @@ class PluginConfig:
     use_env_path: bool = True
     entry_points: bool = True
     extra_plugins: tuple[str, ...] = ()
+    build_timeout: float | None = None
+    """Seconds every program bot's build may take, over its manifest's ``build_timeout`` (``None``: its own)."""
+    startup_timeout: float | None = None
+    """Seconds every program bot may take to start and say ready, over its manifest's ``startup_timeout`` and
+    the default of ``exec:`` specs (``None``: their own)."""
 
 
 @dataclass
@@ -90,6 +95,8 @@ class Registry:
     plugins: list[PluginInfo] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     manager: pluggy.PluginManager | None = None
+    exec_bot: type[ExecBot] = ExecBot
+    """The class of ``exec:`` specs, with the start-up budget the configuration gives them."""
 
     def game(self, name: str) -> type[Game]:
         """The game registered as ``name``, or an error naming the closest known games."""
@@ -103,7 +110,7 @@ class Registry:
         if name in self.bots:
             return self.bots[name]
         if name == ExecBot.name:
-            return BotEntry(ExecBot.name, ExecBot, source_version(_source_file(ExecBot), ExecBot),
+            return BotEntry(ExecBot.name, self.exec_bot, source_version(_source_file(ExecBot), ExecBot),
                             "built-in", "arena")
         raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
 
@@ -130,7 +137,11 @@ class Registry:
     def spec(self, text: str) -> BotSpec:
         """Parse and check a bot spec string (``name:key=value,...``) against the registered bot."""
         name, raw = parse_bot_spec(text)
-        return make_spec(self.bot(name).cls, raw, text)
+        spec = make_spec(self.bot(name).cls, raw, text)
+        if spec.alias is not None and (spec.alias in self.bots or spec.alias == ExecBot.name):
+            raise BotSpecError(f"bot spec {text!r}: name={spec.alias} is the name of a registered bot; "
+                               "choose another")
+        return spec
 
     def version_of(self, spec: BotSpec) -> str:
         """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
@@ -154,9 +165,10 @@ class BotDirectory:
     """A plugin that registers every bot defined by the ``*.py`` modules of one directory, and a program bot
     for each of its subdirectories holding an ``arena-bot.toml`` manifest."""
 
-    def __init__(self, directory: Path, problems: list[str]):
+    def __init__(self, directory: Path, problems: list[str], config: PluginConfig | None = None):
         self.directory = directory
         self.problems = problems
+        self.config = config or PluginConfig()
 
     @hookimpl
     def register_bots(self, register: Callable[..., None]) -> None:
@@ -175,7 +187,8 @@ class BotDirectory:
             except ArenaError as exc:
                 self.problems.append(f"{exc}; skipped")
                 continue
-            register(manifest_bot(manifest), source=str(manifest_path.parent))
+            register(manifest_bot(manifest, self.config.build_timeout, self.config.startup_timeout),
+                     source=str(manifest_path.parent))
 
     def _import(self, path: Path) -> Any:
         digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
@@ -250,7 +263,7 @@ def _missing_env_dirs(config: PluginConfig) -> list[str]:
 def load_registry(config: PluginConfig | None = None) -> Registry:
     """Load every plugin (built-ins, entry points, bot directories) and collect games and bots."""
     config = config or PluginConfig()
-    registry = Registry()
+    registry = Registry(exec_bot=exec_bot_class(config.startup_timeout))
     manager = pluggy.PluginManager("arena")
     manager.add_hookspecs(hookspecs)
     registry.manager = manager
@@ -270,7 +283,8 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
             candidates.append((plugin, entry_point.name, "entry point", entry_point.value))
     registry.problems.extend(_missing_env_dirs(config))
     for directory, label in bot_directories(config):
-        candidates.append((BotDirectory(directory, registry.problems), f"bots:{directory}", label, str(directory)))
+        candidates.append((BotDirectory(directory, registry.problems, config), f"bots:{directory}", label,
+                           str(directory)))
 
     # Pluggy calls the plugin registered last first; registering in reverse priority order makes the
     # built-in games and shipped bots claim their names before plugins and user directories do.

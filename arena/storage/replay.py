@@ -10,7 +10,7 @@ ranks must be the forfeit of the failing seats.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -190,9 +190,14 @@ class CheckReport:
 
 def check(paths: Sequence[str | Path], registry: Registry) -> CheckReport:
     """Re-adjudicate every record found in ``paths``."""
+    return check_records(load_records(paths), registry)
+
+
+def check_records(records: Iterable[tuple[str, dict[str, Any] | RecordError]], registry: Registry) -> CheckReport:
+    """Re-adjudicate each record (or the error met reading it), named by where it came from."""
     report = CheckReport()
     assert report.differ is not None and report.malformed is not None
-    for where, item in load_records(paths):
+    for where, item in records:
         if isinstance(item, RecordError):
             report.malformed.append(str(item))
             continue

@@ -9,7 +9,7 @@ match quality, so every bot keeps playing and games stay informative.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import trueskill
 
@@ -19,6 +19,7 @@ from arena.core.game import Game
 from arena.core.maps import GameMap
 from arena.play.executor_choice import Executor
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
 from arena.stats.ratings import environment as ratings_environment
@@ -54,12 +55,24 @@ def environment(store: Store, game: str) -> trueskill.TrueSkill:
     return ratings_environment(smoothed_draw_rate(*state[1]))
 
 
-def current_entries(store: Store, registry: Registry, game: type[Game]) -> list[LadderEntry]:
-    """The ladder entries of the bots that play ``game`` now, added to the ladder if new."""
+def current_entries(store: Store, registry: Registry, game: type[Game], maps: Sequence[GameMap] = (),
+                    left_out: list[str] | None = None) -> list[LadderEntry]:
+    """The ladder entries of the bots that play ``game`` now, added to the ladder if new.
+
+    Program bots are built first, so that their versions cover what their builds made; one whose build
+    fails is left out, with one line in ``left_out``. A program whose protocol cannot play one of ``maps``
+    is an :class:`ArenaError`.
+    """
     stored = store.ladder(game.name)
+    specs = [BotSpec(entry.name) for entry in registry.bots_for(game.name) if entry.cls.in_default_field]
+    setups = [(game.num_players(m), game.resolve_options(dict(m.header))) for m in maps]
+    specs, skipped = prepare_programs(specs, game.name, setups, registry)
+    if left_out is not None:
+        left_out.extend(skipped)
     entries = []
-    for bot in (entry for entry in registry.bots_for(game.name) if entry.cls.in_default_field):
-        bot_id = store.bot_id(bot.name, bot.name, bot.version, bot.source)
+    for spec in specs:
+        bot = registry.bot(spec.name)
+        bot_id = store.bot_id(bot.name, bot.name, registry.version_of(spec), bot.source)
         mu, sigma, games, last = stored.get((bot_id, None), (MU, SIGMA, 0, NEVER))
         entries.append(LadderEntry(bot_id, bot.name, mu, sigma, games, last))
     if len(entries) < 2:
@@ -128,6 +141,8 @@ class LadderRound:
     sat_out: list[str]
     first_game: int = 0
     """The index in the ladder's run of the round's first game (its games follow it)."""
+    left_out: list[str] = field(default_factory=list)
+    """One line for each program bot left out because its build failed."""
 
 
 def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game], maps: Sequence[GameMap],
@@ -139,7 +154,8 @@ def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game
     """
     check_ladder_maps(game, maps)
     number = next_round_number(store, game.name)
-    entries = current_entries(store, registry, game)
+    left_out: list[str] = []
+    entries = current_entries(store, registry, game, maps, left_out)
     env = environment(store, game.name)
     pairs = pair_round(entries, env)
     run_id, first = ladder_run(store, game.name)
@@ -157,7 +173,7 @@ def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game
     finalize_run(store, run_id, "complete")
     playing = {e.label for pair in pairs for e in pair}
     return LadderRound(number, run_id, pairs, len(setups), sorted(e.label for e in entries if e.label not in playing),
-                       first)
+                       first, left_out)
 
 
 def ladder_run(store: Store, game: str) -> tuple[int, int]:

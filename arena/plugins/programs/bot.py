@@ -9,6 +9,7 @@ status or signal); an answer that is not the protocol's, or a line past the leng
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shlex
@@ -40,7 +41,7 @@ class ProgramBot(Bot):
 
     program: ClassVar[Program | None] = None
     version: ClassVar[str | None] = None
-    """A manifest bot's version: the hash of its directory's files."""
+    """A manifest bot's version: the hash of its directory's files and, once built, of what its build made."""
 
     def __init__(self) -> None:
         self.running: Program | None = type(self).program
@@ -56,9 +57,11 @@ class ProgramBot(Bot):
 
     @classmethod
     def prepare(cls) -> None:
-        """Build the program if it has a build step and its files changed since the last build."""
+        """Build the program if it has a build step and its files changed since the last build; its version
+        then covers what the build made."""
         if cls.program is not None:
             ensure_built(cls.program)
+            cls.version = directory_version(Path(cls.program.directory))
 
     @classmethod
     def prepare_budget(cls) -> float:
@@ -67,7 +70,7 @@ class ProgramBot(Bot):
 
     @classmethod
     def spec_version(cls, params: dict[str, Any]) -> str | None:
-        """The hash of the bot directory's files (build products left out)."""
+        """The hash of the bot directory's files, and of what the build made once it has run."""
         return cls.version
 
     def move_budget(self, time_limit: float) -> float:
@@ -170,13 +173,20 @@ def _resolved(program: Program) -> list[str]:
     return argv
 
 
-def manifest_bot(manifest: Manifest) -> type[ProgramBot]:
-    """The :class:`ProgramBot` subclass a manifest describes, named as it says."""
+def manifest_bot(manifest: Manifest, build_timeout: float | None = None,
+                 startup_timeout: float | None = None) -> type[ProgramBot]:
+    """The :class:`ProgramBot` subclass a manifest describes, named as it says; ``build_timeout`` and
+    ``startup_timeout``, when given (the command line's), replace the manifest's budgets."""
+    program = manifest.program
+    if build_timeout is not None:
+        program = dataclasses.replace(program, build_timeout=build_timeout)
+    if startup_timeout is not None:
+        program = dataclasses.replace(program, startup_timeout=startup_timeout)
     attrs = {
         "name": manifest.name,
         "games": manifest.games,
         "roles": manifest.roles,
-        "program": manifest.program,
+        "program": program,
         "__doc__": manifest.description or f"A program in {manifest.program.directory} ({manifest.program.protocol})",
         "__module__": __name__,
         "__qualname__": f"ProgramBot[{manifest.name}]",
@@ -191,12 +201,15 @@ class ExecBot(ProgramBot):
     name = "exec"
     games = ("any game",)
     in_default_field = False
+    default_startup_timeout: ClassVar[float] = STARTUP_TIMEOUT
+    """The start-up budget of a spec that sets no ``startup_timeout`` (the command line's, or the default)."""
 
     def __init__(self, command: str = "", protocol: str = "arena-json", name: str = "", dir: str = "",
-                 startup_timeout: float = STARTUP_TIMEOUT):
+                 startup_timeout: float | None = None):
         super().__init__()
+        startup = type(self).default_startup_timeout if startup_timeout is None else float(startup_timeout)
         self.running = Program(tuple(shlex.split(command)), str(Path(dir or ".").resolve()), protocol,
-                               startup_timeout=startup_timeout)
+                               startup_timeout=startup)
 
     @classmethod
     def plays(cls, game: str, role: str | None = None) -> bool:
@@ -209,9 +222,18 @@ class ExecBot(ProgramBot):
         if not shlex.split(str(params.get("command", ""))):
             raise ValueError("exec needs command=PROGRAM (e.g. exec:command=./mybot,protocol=aic2010)")
         protocol_named(str(params.get("protocol", "arena-json")))
-        startup = params.get("startup_timeout", STARTUP_TIMEOUT)
-        if not isinstance(startup, int | float) or startup <= 0:
+        startup = params.get("startup_timeout")
+        if startup is not None and (isinstance(startup, bool) or not isinstance(startup, int | float)
+                                    or startup <= 0):
             raise ValueError("startup_timeout must be a positive number of seconds")
+        label = str(params.get("name", ""))
+        if label and (not label.strip() or any(mark in label for mark in ":,=") or label != label.strip()):
+            raise ValueError(f"name={label} must be a name without spaces at its ends, ':', ',' or '='")
+
+    @classmethod
+    def spec_label(cls, params: dict[str, Any]) -> str | None:
+        """The ``name=`` the spec gives, which names the bot in standings, records and the database."""
+        return str(params.get("name") or "") or None
 
     @classmethod
     def spec_version(cls, params: dict[str, Any]) -> str | None:
@@ -229,3 +251,12 @@ class ExecBot(ProgramBot):
                 except OSError:
                     pass
         return digest.hexdigest()[:8]
+
+
+def exec_bot_class(startup_timeout: float | None) -> type[ExecBot]:
+    """:class:`ExecBot`, or a subclass whose specs without ``startup_timeout`` get ``startup_timeout``."""
+    if startup_timeout is None:
+        return ExecBot
+    attrs = {"default_startup_timeout": float(startup_timeout), "__doc__": ExecBot.__doc__,
+             "__module__": __name__, "__qualname__": "ExecBot"}
+    return type("ExecBot", (ExecBot,), attrs)

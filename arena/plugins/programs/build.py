@@ -1,9 +1,10 @@
 """Building a bot program: once, before its first game, off the clock, and again only when its files change.
 
 The build runs in the bot's directory in its own process group, under its own budget. A stamp file
-(``.arena-build.json``) records the hash of the sources it built, the files it made (left out of the
-bot's version) and, for a failed build, its output, so that other worker processes neither rebuild nor
-retry; a lock file keeps two processes from building at once.
+(``.arena-build.json``) records the hash of the sources it built, the files it made (hashed into the
+bot's version apart from the sources) and, for a failed build, its output, so that other worker processes
+neither rebuild nor retry (a build that ran out of time is tried again under a bigger budget); a lock
+file keeps two processes from building at once.
 """
 
 from __future__ import annotations
@@ -16,22 +17,19 @@ import subprocess
 from pathlib import Path
 
 from arena.core.failure import BotFailure
-from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash, file_snapshot
+from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash, file_snapshot, read_stamp
 
 OUTPUT_LINES = 5
 """How many of a failed build's last output lines its failure quotes."""
 
 
-def _stamp(directory: Path) -> dict:
-    try:
-        stamp = json.loads((directory / STAMP).read_text())
-    except (OSError, ValueError):
-        return {}
-    return stamp if isinstance(stamp, dict) else {}
-
-
-def _up_to_date(directory: Path, stamp: dict) -> bool:
+def _up_to_date(program: Program, directory: Path, stamp: dict) -> bool:
+    """Whether the stamp's build still stands: same sources, its files still there, and, for a build that ran
+    out of time, no bigger budget now (which earns it another try)."""
     products = stamp.get("products", [])
+    timed_out = stamp.get("timed_out_after")
+    if isinstance(timed_out, int | float) and program.build_timeout > timed_out:
+        return False
     return (stamp.get("sources") == directory_hash(directory, set(products))
             and all((directory / product).exists() for product in products))
 
@@ -44,8 +42,8 @@ def ensure_built(program: Program) -> None:
     directory = Path(program.directory)
     with open(directory / LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        stamp = _stamp(directory)
-        if not _up_to_date(directory, stamp):
+        stamp = read_stamp(directory)
+        if not _up_to_date(program, directory, stamp):
             stamp = _build(program, directory, set(stamp.get("products", [])))
     if not stamp.get("ok"):
         raise BotFailure("crash", f"its build failed: {stamp.get('error', 'no output')}", where="")
@@ -57,6 +55,7 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
         before.pop(product, None)  # a stale product is still a product
     sources = directory_hash(directory, earlier_products)
     error = ""
+    timed_out = False
     try:
         process = subprocess.Popen(program.build, cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)
@@ -70,7 +69,8 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
                 error = f"{' '.join(program.build)} ended with exit status {process.returncode}" + (
                     ": " + " | ".join(line.strip() for line in tail) if tail else "")
         except subprocess.TimeoutExpired:
-            error = f"{' '.join(program.build)} took more than {program.build_timeout:g} s"
+            error = f"{' '.join(program.build)} took more than its {program.build_timeout:g} s budget"
+            timed_out = True
         finally:
             try:
                 os.killpg(process.pid, signal.SIGKILL)
@@ -81,5 +81,7 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
     products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(
         earlier_products & set(after))
     stamp = {"sources": sources, "products": sorted(set(products)), "ok": not error, "error": error}
+    if timed_out:
+        stamp["timed_out_after"] = program.build_timeout
     (directory / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
     return stamp

@@ -9,6 +9,7 @@ the bot's directory), optional ``build`` (the same, run once before the first ga
 from __future__ import annotations
 
 import hashlib
+import json
 import shlex
 import tomllib
 from dataclasses import dataclass
@@ -111,14 +112,20 @@ def _hashed_files(directory: Path, skip: set[str]) -> list[Path]:
     return files
 
 
+def read_stamp(directory: Path) -> dict[str, Any]:
+    """The last build's stamp (:data:`STAMP`): the hash of the sources it built, the files it made, whether
+    it succeeded; empty if there is none or it cannot be read."""
+    try:
+        stamp = json.loads((directory / STAMP).read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
 def build_products(directory: Path) -> set[str]:
     """The files the last build made or changed (relative paths), as its stamp lists them."""
-    import json
-
-    try:
-        return set(json.loads((directory / STAMP).read_text()).get("products", []))
-    except (OSError, ValueError, AttributeError):
-        return set()
+    products = read_stamp(directory).get("products", [])
+    return {str(name) for name in products} if isinstance(products, list) else set()
 
 
 def directory_hash(directory: Path, skip: set[str] | None = None) -> str:
@@ -135,9 +142,23 @@ def directory_hash(directory: Path, skip: set[str] | None = None) -> str:
 
 
 def directory_version(directory: Path) -> str:
-    """A bot directory's version: the hash of its files, the build's products left out (so building does not
-    change it, and changing a source file does)."""
-    return directory_hash(directory, build_products(directory))[:8]
+    """A bot directory's version: the hash of its source files and, once a build has made its files from
+    these very sources, of the files it made (the built executable). A changed source file is a new version,
+    and so is a build that makes a different executable from the same sources (another compiler, say)."""
+    stamp = read_stamp(directory)
+    products = build_products(directory)
+    sources = directory_hash(directory, products)
+    if not (products and stamp.get("ok") and stamp.get("sources") == sources):
+        return sources[:8]  # not built yet, or built from other sources: the build to come makes the rest
+    digest = hashlib.sha256(sources.encode())
+    for name in sorted(products):
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update((directory / name).read_bytes())
+        except OSError:
+            digest.update(b"missing")
+        digest.update(b"\0")
+    return digest.hexdigest()[:8]
 
 
 def file_snapshot(directory: Path) -> dict[str, tuple[int, int]]:

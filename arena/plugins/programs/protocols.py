@@ -113,15 +113,32 @@ class Aic2010(Protocol):
                 raise ArenaError(f"the aic2010 protocol plays tron with {option} = {wanted}, "
                                  f"not {options[option]}")
 
+    def __init__(self) -> None:
+        self.framed: bool | None = None
+        """Whether this game's board goes out inside a ring of walls (decided on the first turn)."""
+
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
-        """``W H`` and H rows: ``#`` walls and trails, space empty, ``1`` this bot and ``2`` its opponent."""
-        rows = [row.translate(_AIC_CELLS) for row in obs.rows()]
+        """``W H`` and H rows: ``#`` walls and trails, space empty, ``1`` this bot and ``2`` its opponent.
+
+        The challenge's maps were all walled in, and its starter packages read ``W H`` with a scanf format
+        ending in a newline, which also skips the leading spaces of the first row. So a map whose edge is
+        not all wall goes out inside a ring of ``#``, two cells wider and higher: the same game, since
+        moving off the board crashes as moving into a wall does.
+        """
+        original = obs.rows()
+        if self.framed is None:
+            self.framed = not _walled_in(original)
+        rows = [row.translate(_AIC_CELLS) for row in original]
         for seat, head in enumerate(obs.heads):
             if head >= 0:
                 x, y = obs.xy(head)
                 mark = "1" if seat == obs.seat else "2"
                 rows[y] = rows[y][:x] + mark + rows[y][x + 1:]
-        return (f"{obs.width} {obs.height}\n" + "\n".join(rows) + "\n").encode()
+        width, height = obs.width, obs.height
+        if self.framed:
+            width, height = width + 2, height + 2
+            rows = ["#" * width, *(f"#{row}#" for row in rows), "#" * width]
+        return (f"{width} {height}\n" + "\n".join(rows) + "\n").encode()
 
     def action(self, line: bytes, obs: Any) -> Any:
         """The answer must be one digit, ``1`` to ``4``."""
@@ -129,6 +146,12 @@ class Aic2010(Protocol):
         if move is None:
             raise BotFailure("illegal", f"answered {_shown(line)}, not a move 1-4")
         return move
+
+
+def _walled_in(rows: list[str]) -> bool:
+    """Whether every cell on the edge of the board is a wall or a barrier."""
+    edge = rows[0] + rows[-1] + "".join(row[0] + row[-1] for row in rows)
+    return all(cell in "#x" for cell in edge)
 
 
 PROTOCOLS: dict[str, type[Protocol]] = {ArenaJson.name: ArenaJson, Aic2010.name: Aic2010}
