@@ -98,12 +98,22 @@ def build_tree(units, size, order, sorted_units, lo, hi, children, spans):
 
 
 @njit(cache=True)
-def indexed_best(units, size, tree, unit):
+def indexed_best(units, size, tree, unit, hint):
     """The first of the ``size`` entries of highest similarity to ``unit`` and that similarity, searching
     ``tree`` (:attr:`MatchIndex.tree`) over the entries it holds and scanning the rest; ``(-1, 0.0)`` for an
-    empty table."""
+    empty table.
+
+    ``hint`` is an entry likely to be close (the previous round's best: the next round often matches it or
+    the entry after it, the same game's next state); starting from the better of the two, the search prunes
+    from the first node. Any hint gives the same answer.
+    """
     indexed, order, sorted_units, lo, hi, children, spans = tree
     best, best_similarity = -1, -np.inf
+    for entry in (hint, hint + 1):
+        if 0 <= entry < size:
+            similarity = _similarity(units, entry, unit)
+            if similarity > best_similarity or (similarity == best_similarity and entry < best):
+                best, best_similarity = entry, similarity
     if indexed > 0:
         stack = np.empty(128, dtype=np.int64)  # a median split halves: depth under 64, one more each level
         bounds = np.empty(128)
@@ -137,7 +147,7 @@ def scan_best(units, start, size, unit, best, best_similarity):
     ``best_similarity``): the first entry of highest similarity and that similarity, ``(-1, 0.0)`` if none."""
     for entry in range(start, size):
         similarity = _similarity(units, entry, unit)
-        if similarity > best_similarity:
+        if similarity > best_similarity or (similarity == best_similarity and entry < best):
             best, best_similarity = entry, similarity
     if best < 0:
         return -1, 0.0

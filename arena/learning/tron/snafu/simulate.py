@@ -84,11 +84,11 @@ def play_game(width, height, codes, units, scores, size, tree, c, t, states_out,
     cells[(y0 + 1) * stride + x0 + 1] = 3
     cells[(y1 + 1) * stride + x1 + 1] = 4
     unit = np.zeros(states_out.shape[1])
-    turn = 0
+    turn, hint = 0, -1
     while True:
         state = states_out[turn]
         state_vector(cells, width, height, x0, y0, h0, x1, y1, turn, codes, state)
-        action = select(units, scores, size, tree, state, unit, c, t)
+        action, hint = select(units, scores, size, tree, state, unit, c, t, hint)
         if action < 0:
             action = mindless_move(cells, width, height, x0, y0, h0)
         reply = mindless_move(cells, width, height, x1, y1, h1)

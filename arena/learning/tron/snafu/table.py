@@ -51,14 +51,15 @@ def decision(scores, similarity, c, t):
 
 
 @njit(cache=True)
-def select(units, scores, size, tree, state, unit_buffer, c, t):
-    """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent;
-    ``tree`` is the table's :class:`MatchIndex` tree."""
+def select(units, scores, size, tree, state, unit_buffer, c, t, hint):
+    """``(decision, entry)``: the decision the table dictates for ``state`` (see the module's rule), or -1 to
+    play as the opponent, and the most similar entry (-1 for an empty table); ``tree`` is the table's
+    :class:`MatchIndex` tree, ``hint`` an entry likely to be close (the previous round's, or -1)."""
     unit_vector(state, unit_buffer)
-    entry, similarity = indexed_best(units, size, tree, unit_buffer)
+    entry, similarity = indexed_best(units, size, tree, unit_buffer, hint)
     if entry < 0:
-        return -1
-    return decision(scores[entry], similarity, c, t)
+        return -1, entry
+    return decision(scores[entry], similarity, c, t), entry
 
 
 class Table:
@@ -112,8 +113,9 @@ class Table:
 
     def choose(self, state: np.ndarray, c: float, t: float) -> int:
         """The decision (an index into :data:`ACTIONS`) the table dictates for ``state``, or :data:`NO_MATCH`."""
-        return int(select(self.units, self.scores, self.size, self.match_tree(), np.asarray(state, dtype=np.float64),
-                          self._unit, float(c), float(t)))
+        choice, _ = select(self.units, self.scores, self.size, self.match_tree(), np.asarray(state, dtype=np.float64),
+                           self._unit, float(c), float(t), -1)
+        return int(choice)
 
     def copy(self) -> Table:
         """An independent copy."""
