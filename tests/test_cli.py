@@ -222,6 +222,24 @@ def test_size_plays_snafu_on_an_open_board_without_a_map():
         "error: --size: game 'tron' is played on its map's board and takes no size")
 
 
+def test_a_resumed_task_counts_only_the_work_done_since_in_its_rate():
+    from rich.console import Console
+
+    from arena.cli.progress import GamesProgress
+
+    now = [100.0]
+    lines = io.StringIO()
+    progress = GamesProgress(Console(file=lines, width=200))
+    progress.get_time = lambda: now[0]
+    with progress:
+        task = progress.add_task("snafu-scaling", total=100, completed=60, unit="repetitions")
+        now[0] += 10.0
+        progress.advance(task, 10)  # a tenth of the total: a line is due
+    assert lines.getvalue().splitlines() == [
+        "snafu-scaling: 60/100 repetitions (60%)",
+        "snafu-scaling: 70/100 repetitions (70%), 1.0 repetitions/s, ETA 0:00:30"]
+
+
 def test_without_a_terminal_progress_is_a_plain_line_at_the_start_and_every_tenth():
     import re
 

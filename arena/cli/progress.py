@@ -20,9 +20,11 @@ LOG_EVERY_FRACTION = 0.1
 
 
 def average_rate(task: Task) -> float | None:
-    """Items per second since the task started (``None`` before the first item)."""
+    """Items per second since the task started (``None`` before the first item); items already done when it
+    started (a resumed run's) do not count."""
+    done = task.completed - task.fields.get("done_before", 0)
     elapsed = task.elapsed
-    return task.completed / elapsed if task.completed and elapsed else None
+    return done / elapsed if done > 0 and elapsed else None
 
 
 def remaining_seconds(task: Task) -> float | None:
@@ -44,8 +46,8 @@ def clock(seconds: float | None) -> str:
 
 class _RateColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
-        rate = average_rate(task)
-        return Text(f"{rate:,.1f} games/s" if rate else "- games/s", style="progress.data.speed")
+        rate, unit = average_rate(task), task.fields.get("unit", "games")
+        return Text(f"{rate:,.1f} {unit}/s" if rate else f"- {unit}/s", style="progress.data.speed")
 
 
 class _EtaColumn(ProgressColumn):
@@ -62,9 +64,11 @@ class GamesProgress(Progress):
         self._logged: dict[TaskID, tuple[float, int]] = {}  # when, and at how many items, the last line was
 
     def add_task(self, description: str, start: bool = True, total: float | None = 100.0, completed: int = 0,
-                 visible: bool = True, **fields: Any) -> TaskID:
-        """Add a task; without a terminal, say at once that it started."""
-        task_id = super().add_task(description, start, total, completed, visible, **fields)
+                 visible: bool = True, unit: str = "games", **fields: Any) -> TaskID:
+        """Add a task of ``total`` items called ``unit``, ``completed`` of them done before (they do not count
+        in the rate); without a terminal, say at once that it started."""
+        task_id = super().add_task(description, start, total, completed, visible, done_before=completed, unit=unit,
+                                   **fields)
         if self.disable:
             self._log(task_id)
         return task_id
@@ -85,7 +89,7 @@ class GamesProgress(Progress):
         self._logged[task_id] = (time.monotonic(), int(task.completed))
         total = f"/{task.total:g}" if task.total is not None else ""
         share = f" ({task.completed / task.total:.0%})" if task.total else ""
-        rate = average_rate(task)
-        speed = f", {rate:,.1f} games/s, ETA {clock(remaining_seconds(task))}" if rate else ""
-        self.console.print(f"{task.description}: {task.completed:g}{total} games{share}{speed}", markup=False,
+        rate, unit = average_rate(task), task.fields.get("unit", "games")
+        speed = f", {rate:,.1f} {unit}/s, ETA {clock(remaining_seconds(task))}" if rate else ""
+        self.console.print(f"{task.description}: {task.completed:g}{total} {unit}{share}{speed}", markup=False,
                            highlight=False)

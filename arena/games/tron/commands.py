@@ -189,7 +189,7 @@ def scaling_command(
     done = sum(1 for s in chosen for rep in range(reps) if (s.label, rep) in store.done)
     err.print(f"results in {results}: {done} of {total} repetitions already done", highlight=False, soft_wrap=True)
     with stop_requests() as should_stop, games_progress() as progress:
-        task = progress.add_task("repetitions", total=total, completed=done)
+        task = progress.add_task("snafu-scaling", total=total, completed=done, unit="repetitions")
         finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task),
                                   start_pool)
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
