@@ -9,7 +9,7 @@ result only. It is saved as an ``MLPPolicy``, so the shipped ``npz`` bot plays i
 
 trains for 300,000 moves, saves ``tron_agent.npz`` and the untrained network ``tron_agent_initial.npz``, and
 plays both in a gauntlet against random, wallhugger, chaser and floodfill. Then any arena command takes the
-agent, e.g. ``arena play tron npz:file=tron_agent.npz floodfill``.
+agent, e.g. ``arena play npz:file=tron_agent.npz floodfill``.
 """
 
 import os

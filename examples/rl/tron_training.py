@@ -94,13 +94,42 @@ def as_policy(network: Network, indices: np.ndarray, inputs: int) -> MLPPolicy:
     return MLPPolicy("tron", weights, [b.copy() for b in network.biases], {"centered": True})
 
 
-def choose(network: Network, x: np.ndarray, mask: np.ndarray, explore: float, rng: np.random.Generator) -> int:
-    """A random legal move with probability ``explore``, else the legal move of highest value."""
-    legal = np.flatnonzero(mask)
-    if rng.random() < explore:
-        return int(rng.choice(legal))
-    values = network.values(x[None])[0]
-    return int(legal[np.argmax(values[legal])])
+def exploration(step: int, settings: Settings) -> float:
+    """The share of random moves at ``step``: from all, falling linearly to ``explore_end``."""
+    falling = 1.0 - (1.0 - settings.explore_end) * step / (settings.explore_share * settings.steps)
+    return max(settings.explore_end, falling)
+
+
+class Learner:
+    """The network being trained with its target copy, optimiser and replay buffer."""
+
+    def __init__(self, settings: Settings, inputs: int, rng: np.random.Generator):
+        self.settings, self.rng = settings, rng
+        self.network = Network.initial([inputs, settings.hidden, 4], rng)
+        self.target = self.network.copy()
+        self.optimiser = Adam(self.network.params, settings.learning_rate)
+        self.memory = ReplayBuffer(settings.buffer, inputs)
+
+    def choose(self, x: np.ndarray, mask: np.ndarray, explore: float) -> int:
+        """A random legal move with probability ``explore``, else the legal move of highest value."""
+        legal = np.flatnonzero(mask)
+        if self.rng.random() < explore:
+            return int(self.rng.choice(legal))
+        values = self.network.values(x[None])[0]
+        return int(legal[np.argmax(values[legal])])
+
+    def record(self, step: int, move: tuple[np.ndarray, int, float, np.ndarray, bool]) -> float | None:
+        """Keep the move (input, action, reward, next input, ended) made at ``step``; every ``learn_every``
+        moves once the buffer is warm, learn from a minibatch and return its loss; refresh the target."""
+        settings = self.settings
+        self.memory.add(*move)
+        loss = None
+        if self.memory.filled >= settings.warmup and step % settings.learn_every == 0:
+            batch = self.memory.sample(settings.batch, self.rng)
+            loss = learning_step(self.network, self.target, self.optimiser, batch, settings.discount)
+        if step % settings.target_every == 0:
+            self.target = self.network.copy()
+        return loss
 
 
 def train(settings: Settings = Settings(), log: Callable[[Block], None] | None = None,
@@ -111,14 +140,11 @@ def train(settings: Settings = Settings(), log: Callable[[Block], None] | None =
     envs = {(name, seat): gym_env("tron", map=MAP, opponents={f"player_{1 - seat}": name}, centered=True)
             for name in settings.opponents for seat in (0, 1)}
     shape = next(iter(envs.values())).observation_space.shape
-    indices = window(shape, settings.radius)
-    network = Network.initial([len(indices), settings.hidden, 4], rng)
-    initial = as_policy(network, indices, int(np.prod(shape)))
-    target, optimiser = network.copy(), Adam(network.params, settings.learning_rate)
-    memory = ReplayBuffer(settings.buffer, len(indices))
+    inputs, indices = int(np.prod(shape)), window(shape, settings.radius)
+    learner = Learner(settings, len(indices), rng)
+    initial = as_policy(learner.network, indices, inputs)
     started = time.perf_counter()
-    blocks: list[Block] = []
-    block = Block(0, 0.0, 1.0)
+    blocks, block = [], Block(0, 0.0, 1.0)
     step, game = 0, 0
     while step < settings.steps:
         name = settings.opponents[rng.integers(len(settings.opponents))]
@@ -127,21 +153,16 @@ def train(settings: Settings = Settings(), log: Callable[[Block], None] | None =
         game += 1
         x, done, reward = planes.reshape(-1)[indices], False, 0.0
         while not done:
-            explore = max(settings.explore_end,
-                          1.0 - (1.0 - settings.explore_end) * step / (settings.explore_share * settings.steps))
-            action = choose(network, x, info["action_mask"], explore, rng)
+            explore = exploration(step, settings)
+            action = learner.choose(x, info["action_mask"], explore)
             planes, reward, ended, truncated, info = env.step(action)
             after = planes.reshape(-1)[indices]
-            memory.add(x, action, reward, after, ended)
-            x, done = after, ended or truncated
             step += 1
+            loss = learner.record(step, (x, action, reward, after, ended))
+            x, done = after, ended or truncated
             block.moves += 1
-            if memory.filled >= settings.warmup and step % settings.learn_every == 0:
-                batch = memory.sample(settings.batch, rng)
-                block.loss += learning_step(network, target, optimiser, batch, settings.discount)
-                block.learned += 1
-            if step % settings.target_every == 0:
-                target = network.copy()
+            if loss is not None:
+                block.loss, block.learned = block.loss + loss, block.learned + 1
             if step % log_every == 0:
                 block.steps, block.seconds, block.explore = step, time.perf_counter() - started, explore
                 blocks.append(block)
@@ -151,4 +172,4 @@ def train(settings: Settings = Settings(), log: Callable[[Block], None] | None =
         block.games += 1
         block.results.setdefault(name, []).append(int(np.sign(reward)))
     seconds = time.perf_counter() - started
-    return Training(initial, as_policy(network, indices, int(np.prod(shape))), blocks, seconds)
+    return Training(initial, as_policy(learner.network, indices, inputs), blocks, seconds)
