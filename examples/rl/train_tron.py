@@ -1,99 +1,90 @@
 """Train a Tron agent with numpy only, save it as .npz, and run a tournament of it against shipped bots.
 
-The agent is a linear softmax policy on the centred planes of ``arena.rl`` (the board as seen from its own
-head), trained by REINFORCE (discounted returns-to-go, a running-mean baseline) in the Gymnasium environment
-against the shipped ``random`` bot. It is saved as an ``MLPPolicy`` with no hidden
-layer, so the shipped ``npz`` bot plays it: ``npz:file=tron_agent.npz``.
+The agent (``tron_training.py``) is a small network that learns by deep Q-learning (``numpy_dqn.py``) on
+center_block against the shipped ``random``, ``wallhugger`` and ``chaser`` bots, rewarded by the game's
+result only. It is saved as an ``MLPPolicy``, so the shipped ``npz`` bot plays it.
 
     pip install -e '.[rl]'
-    python examples/rl/train_tron.py --episodes 3000 --out tron_agent.npz
+    python examples/rl/train_tron.py
 
-Then any arena command takes it, e.g. ``arena play tron npz:file=tron_agent.npz floodfill``.
+trains for 300,000 moves, saves ``tron_agent.npz`` and the untrained network ``tron_agent_initial.npz``, and
+plays both in a gauntlet against random, wallhugger, chaser and floodfill. Then any arena command takes the
+agent, e.g. ``arena play npz:file=tron_agent.npz floodfill``.
 """
 
-from __future__ import annotations
+import os
 
-import argparse
-import time
+# The matrices are small: BLAS threads would cost far more time than they save (set before numpy loads).
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
-import numpy as np
+import argparse  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
 
-from arena.rl import MLPPolicy, gym_env
-from arena.tournament.definition import TournamentDefinition
-from arena.tournament.runner import run_tournament
+from tron_training import MAP, Settings, train  # noqa: E402
 
-MAP = "center_block"
+from arena.tournament.definition import TournamentDefinition  # noqa: E402
+from arena.tournament.runner import run_tournament  # noqa: E402
 
-
-def softmax(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Action probabilities over the legal actions."""
-    scores = np.where(mask.astype(bool), scores, -np.inf)
-    exp = np.exp(scores - scores.max())
-    return exp / exp.sum()
+FIELD = ("random", "wallhugger", "chaser", "floodfill")
 
 
-def train(episodes: int, seed: int, learning_rate: float, discount: float = 0.97) -> tuple[MLPPolicy, list[float]]:
-    """REINFORCE on a linear policy with discounted returns-to-go, so surviving longer pays even in a loss;
-    returns the policy and the mean final reward (+1 win, 0 draw, -1 loss) of each block of 100 episodes."""
-    env = gym_env("tron", map=MAP, opponents={"player_1": "random"}, centered=True)
-    rng = np.random.default_rng(seed)
-    inputs = int(np.prod(env.observation_space.shape))
-    policy = MLPPolicy("tron", [np.zeros((inputs, 4), np.float32)], [np.zeros(4, np.float32)], {"centered": True})
-    weights, bias = policy.weights[0], policy.biases[0]
-    baseline, results, block = 0.0, [], []
-    for episode in range(episodes):
-        planes, info = env.reset(seed=seed * 100_000 + episode)
-        trajectory, rewards, done = [], [], False
-        while not done:
-            x = planes.reshape(-1)
-            probs = softmax(x @ weights + bias, info["action_mask"])
-            action = int(rng.choice(4, p=probs))
-            trajectory.append((x, probs, action))
-            planes, reward, terminated, truncated, info = env.step(action)
-            rewards.append(reward)
-            done = terminated or truncated
-        to_go = 0.0
-        for (x, probs, action), reward in zip(reversed(trajectory), reversed(rewards), strict=True):
-            to_go = reward + discount * to_go
-            advantage = to_go - baseline
-            baseline += 0.01 * advantage
-            step = -probs
-            step[action] += 1.0
-            size = learning_rate * advantage / (1.0 + x @ x)  # normalised: the planes have hundreds of ones
-            weights += size * np.outer(x, step)
-            bias += size * step
-        block.append(rewards[-1])
-        if len(block) == 100:
-            results.append(float(np.mean(block)))
-            block = []
-    return policy, results
+def gauntlet(agent: str, games: int, seed: int, workers: int = 1) -> dict[str, tuple[int, int, int]]:
+    """Play ``agent`` against the shipped bots of :data:`FIELD` on center_block, ``games`` games a pairing
+    (half from each seat); returns its wins, draws and losses against each."""
+    definition = TournamentDefinition(maps=(MAP,), game="tron", bots=(agent, *FIELD), format="gauntlet",
+                                      gauntlet=agent, games=games, seed=seed)
+    run = run_tournament(definition, workers=workers)
+    tally = {name: [0, 0, 0] for name in FIELD}
+    for played in run.played.values():
+        labels = [label for label, _ in played.players]
+        mine = labels.index(agent)
+        other, theirs = labels[1 - mine], played.ranks[1 - mine]
+        tally[other][0 if played.ranks[mine] < theirs else 1 if played.ranks[mine] == theirs else 2] += 1
+    return {name: (won, drawn, lost) for name, (won, drawn, lost) in tally.items()}
 
 
-def main() -> None:
-    """Train, save, and play the tournament."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=3000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--learning-rate", type=float, default=0.5)
-    parser.add_argument("--games", type=int, default=40, help="games per pairing in the tournament")
+def result_table(columns: dict[str, dict[str, tuple[int, int, int]]]) -> str:
+    """A markdown table: one row per opponent, for each agent its won-drawn-lost and score (a draw is half)."""
+    head = "| opponent | " + " | ".join(f"{title}: won-drawn-lost | score" for title in columns) + " |"
+    rule = "|---|" + "---|---|" * len(columns)
+    lines = [head, rule]
+    for name in FIELD:
+        cells = []
+        for tally in columns.values():
+            won, drawn, lost = tally[name]
+            cells.append(f"{won}-{drawn}-{lost} | {(won + drawn / 2) / max(won + drawn + lost, 1):.2f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> str:
+    """Train, save the network before and after, play both against the shipped bots, print and return the table."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--steps", type=int, default=Settings.steps, help="moves to train for")
+    parser.add_argument("--seed", type=int, default=Settings.seed)
+    parser.add_argument("--games", type=int, default=100, help="games per pairing in the tournament")
     parser.add_argument("--out", default="tron_agent.npz")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+
+    settings = Settings(steps=args.steps, seed=args.seed)
+    print(f"training on {MAP} against {', '.join(settings.opponents)} for {settings.steps:,} moves")
+    training = train(settings, log=lambda block: print(block.line(), flush=True),
+                     log_every=max(settings.steps // 12, 1))
+    out = Path(args.out)
+    before = out.with_name(f"{out.stem}_initial{out.suffix}")
+    training.trained.save(out)
+    training.initial.save(before)
+    print(f"trained in {training.seconds:.0f} s; saved {out} (and the untrained network as {before})")
 
     started = time.perf_counter()
-    policy, returns = train(args.episodes, args.seed, args.learning_rate)
-    policy.save(args.out)
-    seconds = time.perf_counter() - started
-    print(f"trained {args.episodes} episodes in {seconds:.0f} s; mean result per 100 episodes (+1 win, -1 loss):")
-    print("  " + " ".join(f"{value:+.2f}" for value in returns))
-
-    agent = f"npz:file={args.out}"
-    field = (agent, "random", "wallhugger", "chaser", "floodfill")
-    definition = TournamentDefinition(maps=(MAP,), game="tron", bots=field, format="gauntlet", gauntlet=agent,
-                                      games=args.games, seed=7)
-    run = run_tournament(definition, workers=1)
-    print("\n| bot | games | wins | draws | losses | score |\n|---|---|---|---|---|---|")
-    for row in run.standings().rows:
-        print(f"| {row.label} | {row.games} | {row.wins} | {row.draws} | {row.losses} | {row.score:.2f} |")
+    columns = {"trained": gauntlet(f"npz:file={out}", args.games, seed=7),
+               "untrained": gauntlet(f"npz:file={before}", args.games, seed=7)}
+    table = result_table(columns)
+    print(f"\n{args.games} games against each bot on {MAP} ({time.perf_counter() - started:.0f} s):\n\n{table}")
+    return table
 
 
 if __name__ == "__main__":
