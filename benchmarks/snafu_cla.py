@@ -7,9 +7,7 @@ Figures measured in this one run, as ratios, since absolute speeds vary from mac
 * referee: ``mindless`` against ``mindless`` through ``arena``'s referee (one process), 15x15;
 * compiled, empty table: the compiled games with a table that never grows (the CLA plays as ``mindless``);
 * learner: one repetition of the scaling experiment for a strategy (1,000 games learning on 15x15, then 500
-  trained and 500 untrained on 30x30), where matching against the growing table is the hot loop: with the
-  table's exact index, and with a scan of every entry (the index never built) as the baseline. Both play the
-  same games, which the run checks.
+  trained and 500 untrained on 30x30), where matching against the growing table is the hot loop.
 """
 
 from __future__ import annotations
@@ -19,7 +17,6 @@ import time
 
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.learning.tron.snafu.experiment import ScalingSettings
-from arena.learning.tron.snafu.index import MatchIndex
 from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, Strategy
 from arena.play.referee import run_match
 
@@ -43,27 +40,15 @@ def compiled_games(games: int) -> tuple[float, float]:
     return games / elapsed, sum(session.rounds) / elapsed
 
 
-def repetition(strategy: Strategy, settings: ScalingSettings) -> tuple[float, int, int, list[int]]:
-    """Seconds, games, rounds and outcomes of one experiment repetition of ``strategy`` (as ``run_repetition``
-    plays it)."""
+def repetition(strategy: Strategy, settings: ScalingSettings) -> tuple[float, int, int]:
+    """Seconds, games and rounds of one experiment repetition of ``strategy`` (as ``run_repetition`` plays it)."""
     started = time.perf_counter()
     learner = Automaton(strategy)
     sessions = [learner.play(*settings.train_size, settings.train_games, 1)]
     sessions.append(Automaton(strategy, learner.table.copy()).play(*settings.test_size, settings.test_games, 2))
     sessions.append(Automaton(strategy).play(*settings.test_size, settings.test_games, 3))
     elapsed = time.perf_counter() - started
-    outcomes = [outcome for session in sessions for outcome in session.outcomes]
-    return elapsed, sum(len(s.rounds) for s in sessions), sum(sum(s.rounds) for s in sessions), outcomes
-
-
-def scanned_repetition(strategy: Strategy, settings: ScalingSettings) -> tuple[float, int, int, list[int]]:
-    """:func:`repetition` with the table's index never built, so every round scans every entry."""
-    tail_min = MatchIndex.TAIL_MIN
-    MatchIndex.TAIL_MIN = 1 << 62
-    try:
-        return repetition(strategy, settings)
-    finally:
-        MatchIndex.TAIL_MIN = tail_min
+    return elapsed, sum(len(s.rounds) for s in sessions), sum(sum(s.rounds) for s in sessions)
 
 
 def main() -> None:
@@ -78,19 +63,14 @@ def main() -> None:
     fast_games, fast_rounds = compiled_games(compiled_count)
     print(f"compiled, empty table, 15x15:        {fast_games:8.1f} games/s {fast_rounds:10.0f} rounds/s "
           f"({fast_games / ref_games:.0f}x the referee)")
-    total = scanned_total = 0.0
+    total = 0.0
     for strategy in PAPER_STRATEGIES:
-        scanned, _, _, scanned_outcomes = scanned_repetition(strategy, settings)
-        elapsed, games, rounds, outcomes = repetition(strategy, settings)
-        if outcomes != scanned_outcomes:
-            raise SystemExit(f"{strategy.label}: the index and the scan played different games")
+        elapsed, games, rounds = repetition(strategy, settings)
         total += elapsed
-        scanned_total += scanned
         print(f"learner {strategy.label:<9} one repetition: {games / elapsed:8.1f} games/s {rounds / elapsed:10.0f} "
-              f"rounds/s ({elapsed:.2f} s, {scanned / elapsed:.1f}x faster than scanning; "
-              f"{rounds / elapsed / ref_rounds:.2f}x the referee's rounds/s)")
-    print(f"one repetition of all six strategies: {total:.1f} s ({scanned_total:.1f} s scanning); "
-          f"100 repetitions on 2 free cores: about {100 * total / 2 / 60:.0f} min")
+              f"rounds/s ({elapsed:.2f} s; {rounds / elapsed / ref_rounds:.2f}x the referee's rounds/s)")
+    print(f"one repetition of all six strategies: {total:.1f} s; 100 repetitions on 2 free cores: about "
+          f"{100 * total / 2 / 60:.0f} min")
 
 
 if __name__ == "__main__":

@@ -138,8 +138,8 @@ def test_compiled_games_follow_the_snafu_rules_and_see_what_the_observation_show
     seed_games(5)
     results = set()
     for _ in range(30):
-        outcome, rounds = play_game(width, height, codes, table.units, table.scores, 0, table.match_tree(), 0.5,
-                                    3.0, states, actions, record)
+        outcome, rounds = play_game(width, height, codes, table.units, table.scores, 0, 0.5, 3.0, states, actions,
+                                    record)
         first, second = divmod(int(record[0]), width)[::-1], divmod(int(record[1]), width)[::-1]
         game = SnafuGame.from_position(("." * width,) * height, [first, second],
                                        ["NESW"[record[2]], "NESW"[record[3]]])

@@ -51,8 +51,8 @@ class Automaton:
         session = Session()
         table, c, t = self.table, float(self.strategy.c), float(self.strategy.t)
         for _ in range(games):
-            outcome, rounds = play_game(width, height, self.codes, table.units, table.scores, table.size,
-                                        table.match_tree(), c, t, states, actions, record)
+            outcome, rounds = play_game(width, height, self.codes, table.units, table.scores, table.size, c, t,
+                                        states, actions, record)
             if learn:
                 table.update(states[:rounds], actions[:rounds], self.reward(outcome))
             session.outcomes.append(int(outcome))

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from arena.learning.tron.snafu.features import FORWARD, state_vector
-from arena.learning.tron.snafu.table import select
+from arena.learning.tron.snafu.table import decisive_entries, select
 
 STRAIGHT, RIGHT, LEFT = 0, 1, 2
 TURN = np.array([0, 1, 3], dtype=np.int64)  # quarter turns clockwise for straight, right, left
@@ -58,11 +58,10 @@ def mindless_move(cells, width, height, x, y, heading):
 
 
 @njit(cache=True)
-def play_game(width, height, codes, units, scores, size, tree, c, t, states_out, actions_out, record):
+def play_game(width, height, codes, units, scores, size, c, t, states_out, actions_out, record):
     """Play one game; return ``(outcome, rounds)`` with outcome 1 if the CLA won, -1 if it lost, 0 a tie.
 
-    ``units``, ``scores``, ``size`` and ``tree`` are the table's (:meth:`Table.match_tree`). The CLA's state
-    and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
+    The CLA's state and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
     rounds). ``record`` (at least ``4 + 2 * width * height`` integers) receives the start (the two cells as
     ``y * width + x`` and the two headings) and then the opponent's decisions, so a test can replay the game.
     """
@@ -84,11 +83,12 @@ def play_game(width, height, codes, units, scores, size, tree, c, t, states_out,
     cells[(y0 + 1) * stride + x0 + 1] = 3
     cells[(y1 + 1) * stride + x1 + 1] = 4
     unit = np.zeros(states_out.shape[1])
-    turn, hint = 0, -1
+    decisive = decisive_entries(scores, size, t)  # scores change between games, never during one
+    turn = 0
     while True:
         state = states_out[turn]
         state_vector(cells, width, height, x0, y0, h0, x1, y1, turn, codes, state)
-        action, hint = select(units, scores, size, tree, state, unit, c, t, hint)
+        action = select(units, scores, size, decisive, state, unit, c, t)
         if action < 0:
             action = mindless_move(cells, width, height, x0, y0, h0)
         reply = mindless_move(cells, width, height, x1, y1, h1)

@@ -7,8 +7,9 @@ both others by more than ``t``; otherwise the automaton plays as the pseudo-rand
 Update: after a game, each (state, decision) played adds the game's reward to that decision's score in the
 entry of exactly that state, created if missing. A zero vector has similarity 0 to everything.
 
-Entries keep their unit vectors, so the similarity is one dot product per entry, compiled with numba, and
-an exact index (:mod:`arena.learning.tron.snafu.index`) finds the best entry without computing them all.
+Entries keep their unit vectors, so the similarity is one dot product per entry, compiled with numba; and
+since only a decisive entry (one whose best decision beats the others by more than ``t``) can dictate a
+decision, a round looks for the most similar decisive entry first and checks the rest only as far as needed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import numpy as np
 from numba import njit
 
 from arena.core.errors import ArenaError
-from arena.learning.tron.snafu.index import MatchIndex, indexed_best
 
 ACTIONS = ("straight", "right", "left")
 NO_MATCH = -1
@@ -40,6 +40,14 @@ def unit_vector(vector, out):
 
 
 @njit(cache=True)
+def _similarity(units, entry, unit):
+    total = 0.0
+    for i in range(unit.shape[0]):
+        total += units[entry, i] * unit[i]
+    return total
+
+
+@njit(cache=True)
 def decision(scores, similarity, c, t):
     """The decision an entry with ``scores`` at ``similarity`` dictates under ``c`` and ``t``, else -1."""
     if similarity < c:
@@ -51,15 +59,51 @@ def decision(scores, similarity, c, t):
 
 
 @njit(cache=True)
-def select(units, scores, size, tree, state, unit_buffer, c, t, hint):
-    """``(decision, entry)``: the decision the table dictates for ``state`` (see the module's rule), or -1 to
-    play as the opponent, and the most similar entry (-1 for an empty table); ``tree`` is the table's
-    :class:`MatchIndex` tree, ``hint`` an entry likely to be close (the previous round's, or -1)."""
+def decisive_entries(scores, size, t):
+    """The entries, in order, whose best decision beats both others by more than ``t``: the only entries
+    whose match dictates a decision."""
+    found = np.empty(size, dtype=np.int64)
+    count = 0
+    for entry in range(size):
+        if decision(scores[entry], 1.0, 0.0, t) >= 0:
+            found[count] = entry
+            count += 1
+    return found[:count]
+
+
+@njit(cache=True)
+def is_beaten(units, size, unit, entry, similarity):
+    """Whether another of the ``size`` entries comes before ``entry`` (of ``similarity`` to ``unit``) under the
+    rule: more similar, or as similar and earlier. It stops at the first such entry."""
+    for other in range(size):
+        found = _similarity(units, other, unit)
+        if found > similarity or (found == similarity and other < entry):
+            return True
+    return False
+
+
+@njit(cache=True)
+def select(units, scores, size, decisive, state, unit_buffer, c, t):
+    """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent;
+    ``decisive`` is the table's :func:`decisive_entries` under ``t``.
+
+    The rule's answer is a decision only when the most similar entry is decisive, so the most similar
+    decisive entry is found first, and decides unless it is below ``c`` or some entry comes before it (a
+    scan that stops at the first one). Tables hold few decisive entries (none at all for a while, when
+    ``t`` is high), so most rounds need no scan, or stop early. The answer is exactly the rule's: the
+    decision of the first entry of highest similarity, if that is at least ``c``.
+    """
+    if decisive.shape[0] == 0:
+        return -1
     unit_vector(state, unit_buffer)
-    entry, similarity = indexed_best(units, size, tree, unit_buffer, hint)
-    if entry < 0:
-        return -1, entry
-    return decision(scores[entry], similarity, c, t), entry
+    best, best_similarity = -1, -np.inf
+    for entry in decisive:
+        similarity = _similarity(units, entry, unit_buffer)
+        if similarity > best_similarity:
+            best, best_similarity = entry, similarity
+    if best_similarity < c or is_beaten(units, size, unit_buffer, best, best_similarity):
+        return -1
+    return decision(scores[best], best_similarity, c, t)
 
 
 class Table:
@@ -73,7 +117,6 @@ class Table:
         self.size = 0
         self._rows: dict[bytes, int] = {}
         self._unit = np.zeros(dim)
-        self.index = MatchIndex(dim)
 
     def __len__(self) -> int:
         return self.size
@@ -106,16 +149,10 @@ class Table:
             row = self.row(state)  # first: it may grow (replace) the score array
             self.scores[row, int(action)] += reward
 
-    def match_tree(self) -> tuple:
-        """The index's tree, brought up to date with the entries: what :func:`select` takes."""
-        self.index.refresh(self.units, self.size)
-        return self.index.tree
-
     def choose(self, state: np.ndarray, c: float, t: float) -> int:
         """The decision (an index into :data:`ACTIONS`) the table dictates for ``state``, or :data:`NO_MATCH`."""
-        choice, _ = select(self.units, self.scores, self.size, self.match_tree(), np.asarray(state, dtype=np.float64),
-                           self._unit, float(c), float(t), -1)
-        return int(choice)
+        return int(select(self.units, self.scores, self.size, decisive_entries(self.scores, self.size, float(t)),
+                          np.asarray(state, dtype=np.float64), self._unit, float(c), float(t)))
 
     def copy(self) -> Table:
         """An independent copy."""
