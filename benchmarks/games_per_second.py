@@ -1,6 +1,7 @@
-"""Random-vs-random Tron games per second through the full referee, in one process and on all workers.
+"""Random-vs-random Tron games per second through the full referee, in one process and on all workers; and a
+whole tournament command end to end.
 
-Run: python benchmarks/games_per_second.py [--games N] [--workers W]
+Run: python benchmarks/games_per_second.py [--games N] [--workers W] [--end-to-end-games N]
 
 Each figure is a whole round-robin schedule played by the same code a tournament uses
 (schedule, referee with timing and validation, records, outcome collection). The in-process
@@ -8,12 +9,20 @@ figure is the per-core rate; the pool figure includes process start-up and resul
 "started" times a pool that has already started and played a first round, to separate
 start-up from steady state. The ratio column compares each run with the in-process run on
 the same map, measured in the same command, since absolute speeds vary from machine to machine.
+
+The end-to-end lines time ``arena tournament empty_room -b random,wallhugger -n N -w W`` as a user runs it
+(a new process: start-up, schedule, games, storing every game, rating, the JSON output), with 1 and 2
+workers, against the same pairing's games played in this process with nothing stored.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from arena.core.bot import BotSpec
 from arena.core.maps import resolve_map
@@ -25,10 +34,10 @@ MAPS = ("empty_room", "open_30")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
 
 
-def schedule(map_name: str, games: int) -> list[MatchSetup]:
-    """``games`` random-vs-random games on ``map_name``, each with its own seed."""
+def schedule(map_name: str, games: int, opponent: str = "random") -> list[MatchSetup]:
+    """``games`` games of ``random`` against ``opponent`` on ``map_name``, each with its own seed."""
     game_map = resolve_map(map_name)
-    bots = (BotSpec("random"), BotSpec("random"))
+    bots = (BotSpec("random"), BotSpec(opponent))
     return [MatchSetup("tron", bots, game_map, dict(game_map.header), seed, 1.0, seed) for seed in range(games)]
 
 
@@ -59,12 +68,23 @@ def warm_pool_games_per_second(setups: list[MatchSetup], workers: int) -> float:
         return played / (time.perf_counter() - started)
 
 
+def end_to_end_games_per_second(games: int, workers: int) -> float:
+    """Games/s of a whole ``arena tournament`` command storing ``games`` random-vs-wallhugger games."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n",
+                   str(games), "-w", str(workers), "-f", "json", "--db", str(Path(folder) / "arena.db")]
+        started = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=folder)
+        return games / (time.perf_counter() - started)
+
+
 def main() -> None:
     """Print one line per map and executor."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000,
                         help="games per executor on empty_room (a sixth as many on open_30)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="worker processes for the pool runs")
+    parser.add_argument("--end-to-end-games", type=int, default=10000, help="games of the tournament command")
     args = parser.parse_args()
     print(f"{'map':<12} {'executor':<24} {'games/s':>9} {'per core':>9} {'turns/game':>10} {'ratio':>6}")
     for map_name in MAPS:
@@ -78,6 +98,12 @@ def main() -> None:
         warm = warm_pool_games_per_second(setups, args.workers)
         label = f"{args.workers} workers, started"
         print(f"{map_name:<12} {label:<24} {warm:>9,.0f} {warm / args.workers:>9,.0f} {'':>10} {warm / base:>6.2f}")
+    base, turns = games_per_second(schedule("empty_room", args.end_to_end_games, "wallhugger"), 0)
+    print(f"{'empty_room':<12} {'1 process, vs wallhugger':<24} {base:>9,.0f} {base:>9,.0f} {turns:>10.1f} {1.0:>6.2f}")
+    for workers in (1, 2):
+        speed = end_to_end_games_per_second(args.end_to_end_games, workers)
+        label = f"tournament command, -w {workers}"
+        print(f"{'empty_room':<12} {label:<24} {speed:>9,.0f} {speed / workers:>9,.0f} {'':>10} {speed / base:>6.2f}")
 
 
 if __name__ == "__main__":
