@@ -31,9 +31,20 @@ the default: about 0.1 s), ``chamber:think=0.5`` (search by the clock instead, s
 is unchanged).
 """
 
-from arena.games.tron.search import ASPIRATION, Position
+from typing import Any
+
+from arena.games.tron.search import ASPIRATION, DRAW, Position
 from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
+
+VERSIONS: dict[int, dict[str, int]] = {
+    1: {"draw": DRAW},
+    2: {"draw": 0},
+}
+"""Each version's settings: 1 feared every head-on draw (worse than any position in play), 2 values a draw
+as an even position, so it neither flinches from a head it could meet nor walks into one when ahead."""
+
+LATEST = max(VERSIONS)
 
 
 class Chamber(SearchBot):
@@ -44,6 +55,19 @@ class Chamber(SearchBot):
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
     default_nodes = 35_000  # benchmarks/node_budget.py: about 0.1 s of this search, fight or space filling
     read_weights = staticmethod(load_weights)
+
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
+                 draw: int | None = None, version: int = LATEST):
+        settings = VERSIONS[int(version)]
+        super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
+        self.version = int(version)
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> None:
+        """Refuse an unknown ``version`` as well as what :class:`SearchBot` refuses."""
+        if params.get("version", LATEST) not in VERSIONS:
+            raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}")
+        super().check_parameters(params)
 
     def cut_off(self, pos: Position) -> bool:
         """Fill space as soon as no opponent can reach us (with one opponent too)."""

@@ -341,7 +341,7 @@ class Searcher:
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
                  rng: random.Random | None = None, engine: str = "auto", ordering: str = "killers",
-                 aspiration: int = 0, node_limit: int = 0):
+                 aspiration: int = 0, node_limit: int = 0, draw: int = DRAW):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
         if ordering not in ORDERINGS:
@@ -360,6 +360,7 @@ class Searcher:
         self.deadline = deadline
         self.clock = clock
         self.node_limit = node_limit
+        self.draw = draw
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
@@ -376,7 +377,7 @@ class Searcher:
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
             self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT,
-                                           ordering)
+                                           ordering, draw)
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -517,7 +518,7 @@ class Searcher:
                 s = self.stride
                 if (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s) & free:
                     return -WIN - depth
-                return DRAW
+                return self.draw
             return -WIN - depth
         return best
 
@@ -529,7 +530,7 @@ class Searcher:
         if self.simultaneous and op - me in (1, -1, self.stride, -self.stride):
             # It can enter the cell we just entered: both crash, a draw.
             any_move = True
-            best = DRAW
+            best = self.draw
             if best < beta:
                 beta = best
                 if alpha >= beta:
@@ -574,7 +575,7 @@ class Searcher:
         if on_depth:
             on_depth(done, step, value)
         depth = 4
-        while depth <= max_depth and abs(value) < WIN and value != DRAW:
+        while depth <= max_depth and abs(value) < WIN and (value != DRAW or self.draw != DRAW):
             self.horizon = 0
             try:
                 step, value = self.root(free, me, op, depth, order, guess=value)
