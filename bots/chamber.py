@@ -22,11 +22,16 @@ After the winner of the 2010 Google AI Challenge:
   pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
   hugs walls, then at random.
 * It uses its whole budget every move.
+* Version 2 (the default) values a head-on draw as an even position, 0, where version 1 valued it below
+  any position still in play: assuming the opponent would take every draw it could reach, version 1 gave
+  way in every head-to-head approach and, when every line ended in such a threat, saw all its moves tied.
+  ``chamber:version=1`` keeps the old value for comparison; ``chamber:draw=N`` sets it directly.
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
 :class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=35000`` (nodes searched a move,
 the default: about 0.1 s), ``chamber:think=0.5`` (search by the clock instead, seconds per move),
-``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search too), ``chamber:weights=FILE``
+``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search too), ``chamber:version=1`` (the
+previous version), ``chamber:draw=0`` (the value of a head-on draw), ``chamber:weights=FILE``
 (evaluate the fight with the learned linear weights ``arena train tron-eval`` wrote; the space-filling endgame
 is unchanged).
 """
