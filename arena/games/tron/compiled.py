@@ -228,7 +228,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
     order: the killer move first, then N, E, S, W; or, ``by_history``, the killer move of the node's
     ply first, then the moves by their ``history`` score, ties in N, E, S, W order. If the clock passes
     ``deadline``, or the search enters a node past its first ``node_limit``, ``counters[TIMED_OUT]`` is set,
-    ``free`` is restored, and the value returned is 0.
+    ``free`` is restored, and the value returned is 0. ``draw`` is the value of a head-on draw.
     """
     levels = depth + 3
     at_me = np.empty(levels, np.int64)
@@ -381,8 +381,8 @@ class CompiledSearch:
     """The compiled search for one grid: its scratch arrays, killer moves, history and evaluation.
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
-    ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"``, as for
-    :class:`~arena.games.tron.search.Searcher`. Killer moves and history scores carry over from one call
+    ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"`` and ``draw``
+    the value of a head-on draw, as for :class:`~arena.games.tron.search.Searcher`. Killer moves and history scores carry over from one call
     to the next, as they do in the Python search.
     """
 

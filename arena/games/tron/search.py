@@ -327,12 +327,17 @@ class Searcher:
     ``node_limit`` (0 for none) stops the search on entering its node past that many, as ``deadline`` stops
     it by the clock; both engines count the same nodes, so a node budget gives the same move on any machine.
 
+    ``draw`` is what a head-on draw (both players entering one cell, or both stuck at once) is worth to us:
+    by default :data:`DRAW`, worse than any position still in play; ``chamber`` uses 0, an even position.
+    With the default, a root value of :data:`DRAW` counts as proven and ends iterative deepening.
+
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
     under the real rules; it can never "block" us by moving first. Since the opponent is the
-    minimising player, a head-on draw (:data:`DRAW`, worse for us than any position still in play) is
-    available to it whenever it can reach our cell, so the search only walks next to the opponent's head
-    when every alternative is a loss. Alternating moves are plain alternating plies (moving into a head
+    minimising player, a head-on draw is available to it whenever it can reach our cell: valued at
+    :data:`DRAW` (worse for us than any position still in play), the search only walks next to the
+    opponent's head when every alternative is a loss; valued at 0, whenever the alternatives look worse
+    than a draw. Alternating moves are plain alternating plies (moving into a head
     crashes the mover). Evaluations are taken only after whole rounds, so both players have made the
     same number of moves.
     """
