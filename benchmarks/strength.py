@@ -113,10 +113,10 @@ def main() -> None:
     print(f"\n{total} games in {elapsed:.0f} s; {args.games} per pairing per map, time limit {args.time_limit:g} s"
           + (f", search bots think {args.think:g} s" if args.think else ""))
     opponents = [*field, *search]
-    width = 22
+    width = max(22, *(len(name) + 2 for name in opponents))
     for scope in ["all maps", *map_names]:
         print(f"\n{scope}: score of the row bot [95% Wilson interval] (games)")
-        print(f"{'bot':<22}" + "".join(f"{name:>{width}}" for name in opponents))
+        print(f"{'bot':<{width}}" + "".join(f"{name:>{width}}" for name in opponents))
         for bot in search:
             cells = []
             for opponent in opponents:
@@ -128,7 +128,7 @@ def main() -> None:
                 rate = score_rate(wins, draws, losses)
                 text = f"{rate.score:.0%} [{rate.lower:.0%}-{rate.upper:.0%}] ({rate.games})"
                 cells.append(f"{text:>{width}}")
-            print(f"{bot:<22}" + "".join(cells))
+            print(f"{bot:<{width}}" + "".join(cells))
     print("\nwon-drawn-lost of the row bot, over all maps (and on each map)")
     for bot in search:
         for opponent in opponents:
