@@ -382,8 +382,8 @@ class CompiledSearch:
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
     ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"`` and ``draw``
-    the value of a head-on draw, as for :class:`~arena.games.tron.search.Searcher`. Killer moves and history scores carry over from one call
-    to the next, as they do in the Python search.
+    the value of a head-on draw, as for :class:`~arena.games.tron.search.Searcher`. Killer moves and history
+    scores carry over from one call to the next, as they do in the Python search.
     """
 
     def __init__(self, stride: int, size: int, evaluation: str, simultaneous: bool, cell_weight: int,
