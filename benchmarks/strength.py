@@ -12,6 +12,9 @@ budgets, scaled to 30% for a 0.1 s limit, unless ``--think S`` has them search b
 which also shows in their names, e.g. ``voronoi:think=0.02``). ``--scale 0.3`` gives them 30% of their
 default budgets (what they search by default under a 0.1 s limit) as ``nodes=`` in their names: with
 ``--time-limit 1`` no move comes near the limit, and the games are the same on any machine.
+``--bots`` takes bot specs, so older versions kept as parameters join the ladder (``--bots chamber
+chamber:version=1 voronoi``); ``--field`` replaces the simple opponents (``--field`` alone: none), and
+``--maps`` takes map files too (``benchmarks/maps/heldout/*.txt``: maps no version was tuned on).
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
 95% Wilson interval (:func:`arena.stats.proportions.score_rate`; a draw counts half) and the games played, then
@@ -26,6 +29,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 
+from arena.core.maps import resolve_map
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.proportions import score_rate
 from arena.tournament.definition import TournamentDefinition
@@ -44,6 +48,19 @@ def default_nodes(registry, name: str) -> int:  # noqa: ANN001 - a Registry
     return getattr(cls, "default_nodes", None) or sys.modules[cls.__module__].DEFAULT_NODES
 
 
+def with_budget(registry, spec: str, think: float | None, scale: float | None) -> str:  # noqa: ANN001
+    """The bot spec ``spec`` searching by the clock for ``think`` seconds, or ``scale`` times its default
+    node budget as ``nodes=``, or as it is."""
+    name, _, params = spec.partition(":")
+    if think:
+        budget = f"think={think:g}"
+    elif scale:
+        budget = f"nodes={round(default_nodes(registry, name) * scale)}"
+    else:
+        return spec
+    return f"{spec},{budget}" if params else f"{name}:{budget}"
+
+
 def main() -> None:
     """Play the round robin and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -53,16 +70,19 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=None,
                         help="give the search bots this share of their default node budgets (e.g. 0.3)")
     parser.add_argument("--maps", nargs="+", default=list(MAPS), help="maps to play on")
-    parser.add_argument("--bots", nargs="+", default=list(SEARCH), help="the search bots to measure")
+    parser.add_argument("--bots", nargs="+", default=list(SEARCH),
+                        help="the search bots to measure, with parameters if wanted (chamber:version=1)")
+    parser.add_argument("--field", nargs="*", default=list(FIELD),
+                        help="the reference opponents besides the search bots (none: the search bots only)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=2010)
     args = parser.parse_args()
 
     registry = load_registry(CONFIG)
-    search = [f"{name}:think={args.think:g}" if args.think else
-              f"{name}:nodes={round(default_nodes(registry, name) * args.scale)}" if args.scale else name
-              for name in args.bots]
-    definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(*search, *FIELD),
+    search = [with_budget(registry, spec, args.think, args.scale) for spec in args.bots]
+    field = tuple(args.field)
+    map_names = [resolve_map(spec).name for spec in args.maps]
+    definition = TournamentDefinition(maps=tuple(args.maps), game="tron", bots=(*search, *field),
                                       games=args.games, time_limit=args.time_limit, seed=args.seed)
     tournament = plan_tournament(definition, registry)
     run = TournamentRun(tournament)
@@ -92,15 +112,15 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     print(f"\n{total} games in {elapsed:.0f} s; {args.games} per pairing per map, time limit {args.time_limit:g} s"
           + (f", search bots think {args.think:g} s" if args.think else ""))
-    opponents = [*FIELD, *search]
-    width = 22
-    for scope in ["all maps", *args.maps]:
+    opponents = [*field, *search]
+    width = max(22, *(len(name) + 2 for name in opponents))
+    for scope in ["all maps", *map_names]:
         print(f"\n{scope}: score of the row bot [95% Wilson interval] (games)")
-        print(f"{'bot':<22}" + "".join(f"{name.split(':')[0]:>{width}}" for name in opponents))
+        print(f"{'bot':<{width}}" + "".join(f"{name:>{width}}" for name in opponents))
         for bot in search:
             cells = []
             for opponent in opponents:
-                maps = args.maps if scope == "all maps" else [scope]
+                maps = map_names if scope == "all maps" else [scope]
                 wins, draws, losses = (sum(results[bot, opponent, m][k] for m in maps) for k in range(3))
                 if opponent == bot or wins + draws + losses == 0:
                     cells.append(f"{'-':>{width}}")
@@ -108,15 +128,15 @@ def main() -> None:
                 rate = score_rate(wins, draws, losses)
                 text = f"{rate.score:.0%} [{rate.lower:.0%}-{rate.upper:.0%}] ({rate.games})"
                 cells.append(f"{text:>{width}}")
-            print(f"{bot:<22}" + "".join(cells))
+            print(f"{bot:<{width}}" + "".join(cells))
     print("\nwon-drawn-lost of the row bot, over all maps (and on each map)")
     for bot in search:
         for opponent in opponents:
             if opponent == bot:
                 continue
-            per_map = ["-".join(str(n) for n in results[bot, opponent, m]) for m in args.maps]
-            total_wdl = "-".join(str(sum(results[bot, opponent, m][k] for m in args.maps)) for k in range(3))
-            detail = ", ".join(f"{m} {wdl}" for m, wdl in zip(args.maps, per_map, strict=True))
+            per_map = ["-".join(str(n) for n in results[bot, opponent, m]) for m in map_names]
+            total_wdl = "-".join(str(sum(results[bot, opponent, m][k] for m in map_names)) for k in range(3))
+            detail = ", ".join(f"{m} {wdl}" for m, wdl in zip(map_names, per_map, strict=True))
             print(f"  {bot} vs {opponent}: {total_wdl}" + (f" ({detail})" if len(args.maps) > 1 else ""))
     print(f"\nfailures (timeouts, crashes, illegal moves; each lost its game): {len(failures)}")
     for line, count in sorted(Counter(failures).items()):

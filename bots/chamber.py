@@ -22,18 +22,34 @@ After the winner of the 2010 Google AI Challenge:
   pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
   hugs walls, then at random.
 * It uses its whole budget every move.
+* Version 2 (the default) values a head-on draw as an even position, 0, where version 1 valued it below
+  any position still in play: assuming the opponent would take every draw it could reach, version 1 gave
+  way in every head-to-head approach and, when every line ended in such a threat, saw all its moves tied.
+  ``chamber:version=1`` keeps the old value for comparison; ``chamber:draw=N`` sets it directly.
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
 :class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=35000`` (nodes searched a move,
 the default: about 0.1 s), ``chamber:think=0.5`` (search by the clock instead, seconds per move),
-``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search too), ``chamber:weights=FILE``
+``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search too), ``chamber:version=1`` (the
+previous version), ``chamber:draw=0`` (the value of a head-on draw), ``chamber:weights=FILE``
 (evaluate the fight with the learned linear weights ``arena train tron-eval`` wrote; the space-filling endgame
 is unchanged).
 """
 
-from arena.games.tron.search import ASPIRATION, Position
+from typing import Any
+
+from arena.games.tron.search import ASPIRATION, DRAW, Position
 from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
+
+VERSIONS: dict[int, dict[str, int]] = {
+    1: {"draw": DRAW},
+    2: {"draw": 0},
+}
+"""Each version's settings: 1 feared every head-on draw (worse than any position in play), 2 values a draw
+as an even position, so it neither flinches from a head it could meet nor walks into one when ahead."""
+
+LATEST = max(VERSIONS)
 
 
 class Chamber(SearchBot):
@@ -44,6 +60,19 @@ class Chamber(SearchBot):
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
     default_nodes = 35_000  # benchmarks/node_budget.py: about 0.1 s of this search, fight or space filling
     read_weights = staticmethod(load_weights)
+
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
+                 draw: int | None = None, version: int = LATEST):
+        settings = VERSIONS[int(version)]
+        super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
+        self.version = int(version)
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> None:
+        """Refuse an unknown ``version`` as well as what :class:`SearchBot` refuses."""
+        if params.get("version", LATEST) not in VERSIONS:
+            raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}")
+        super().check_parameters(params)
 
     def cut_off(self, pos: Position) -> bool:
         """Fill space as soon as no opponent can reach us (with one opponent too)."""

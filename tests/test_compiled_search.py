@@ -6,8 +6,8 @@ import time
 import pytest
 
 from arena.games.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
-from arena.games.tron.search import ASPIRATION, WIN, Position, Searcher, Timeout
-from tests.test_strong_bots import random_positions
+from arena.games.tron.search import ASPIRATION, DRAW, WIN, Position, Searcher, Timeout
+from tests.test_strong_bots import AHEAD, BEHIND, FACE_TO_FACE, random_positions
 from tests.tron_positions import observe
 
 
@@ -42,13 +42,34 @@ def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluat
             assert compiled.compiled.history.tolist() == [list(python.history[0]), list(python.history[1])]
 
 
-@pytest.mark.parametrize(("evaluation", "ordering", "aspiration"),
-                         [("voronoi", "killers", 0), ("chamber", "history", ASPIRATION)])
-def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation, ordering, aspiration):
+@pytest.mark.parametrize("draw", [0, 150])
+@pytest.mark.parametrize("simultaneous", [True, False])
+def test_a_draw_worth_more_gives_the_same_tree_in_both_engines(draw, simultaneous):
+    heads_close = [observe(rows) for rows in (FACE_TO_FACE, AHEAD, BEHIND)]  # where head-on draws are reachable
+    for obs in POSITIONS[:8] + heads_close:
+        pos = Position.from_observation(obs)
+        python, compiled = (Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=simultaneous,
+                                     engine=engine, ordering="history", draw=draw) for engine in ("python", "compiled"))
+        for depth in (1, 3, 5):
+            for step in python.steps:
+                target = pos.me + step
+                if not pos.free >> target & 1:
+                    continue
+                free = pos.free & ~(1 << target)
+                expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
+                assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
+                assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+
+
+@pytest.mark.parametrize(("evaluation", "ordering", "aspiration", "draw"),
+                         [("voronoi", "killers", 0, DRAW), ("chamber", "history", ASPIRATION, DRAW),
+                          ("chamber", "history", ASPIRATION, 0)])
+def test_iterative_deepening_chooses_the_same_moves_in_both_engines(evaluation, ordering, aspiration, draw):
     for index, obs in enumerate(POSITIONS):
         pos = Position.from_observation(obs)
         searchers = [Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine, ordering=ordering,
-                              aspiration=aspiration, rng=random.Random(index)) for engine in ("python", "compiled")]
+                              aspiration=aspiration, rng=random.Random(index), draw=draw)
+                     for engine in ("python", "compiled")]
         results = [searcher.iterate(pos.free, pos.me, pos.op, max_depth=6) for searcher in searchers]
         assert results[0] == results[1]
         assert searchers[0].nodes == searchers[1].nodes

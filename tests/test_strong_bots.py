@@ -461,8 +461,39 @@ def test_simultaneous_search_scores_the_cell_between_the_heads_as_a_draw():
 
 @pytest.mark.parametrize("name", SEARCH_BOTS)
 def test_simultaneous_search_keeps_out_of_a_head_on_draw(registry, name):
-    # East is the cell between the heads: the opponent can enter it in the same turn.
-    assert play(registry, name, FACE_TO_FACE, "simultaneous", depth=4) != "E"
+    # East is the cell between the heads: the opponent can enter it in the same turn. A draw worse than any
+    # position in play (chamber's version 1) keeps every bot out of it.
+    params = {"version": 1} if name == "chamber" else {}
+    assert play(registry, name, FACE_TO_FACE, "simultaneous", depth=4, **params) != "E"
+
+
+AHEAD = ["......#...",  # the door between the heads leads into our small side
+         "......#...",
+         ".....1.2..",
+         "..........",
+         "......#...",
+         "......#..."]
+BEHIND = ["#..#.....",  # the door leads into their big side
+          "#..#.....",
+          "#.1.2....",
+          "#........",
+          "#..#....."]
+
+
+def test_chamber_values_a_head_on_draw_as_an_even_position(registry):
+    # Version 2 (the default) values a draw at 0. Ahead, the door is worth just that (the opponent would
+    # take the draw) and the bot keeps out; behind, the door is its best move and the opponent, which would
+    # rather see it lose, declines the draw. Version 1, fearing the draw, keeps out of the door either way.
+    for rows, door_value, others in ((AHEAD, 0, (-43, 235, 187)), (BEHIND, -194, (-296, -219, -287))):
+        pos = Position.from_observation(observe(rows))
+        search = Searcher(pos.stride, pos.size, evaluation="chamber", draw=0, engine="python")
+        values = {step: search._root_reply(pos.free & ~(1 << pos.me + step), pos.me + step, pos.op, 3,
+                                           -2 * WIN, 2 * WIN) for step in search.steps}
+        assert values[1] == door_value
+        assert (values[-pos.stride], values[pos.stride], values[-1]) == others
+    assert play(registry, "chamber", AHEAD, depth=4) == "S"
+    assert play(registry, "chamber", BEHIND, depth=4) == "E"
+    assert play(registry, "chamber", BEHIND, depth=4, version=1) != "E"
 
 
 @pytest.mark.parametrize("name", SEARCH_BOTS)

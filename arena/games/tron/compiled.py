@@ -220,14 +220,15 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
 
 @njit(cache=True)
 def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
-           edge_weight, by_history, killers, history, counters, deadline, node_limit, tags, scratch, chambers):
+           edge_weight, by_history, killers, history, counters, deadline, node_limit, tags, scratch, chambers,
+           draw):
     """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
 
     The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``, and so is the move
     order: the killer move first, then N, E, S, W; or, ``by_history``, the killer move of the node's
     ply first, then the moves by their ``history`` score, ties in N, E, S, W order. If the clock passes
     ``deadline``, or the search enters a node past its first ``node_limit``, ``counters[TIMED_OUT]`` is set,
-    ``free`` is restored, and the value returned is 0.
+    ``free`` is restored, and the value returned is 0. ``draw`` is the value of a head-on draw.
     """
     levels = depth + 3
     at_me = np.empty(levels, np.int64)
@@ -284,11 +285,11 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                 if simultaneous and (gap == 1 or gap == -1 or gap == stride or gap == -stride):
                     # It can enter the cell we just entered: both crash, a draw.
                     at_moved[level] = True
-                    at_best[level] = DRAW
-                    if DRAW < at_beta[level]:
-                        at_beta[level] = DRAW
+                    at_best[level] = draw
+                    if draw < at_beta[level]:
+                        at_beta[level] = draw
                         if at_alpha[level] >= at_beta[level]:
-                            value = DRAW
+                            value = draw
                             done = True
             if not done:  # order the moves: the killer first, then by history (or N, E, S, W)
                 head = at_me[level] if mover else at_op[level]
@@ -358,7 +359,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
                         # We crash this round; the opponent crashes too (a draw) only if it has no move either.
                         them = at_op[level]
                         if not (free[them + 1] or free[them - 1] or free[them + stride] or free[them - stride]):
-                            value = DRAW
+                            value = draw
                 else:
                     value = WIN + remaining
             else:
@@ -380,14 +381,15 @@ class CompiledSearch:
     """The compiled search for one grid: its scratch arrays, killer moves, history and evaluation.
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
-    ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"``, as for
-    :class:`~arena.games.tron.search.Searcher`. Killer moves and history scores carry over from one call
-    to the next, as they do in the Python search.
+    ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"`` and ``draw``
+    the value of a head-on draw, as for :class:`~arena.games.tron.search.Searcher`. Killer moves and history
+    scores carry over from one call to the next, as they do in the Python search.
     """
 
     def __init__(self, stride: int, size: int, evaluation: str, simultaneous: bool, cell_weight: int,
-                 edge_weight: int, ordering: str = "killers"):
+                 edge_weight: int, ordering: str = "killers", draw: int = DRAW):
         self.stride, self.size = stride, size
+        self.draw = int(draw)
         self.evaluation = VORONOI if evaluation == "voronoi" else CHAMBER
         self.simultaneous = bool(simultaneous)
         self.cell_weight, self.edge_weight = int(cell_weight), int(edge_weight)
@@ -416,7 +418,7 @@ class CompiledSearch:
         value = search(self.cells(free), me, op, depth, alpha, beta, False, self.simultaneous, self.stride,
                        self.evaluation, self.colour, self.cell_weight, self.edge_weight, self.by_history,
                        self.killers, self.history, counters, float(deadline), limit, self.tags, self.scratch,
-                       self.chambers)
+                       self.chambers, self.draw)
         return int(value), int(counters[NODES]), int(counters[HORIZON]), bool(counters[TIMED_OUT])
 
 

@@ -327,12 +327,17 @@ class Searcher:
     ``node_limit`` (0 for none) stops the search on entering its node past that many, as ``deadline`` stops
     it by the clock; both engines count the same nodes, so a node budget gives the same move on any machine.
 
+    ``draw`` is what a head-on draw (both players entering one cell, or both stuck at once) is worth to us:
+    by default :data:`DRAW`, worse than any position still in play; ``chamber`` uses 0, an even position.
+    With the default, a root value of :data:`DRAW` counts as proven and ends iterative deepening.
+
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
     under the real rules; it can never "block" us by moving first. Since the opponent is the
-    minimising player, a head-on draw (:data:`DRAW`, worse for us than any position still in play) is
-    available to it whenever it can reach our cell, so the search only walks next to the opponent's head
-    when every alternative is a loss. Alternating moves are plain alternating plies (moving into a head
+    minimising player, a head-on draw is available to it whenever it can reach our cell: valued at
+    :data:`DRAW` (worse for us than any position still in play), the search only walks next to the
+    opponent's head when every alternative is a loss; valued at 0, whenever the alternatives look worse
+    than a draw. Alternating moves are plain alternating plies (moving into a head
     crashes the mover). Evaluations are taken only after whole rounds, so both players have made the
     same number of moves.
     """
@@ -341,7 +346,7 @@ class Searcher:
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
                  rng: random.Random | None = None, engine: str = "auto", ordering: str = "killers",
-                 aspiration: int = 0, node_limit: int = 0):
+                 aspiration: int = 0, node_limit: int = 0, draw: int = DRAW):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
         if ordering not in ORDERINGS:
@@ -360,6 +365,7 @@ class Searcher:
         self.deadline = deadline
         self.clock = clock
         self.node_limit = node_limit
+        self.draw = draw
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
@@ -376,7 +382,7 @@ class Searcher:
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
             self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT,
-                                           ordering)
+                                           ordering, draw)
 
     # -- evaluation ---------------------------------------------------------------------------------------
 
@@ -517,7 +523,7 @@ class Searcher:
                 s = self.stride
                 if (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s) & free:
                     return -WIN - depth
-                return DRAW
+                return self.draw
             return -WIN - depth
         return best
 
@@ -529,7 +535,7 @@ class Searcher:
         if self.simultaneous and op - me in (1, -1, self.stride, -self.stride):
             # It can enter the cell we just entered: both crash, a draw.
             any_move = True
-            best = DRAW
+            best = self.draw
             if best < beta:
                 beta = best
                 if alpha >= beta:
@@ -574,7 +580,7 @@ class Searcher:
         if on_depth:
             on_depth(done, step, value)
         depth = 4
-        while depth <= max_depth and abs(value) < WIN and value != DRAW:
+        while depth <= max_depth and abs(value) < WIN and (value != DRAW or self.draw != DRAW):
             self.horizon = 0
             try:
                 step, value = self.root(free, me, op, depth, order, guess=value)

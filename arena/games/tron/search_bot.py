@@ -11,7 +11,7 @@ from arena.core.bot import Bot
 from arena.core.errors import BotSpecError
 from arena.core.game import MatchInfo
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for, search_budget
+from arena.games.tron.search import DRAW, Position, Searcher, action_for, search_budget
 
 
 class SearchBot(Bot):
@@ -56,7 +56,12 @@ class SearchBot(Bot):
     """The node budget of a move when no ``nodes``, ``think`` or ``depth`` is given
     (``benchmarks/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
 
-    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0):
+    draw_value: ClassVar[int] = DRAW
+    """What a head-on draw is worth to the search (see :class:`~arena.games.tron.search.Searcher`)."""
+
+    def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
+                 draw: int | None = None):
+        self.draw = self.draw_value if draw is None else int(draw)
         self.depth = int(depth)
         self.think = float(think)
         self.nodes = int(nodes)
@@ -102,7 +107,7 @@ class SearchBot(Bot):
                 return action_for(obs, step)
         search = Searcher(pos.stride, pos.size, evaluation=self.evaluation, simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng, node_limit=node_limit,
-                          **self.search_options)
+                          draw=self.draw, **self.search_options)
         if self.cut_off(pos):
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.fill_depth())
         elif self.depth:
