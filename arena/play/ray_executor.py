@@ -39,7 +39,8 @@ WAIT_SECONDS = 0.05
 MAX_BUNDLE_BYTES = 64 * 2**20
 
 
-def _ray() -> Any:
+def import_ray() -> Any:
+    """The ray module, or a one-line error saying how to install it."""
     try:
         import ray
     except ImportError:
@@ -181,7 +182,7 @@ class RayExecutor:
 
     def __init__(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                  address: str | None = None):
-        self.ray = _ray()
+        self.ray = import_ray()
         self._start(workers, config, limits, registry, address)
 
     def _start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,

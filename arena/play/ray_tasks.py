@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.play.ray_executor import _ray, connect, notices_to_stderr
+from arena.play.ray_executor import connect, import_ray, notices_to_stderr
 
 RETRIES = 3
 """How many times Ray runs a task again after its worker or node died."""
@@ -44,7 +44,7 @@ class RayTaskPool(Executor):
     """Ray tasks of one CPU each; ``size`` (default: the cluster's CPUs) is how many run at once."""
 
     def __init__(self, size: int | None, address: str | None):
-        self.ray = _ray()
+        self.ray = import_ray()
         self.started_here = connect(self.ray, address)
         self.restore_notices = notices_to_stderr()
         self.size = size or max(int(self.ray.cluster_resources().get("CPU", 1)), 1)

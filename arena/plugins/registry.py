@@ -124,7 +124,7 @@ class Registry:
         """The task pool factory of the executor registered as ``name``, or an error saying why there is none."""
         if name in self.task_pools:
             return self.task_pools[name]
-        self.executor(name)
+        self.executor(name)  # an unknown name fails here, naming the executors there are
         raise ArenaError(f"the {name} executor plays games only; experiments run on "
                          f"{', '.join(sorted(self.task_pools))}")
 

@@ -23,13 +23,12 @@ player on an obstacle).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.core.json_files import write_json_atomically
 from arena.games.catmouse.board import DELTAS, MOVES, SIDE_NAMES, Layout
 
 POLICY_FORMAT = "arena-catmouse-policy/1"
@@ -96,26 +95,6 @@ def decode_moves(text: str) -> list[int]:
 def save_policy(policy: Policy, path: str | Path) -> None:
     """Write a policy file atomically (a temporary file renamed into place)."""
     write_json_atomically(Path(path), policy.to_json())
-
-
-def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` through a temporary file, so a reader never sees half a file."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(handle, "w") as file:
-            json.dump(data, file, separators=(",", ":"))
-            file.write("\n")
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise ArenaError(f"{path}: cannot write ({exc.strerror or exc})") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def load_policy(path: str | Path) -> Policy:

@@ -4,7 +4,6 @@ pawnrace-claims`` (the paper's claims about small boards against the solver) and
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +22,7 @@ from arena.cli.common import (
 )
 from arena.cli.interrupts import stop_requests
 from arena.core.errors import ArenaError
+from arena.core.json_files import read_json_file
 from arena.core.maps import resolve_map
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
@@ -108,12 +108,7 @@ def out_console_print(text: str) -> None:
 
 def load_model_checkpoint(path: Path) -> dict:
     """The checkpoint of a stopped TD run, or a one-line error."""
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ArenaError(f"{path}: no checkpoint to resume from") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArenaError(f"{path}: not a readable checkpoint ({exc})") from None
+    data = read_json_file(path, "no checkpoint to resume from", "not a readable checkpoint")
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ArenaError(f"{path}: not a pawn-race TD checkpoint")
     return data

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.policies import write_json_atomically
+from arena.core.json_files import write_json_atomically
 
 CHECKPOINT_FORMAT = "arena-catmouse-training/1"
 

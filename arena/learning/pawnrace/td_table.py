@@ -13,7 +13,6 @@ holds its state, so a resumed run ends exactly as an uninterrupted one.
 
 from __future__ import annotations
 
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.core.json_files import read_json_file, write_json_atomically
 from arena.games.pawnrace.rules import Position, Setup, Square, legal_moves, play, square_name, start
 from arena.learning.playability import BlockStats
 
@@ -229,21 +229,13 @@ class TdTableTrainer(SelfPlayTrainer):
 
 
 def save_model(path: Path, data: dict[str, Any]) -> None:
-    """Write a model or checkpoint file (JSON), creating its folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data))
-    temporary.replace(path)  # a file is either the old one or the new one, never half written
+    """Write a model or checkpoint file (JSON) atomically, creating its folder."""
+    write_json_atomically(path, data)
 
 
 def load_model(path: str | Path) -> dict[str, Any]:
     """Read a model file; any problem is a one-line error naming the file."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ArenaError(f"{path}: no such model file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArenaError(f"{path}: not a readable JSON model ({exc})") from None
+    data = read_json_file(path, "no such model file", "not a readable JSON model")
     if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT or data.get("kind") not in ("table",
                                                                                                     "network"):
         raise ArenaError(f"{path}: not a pawn-race TD model (format {MODEL_FORMAT})")

@@ -14,7 +14,6 @@ decision, a round looks for the most similar decisive entry first and checks the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.errors import ArenaError
+from arena.core.json_files import read_json_file, write_json_atomically
 
 ACTIONS = ("straight", "right", "left")
 NO_MATCH = -1
@@ -180,19 +180,13 @@ class Table:
 
 
 def save_table(path: Path, table: Table, settings: dict[str, Any]) -> None:
-    """Write ``table`` and its ``settings`` to ``path`` (JSON, format :data:`TABLE_FORMAT`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(table.to_json(settings)) + "\n")
+    """Write ``table`` and its ``settings`` to ``path`` (JSON, format :data:`TABLE_FORMAT`), atomically."""
+    write_json_atomically(path, table.to_json(settings))
 
 
 def load_table(path: str | Path) -> tuple[Table, dict[str, Any]]:
     """The table and settings in ``path``, or an :class:`ArenaError` naming what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ArenaError(f"{path}: no such table file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArenaError(f"{path}: not a readable table file ({exc})") from None
+    data = read_json_file(path, "no such table file", "not a readable table file")
     if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
         raise ArenaError(f"{path}: not a Snafu CLA table (format {TABLE_FORMAT})")
     try:

@@ -1,0 +1,42 @@
+"""JSON documents on disk (models, tables, checkpoints, policies): written atomically, read with one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import ArenaError
+
+
+def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON to ``path`` through a temporary file, so a reader never sees half a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(handle, "w") as file:
+            json.dump(data, file, separators=(",", ":"))
+            file.write("\n")
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ArenaError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def read_json_file(path: str | Path, missing: str, unreadable: str) -> Any:
+    """The JSON document in ``path``; an :class:`ArenaError` ``"PATH: <missing>"`` if there is no such file, or
+    ``"PATH: <unreadable> (why)"`` if it cannot be read or parsed."""
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ArenaError(f"{path}: {missing}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ArenaError(f"{path}: {unreadable} ({exc})") from None
