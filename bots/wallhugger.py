@@ -9,5 +9,6 @@ def wallhugger(obs, rng):
     moves = obs.safe_moves()
     if not moves:
         return rng.choice(obs.legal_moves())
-    most = max(obs.walls_around(move) for move in moves)
-    return rng.choice([move for move in moves if obs.walls_around(move) == most])
+    walls = [obs.walls_around(move) for move in moves]
+    most = max(walls)
+    return rng.choice([move for move, count in zip(moves, walls, strict=True) if count == most])

@@ -24,7 +24,11 @@ class Executor(Protocol):
     """Plays games and yields each outcome as its game ends."""
 
     def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
-        """Play ``setups``; each outcome comes back once, as soon as its game ends."""
+        """Play ``setups``; each outcome comes back once, as soon as its game ends.
+
+        An executor may also have ``run_batches(setups)``, yielding lists of the outcomes that arrive
+        together: a tournament then stores each list in one transaction.
+        """
         ...
 
     def close(self, terminate: bool = False) -> None:

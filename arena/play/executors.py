@@ -8,7 +8,8 @@ stuck past the kill deadline (a bot blocked inside C code) is killed, one that d
 ``os._exit``, aborted or crashed the interpreter) is noticed; either way the game in progress is lost
 by the bot that was moving, the worker's other games (played or not; games are deterministic) go
 back in the queue, and a fresh worker takes its place. Workers send finished games back at least
-every ``CHUNK_SECONDS``, so progress streams while messages stay few.
+every ``CHUNK_SECONDS``, so progress streams while messages stay few. Each worker holds its next batch
+before it finishes the current one, so it never waits while the parent stores what it sent.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from arena.core.exit_status import describe_exit
@@ -33,6 +35,11 @@ from arena.plugins.registry import PluginConfig, Registry, load_registry
 CHUNK_SECONDS = 0.02
 MAX_CHUNK = 64
 POLL_SECONDS = 0.05
+BATCHES_AHEAD = 2
+"""Batches a worker holds at once: the one it plays and the next, sent while it plays the first."""
+QUEUED_BYTES = 64 * 1024
+"""A second batch goes out only if it is this small: far below a pipe's buffer, so sending it can't block on a
+worker that is stuck in a move (the parent must stay free to kill it)."""
 
 
 def default_workers() -> int:
@@ -116,6 +123,31 @@ class _Worker:
     process: Any
     conn: Connection
     in_flight: deque[MatchSetup] = field(default_factory=deque)
+    batches: deque[int] = field(default_factory=deque)
+    """Games still to come back from each batch sent, oldest first."""
+
+    def send(self, batch: list[MatchSetup], message: bytes) -> None:
+        """Send a batch (``message``: the batch pickled) to play after the ones it holds.
+
+        If the worker has just died, the batch stays in hand: it goes back in the queue once the death is seen.
+        """
+        self.in_flight.extend(batch)
+        self.batches.append(len(batch))
+        try:
+            self.conn.send_bytes(message)
+        except OSError:
+            pass
+
+    def can_take(self, batch_bytes: int) -> bool:
+        """Whether to send it another batch now: it holds none, or one and the new one is small."""
+        return not self.batches or (len(self.batches) < BATCHES_AHEAD and batch_bytes <= QUEUED_BYTES)
+
+    def returned(self) -> MatchSetup:
+        """Account for one game that came back; return its setup."""
+        self.batches[0] -= 1
+        if not self.batches[0]:
+            self.batches.popleft()
+        return self.in_flight.popleft()
 
 
 class WorkerPool:
@@ -148,28 +180,39 @@ class WorkerPool:
         The first games go out one at a time to measure how long a game takes; later ones go in
         batches of about ``CHUNK_SECONDS`` of play. Each outcome comes back as soon as its game ends.
         """
+        for arrived in self.run_batches(setups):
+            yield from arrived
+
+    def run_batches(self, setups: Sequence[MatchSetup]) -> Iterator[list[MatchOutcome]]:
+        """Like :meth:`run`, but yield the outcomes that arrive together (one worker's message: at most
+        ``CHUNK_SECONDS`` of its games) as one list, so a caller can store them in one transaction."""
         queue = deque(setups)
         chunk = 1
         probes: list[float] = []
         while queue or any(worker.in_flight for worker in self._pool):
             for worker in self._pool:
-                if not worker.in_flight and queue:
-                    batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
-                    worker.in_flight.extend(batch)
-                    worker.conn.send(batch)
+                while queue and len(worker.batches) < BATCHES_AHEAD:
+                    batch = [queue[index] for index in range(min(chunk, len(queue)))]
+                    message = ForkingPickler.dumps(batch)
+                    if not worker.can_take(len(message)):
+                        break
+                    for _ in batch:
+                        queue.popleft()
+                    worker.send(batch, message)
             ready = wait([w.conn for w in self._pool] + [w.process.sentinel for w in self._pool], POLL_SECONDS)
             for worker in list(self._pool):
                 if worker.conn in ready:
                     try:
                         while worker.conn.poll():
-                            for outcome in worker.conn.recv():
-                                worker.in_flight.popleft()
+                            arrived = worker.conn.recv()
+                            for outcome in arrived:
+                                worker.returned()
                                 if len(probes) < self.workers * 2:
                                     probes.append(outcome.duration)
                                     if len(probes) == self.workers * 2:
                                         # The fastest probe: a fresh worker's first games run slower.
                                         chunk = chunk_size(min(probes), len(queue), self.workers)
-                                yield outcome
+                            yield arrived
                     except (EOFError, OSError):
                         pass  # it died: the sentinel or the exit code tells how
                 if not worker.process.is_alive():
@@ -184,7 +227,7 @@ class WorkerPool:
         started, limit = self._slots[base], self._slots[base + 2]
         return started > 0 and time.monotonic() - started > self.limits.kill_after(limit)
 
-    def _replace(self, worker: _Worker, queue: deque[MatchSetup], killed: bool) -> Iterator[MatchOutcome]:
+    def _replace(self, worker: _Worker, queue: deque[MatchSetup], killed: bool) -> Iterator[list[MatchOutcome]]:
         base = worker.slot * SLOT_FIELDS
         moving = self._slots[base] > 0
         seat = int(self._slots[base + 1]) if moving else None
@@ -197,7 +240,7 @@ class WorkerPool:
                                              "after its move started, and its worker was killed")
             else:
                 failure = Failure("crash", f"killed its worker process ({describe_exit(code)})")
-            yield forfeit_outcome(setup, self.registry, seat, failure)
+            yield [forfeit_outcome(setup, self.registry, seat, failure)]
             queue.extendleft(reversed(worker.in_flight))
         worker.conn.close()
         self._pool[self._pool.index(worker)] = self._start(worker.slot)

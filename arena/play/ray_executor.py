@@ -204,6 +204,11 @@ class RayExecutor:
 
     def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
         """Play ``setups``; outcomes come back batch by batch, in the order batches finish."""
+        for arrived in self.run_batches(setups):
+            yield from arrived
+
+    def run_batches(self, setups: Sequence[MatchSetup]) -> Iterator[list[MatchOutcome]]:
+        """Like :meth:`run`, each finished batch's outcomes as one list."""
         ray = self.ray
         queue = deque(setups)
         versions = versions_of(setups, self.registry)
@@ -250,7 +255,7 @@ class RayExecutor:
                         if len(probes) == 2 * self.size:
                             chunk = max(1, min(int(BATCH_SECONDS / max(min(probes), 1e-6)),
                                                chunk_size(min(probes), len(queue), self.size) * 16))
-                    yield outcome
+                yield outcomes
             if not in_flight and queue and not idle and not starting:
                 raise ArenaError("every Ray worker died and none could be started again")
 

@@ -202,15 +202,15 @@ def referee(
     clock = time.perf_counter
     begin, end = guard.begin, guard.end
     budgets = [player.move_budget(time_limit) for player in bots]
+    observe, is_legal, acts = game.observe, game.is_legal, [player.act for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
-        on_move = f" on move {len(turns) + 1}"
         for seat in game.to_act():
-            obs = game.observe(seat)
+            obs = observe(seat)
             begin(seat, budgets[seat])
             started = clock()
             try:
-                action = bots[seat].act(obs)
+                action = acts[seat](obs)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -218,15 +218,17 @@ def referee(
                 end()
                 spent = clock() - started
                 think[seat] += spent
-                failures[seat] = _failure(exc, on_move, spent)
+                failures[seat] = _failure(exc, _on_move(turns), spent)
                 continue
             end()
             spent = clock() - started
             think[seat] += spent
             if spent > time_limit:
-                failures[seat] = Failure("timeout", f"took {spent:.3f} s{on_move}, over the {time_limit:g} s limit")
-            elif not game.is_legal(seat, action):
-                failures[seat] = Failure("illegal", f"returned {_short(action)}{on_move}, which is not a legal action")
+                failures[seat] = Failure("timeout", f"took {spent:.3f} s{_on_move(turns)}, over the {time_limit:g} s "
+                                                    "limit")
+            elif not is_legal(seat, action):
+                failures[seat] = Failure("illegal", f"returned {_short(action)}{_on_move(turns)}, which is not a "
+                                                    "legal action")
             else:
                 actions[seat] = action
         if failures:
@@ -277,6 +279,10 @@ def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guar
         return _Unconstructable(exc)
     finally:
         guard.end()
+
+
+def _on_move(turns: Sequence[Any]) -> str:
+    return f" on move {len(turns) + 1}"
 
 
 def _short(value: Any) -> str:

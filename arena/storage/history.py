@@ -126,9 +126,10 @@ def leaderboard_after(store: Store, game: str, run_id: int) -> list[LeaderRow]:
     return board.rows()
 
 
-def update_leaderboards(store: Store, game: str, run_id: int) -> int:
+def update_leaderboards(store: Store, game: str, run_id: int, results: Sequence[GameResult] | None = None) -> int:
     """Store the leaderboard after ``run_id`` and after each later finished run of ``game``, continuing the
-    newest stored leaderboard before ``run_id``; returns how many runs' games were rated.
+    newest stored leaderboard before ``run_id``; returns how many runs' games were rated. ``results``: the
+    stored results of ``run_id``, if the caller has them already.
 
     Runs in between without a stored leaderboard (killed ones) are rated and stored too, since their
     games count; a later run still running in another process is left to store its own when it ends.
@@ -143,7 +144,7 @@ def update_leaderboards(store: Store, game: str, run_id: int) -> int:
         for run, status in runs:
             if run > last:
                 break
-            board = board.continued(store.results(run))
+            board = board.continued(results if run == run_id and results is not None else store.results(run))
             rated += 1
             if run <= run_id or status != "running":
                 store.replace_leaderboard(run, game, board.rows(), board.draws)
@@ -156,12 +157,13 @@ def finalize_run(store: Store, run_id: int, status: str) -> RunRatings:
     The leaderboards after later runs of the same game count this run's games too (a resumed older run
     adds games before them), so they are brought up to date as well.
     """
-    run_ratings = rate_run(store.results(run_id))
+    results = store.results(run_id)
+    run_ratings = rate_run(results)
     with store.transaction():
         store.replace_snapshots(run_id, run_ratings.snapshots)
         store.replace_run_ratings(run_id, run_ratings.rows())
         store.set_run_status(run_id, status)
-    update_leaderboards(store, store.run(run_id).game, run_id)
+    update_leaderboards(store, store.run(run_id).game, run_id, results)
     return run_ratings
 
 

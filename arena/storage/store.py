@@ -408,22 +408,15 @@ class Store:
         row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
         if row:
             return row[0]
-        self.check_before_writing()
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
             if row:
-                self.conn.execute("COMMIT")
                 return row[0]
             previous = self.conn.execute("SELECT max(id) FROM bots WHERE label = ?", (label,)).fetchone()[0]
             cursor = self.conn.execute(
                 "INSERT INTO bots (label, name, version, source, previous_id, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
                 (label, name, version, source, previous, now()))
-            self.conn.execute("COMMIT")
             return int(cursor.lastrowid or 0)
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def bot_rows(self) -> list[dict[str, Any]]:
         """Every stored bot version."""

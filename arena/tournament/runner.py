@@ -123,13 +123,16 @@ def play_tournament(
                 continue
             if not in_process and pool is None:
                 pool = executor.start(workers, config, limits or Limits(), registry, games=len(pending))
-            outcomes = run_in_process(pending, registry) if pool is None else pool.run(pending)
-            for outcome in outcomes:
+            for arrived in _arrivals(pending, registry, pool):
                 if store is not None and run.run_id is not None:
-                    store_game(store, run.run_id, run.game, run.setups[outcome.index], outcome, registry, bot_ids)
-                run.record(outcome)
-                if on_outcome is not None:
-                    on_outcome(outcome)
+                    with store.transaction():
+                        for outcome in arrived:
+                            store_game(store, run.run_id, run.game, run.setups[outcome.index], outcome, registry,
+                                       bot_ids)
+                for outcome in arrived:  # counted only once committed
+                    run.record(outcome)
+                    if on_outcome is not None:
+                        on_outcome(outcome)
     except KeyboardInterrupt:
         run.interrupted = True
         if pool is not None:
@@ -139,6 +142,17 @@ def play_tournament(
         if pool is not None:
             pool.close()
     return run
+
+
+def _arrivals(setups: list[MatchSetup], registry: Registry, pool: Executor | None) -> Iterator[list[MatchOutcome]]:
+    """The outcomes of ``setups`` in the groups they arrive in: one message of a worker for executors that
+    batch (:meth:`WorkerPool.run_batches`), one game otherwise."""
+    if pool is None:
+        return ([outcome] for outcome in run_in_process(setups, registry))
+    run_batches = getattr(pool, "run_batches", None)
+    if run_batches is not None:
+        return run_batches(setups)
+    return ([outcome] for outcome in pool.run(setups))
 
 
 def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, outcome: MatchOutcome,

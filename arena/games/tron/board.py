@@ -107,10 +107,20 @@ class TronBoard:
     def move_simultaneous(self, actions: Mapping[int, str]) -> None:
         """Every living seat moves at once; collisions and swaps crash everyone involved."""
         cells, heads, deltas = self.cells, self.heads, self.deltas
+        targets = {seat: heads[seat] + deltas[action] for seat, action in actions.items()}
+        clear = len(set(targets.values())) == len(targets)
+        for target in targets.values():
+            if cells[target] != EMPTY:
+                clear = False
+        if clear:  # nobody crashes: most turns of most games
+            for seat, target in targets.items():
+                heads[seat] = target
+                cells[target] = TRAIL + seat
+            self.last_collisions = []
+            self.last_crashes = []
+            self.turn += 1
+            return
         crashes: list[tuple[int, str]] = []
-        targets: dict[int, int] = {}
-        for seat, action in actions.items():
-            targets[seat] = heads[seat] + deltas[action]
         survivors = []
         collisions: dict[int, list[int]] = {}
         for seat, target in sorted(targets.items()):

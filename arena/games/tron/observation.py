@@ -94,8 +94,18 @@ class TronObservation:
         In simultaneous play an opponent may still take the same cell. A player holding armor may
         also survive a move into an ``x`` barrier; that move is not listed here.
         """
-        head, cells, delta = self.heads[self.seat], self.cells, self.delta
-        return [move for move in DIRECTIONS if cells[head + delta[move]] == EMPTY]
+        head, cells, stride = self.heads[self.seat], self.cells, self.stride
+        # Spelled out, in DIRECTIONS order: bots call this every move.
+        moves = []
+        if cells[head - stride] == EMPTY:
+            moves.append("N")
+        if cells[head + 1] == EMPTY:
+            moves.append("E")
+        if cells[head + stride] == EMPTY:
+            moves.append("S")
+        if cells[head - 1] == EMPTY:
+            moves.append("W")
+        return moves
 
     def walls_around(self, move: str) -> int:
         """How many of the four neighbours of the cell ``move`` leads to are not empty."""

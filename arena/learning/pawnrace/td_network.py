@@ -22,7 +22,6 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, play
-from arena.learning.pawnrace.network_kernel import Geometry, seed_state, self_play_game
 from arena.learning.pawnrace.td_table import MODEL_FORMAT, BlockStats, SelfPlayTrainer, TdSettings
 
 
@@ -121,6 +120,10 @@ class TdNetworkTrainer(SelfPlayTrainer):
     played by the compiled kernel of :mod:`arena.learning.pawnrace.network_kernel`."""
 
     def __init__(self, settings: TdSettings, data: dict[str, Any] | None = None):
+        # numba loads only for training, not for every process that can play the td bot
+        from arena.learning.pawnrace.network_kernel import Geometry, seed_state, self_play_game
+
+        self.self_play_game = self_play_game
         self.settings = settings
         self.geometry = Geometry.of(settings.setup)
         self.rng_state = seed_state(settings.seed)
@@ -147,7 +150,7 @@ class TdNetworkTrainer(SelfPlayTrainer):
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
         settings, geometry = self.settings, self.geometry
-        winner, moves = self_play_game(
+        winner, moves = self.self_play_game(
             self.w1, self.b1, self.w2, self.b2, self.rng_state, geometry.pawns, geometry.removal_all,
             geometry.max_moves, geometry.base_of, geometry.distance, geometry.neighbours, geometry.exits,
             geometry.input_of, settings.gamma, settings.lam, settings.alpha, settings.greedy, settings.win_reward)

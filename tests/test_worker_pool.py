@@ -1,0 +1,69 @@
+"""Worker pools keep their workers busy, and a stored tournament commits every game before it counts it."""
+
+import sqlite3
+
+from arena.core.bot import BotSpec
+from arena.core.maps import resolve_map
+from arena.play.executors import BATCHES_AHEAD, QUEUED_BYTES, WorkerPool, _Worker
+from arena.play.referee import MatchSetup
+from arena.storage.store import Store
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import open_run, play_stored_run
+
+
+def short_games(count):
+    game_map = resolve_map("empty_room")
+    bots = (BotSpec("random"), BotSpec("wallhugger"))
+    return [MatchSetup("tron", bots, game_map, dict(game_map.header), seed, 1.0, seed) for seed in range(count)]
+
+
+def test_a_worker_holds_its_next_batch_only_while_it_is_small():
+    worker = _Worker(0, None, None)
+    assert worker.can_take(10 * QUEUED_BYTES)  # an idle worker takes any batch
+    worker.batches.append(5)
+    assert worker.can_take(QUEUED_BYTES) and not worker.can_take(QUEUED_BYTES + 1)
+    worker.batches.extend([5] * (BATCHES_AHEAD - 1))
+    assert not worker.can_take(1)
+
+
+def test_a_worker_accounts_for_each_game_of_each_batch_in_order():
+    worker = _Worker(0, None, None)
+    setups = short_games(5)
+    for batch in (setups[:2], setups[2:]):
+        worker.in_flight.extend(batch)
+        worker.batches.append(len(batch))
+    assert [worker.returned().index for _ in range(3)] == [0, 1, 2]
+    assert list(worker.batches) == [2]
+    assert [worker.returned().index for _ in range(2)] == [3, 4]
+    assert not worker.batches and not worker.in_flight
+
+
+def test_outcomes_that_arrive_together_come_as_one_list(shipped_config, shipped_registry):
+    setups = short_games(300)
+    with WorkerPool(2, shipped_config, registry=shipped_registry) as pool:
+        arrivals = list(pool.run_batches(setups))
+    indices = sorted(outcome.index for arrived in arrivals for outcome in arrived)
+    assert indices == list(range(300))  # each game exactly once
+    assert max(len(arrived) for arrived in arrivals) > 1
+    assert len(arrivals) < 300
+
+
+def test_every_game_is_committed_before_it_is_counted(tmp_path, shipped_config, shipped_registry):
+    plan = plan_tournament(TournamentDefinition(maps=("empty_room",), bots=("random", "wallhugger", "chaser"),
+                                                games=20, seed=3), shipped_registry)
+    path = tmp_path / "arena.db"
+    seen_stored = []
+    with Store(path) as store:
+        opened = open_run(store, plan)
+        reader = sqlite3.connect(path)  # another connection sees only what is committed
+
+        def check(outcome):
+            row = reader.execute("SELECT count(*) FROM games WHERE run_id = ? AND idx = ?",
+                                 (opened.run.run_id, outcome.index)).fetchone()
+            seen_stored.append(row[0])
+
+        play_stored_run(store, opened.run, shipped_registry, shipped_config, workers=2, on_game=check)
+        reader.close()
+    assert len(seen_stored) == plan.total_games() == 60
+    assert seen_stored == [1] * 60
