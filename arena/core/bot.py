@@ -111,7 +111,9 @@ class FunctionBot(Bot):
 
     def act(self, obs: Any) -> Any:
         """Call the policy function with the observation, the bot's rng and its parameters."""
-        return self.policy(obs, self.rng, **self.params)
+        if self.params:
+            return self.policy(obs, self.rng, **self.params)
+        return self.policy(obs, self.rng)
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:

@@ -202,10 +202,11 @@ def referee(
     clock = time.perf_counter
     begin, end = guard.begin, guard.end
     budgets = [player.move_budget(time_limit) for player in bots]
-    observe, is_legal, acts = game.observe, game.is_legal, [player.act for player in bots]
+    observe, is_legal, to_act, apply = game.observe, game.is_legal, game.to_act, game.apply
+    acts = [player.act for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
-        for seat in game.to_act():
+        for seat in to_act():
             obs = observe(seat)
             begin(seat, budgets[seat])
             started = clock()
@@ -233,7 +234,7 @@ def referee(
                 actions[seat] = action
         if failures:
             break
-        game.apply(actions)
+        apply(actions)
         turns.append(actions)
         if on_turn is not None:
             on_turn(game, actions)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
@@ -31,6 +31,7 @@ class TournamentPlan:
     can_play: dict[str, set[str | None]]
     skipped: tuple[str, ...] = ()
     """One line for each program bot left out because its build failed."""
+    _schedule: list[MatchSetup] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def title(self) -> str:
         """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
@@ -48,10 +49,12 @@ class TournamentPlan:
         return (self.definition.rounds or 0) * pairs * len(self.maps) * 2 * -(-self.definition.games // 2)
 
     def first_stage(self) -> list[MatchSetup]:
-        """The round robin or gauntlet schedule."""
-        d = self.definition
-        return round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit, self.can_play,
-                           self.gauntlet, d.options)
+        """The round robin or gauntlet schedule (worked out once: a long one takes a noticeable time)."""
+        if not self._schedule:
+            d = self.definition
+            self._schedule.extend(round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit,
+                                              self.can_play, self.gauntlet, d.options))
+        return list(self._schedule)
 
 
 def plan_tournament(definition: TournamentDefinition, registry: Registry) -> TournamentPlan:
