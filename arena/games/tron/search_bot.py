@@ -84,10 +84,13 @@ class SearchBot(Bot):
 
     @classmethod
     def prepare(cls) -> None:
-        """Load the compiled search once per process (compiling it on a machine's first run), off the clock."""
+        """Load the compiled searches (the fight and the space filling) once per process (compiling them on a
+        machine's first run), off the clock."""
         from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
+        from arena.games.tron.compiled_fill import warm_up as warm_up_fill
 
         warm_up()
+        warm_up_fill()
 
     def start(self, info: MatchInfo) -> None:
         """Set the budget of a move: nodes (``nodes``, or the default) with 80% of the time limit as a guard, or
