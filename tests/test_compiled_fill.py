@@ -6,13 +6,15 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from arena.core.game import MatchInfo
 from arena.core.maps import resolve_map
 from arena.games.tron import search as search_module
 from arena.games.tron.compiled_fill import CompiledFill, warm_up
 from arena.games.tron.game import TronGame
 from arena.games.tron.search import Position, Searcher, chamber_space, flood, free_bits, parity_bound
 from arena.play.referee import run_match
-from tests.tron_positions import board_of
+from bots.chamber import Chamber
+from tests.tron_positions import board_of, observe
 
 MAPS = ("empty_room", "center_block", "diagonal_blocks", "open_30", "pillars_30")
 
@@ -121,3 +123,24 @@ def test_a_chain_of_chambers_deeper_than_the_cap_is_counted_alike():
 
 def test_the_warm_up_searches():
     assert warm_up() > 1
+
+
+@pytest.mark.parametrize(("version", "fight", "fill"), [(1, 35_000, 35_000), (2, 35_000, 35_000),
+                                                        (3, 35_000, 105_000)])
+def test_version_3_of_chamber_fills_with_three_times_the_fight_budget(monkeypatch, version, fight, fill):
+    budgets = []
+    for method in ("fill_root", "iterate"):
+        original = getattr(Searcher, method)
+
+        def spy(self, *args, original=original, **kwargs):
+            budgets.append(self.node_limit)
+            return original(self, *args, **kwargs)
+
+        monkeypatch.setattr(Searcher, method, spy)
+    bot = Chamber(version=version)
+    bot.rng = random.Random(0)
+    bot.start(MatchInfo(game="tron", seat=0, num_seats=2, role=None, options={}, map_name=None, seed=0,
+                        time_limit=1.0))
+    bot.act(observe(["1....", ".....", "#####", "..2.."]))  # cut off: the fill
+    bot.act(observe(["1....", ".....", "...2."]))  # in contact: the fight
+    assert budgets == [fill, fight]
