@@ -271,7 +271,7 @@ FILL_MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
 def fill_speed(seeds: int, think: float = 0.1) -> None:
     """Print the space-filling search's speed by each engine: from the first position apart of ``3 * seeds``
     greedy games per map, ``fill_root`` for ``think`` seconds; nodes per CPU second (median and over all) and
-    the median depth finished."""
+    the median depth finished, over the positions with a choice of moves."""
     positions = [pos for name in FILL_MAPS for pos in apart_positions(name, seeds * 3)]
     print(f"\n{'space filling':<14} {'positions':>9} {'nodes/s (median)':>17} {'nodes/s (all)':>14} "
           f"{'median depth':>12}")
@@ -283,11 +283,11 @@ def fill_speed(seeds: int, think: float = 0.1) -> None:
             started = time.process_time()
             _, _, depth = search.fill_root(pos.free, pos.me, max_depth=40)
             seconds = time.process_time() - started
-            if seconds > 0 and search.nodes:
+            if seconds > 0 and search.nodes:  # not a forced move
                 rates.append(search.nodes / seconds)
                 nodes += search.nodes
                 used += seconds
-            depths.append(depth)
+                depths.append(depth)
         print(f"{engine:<14} {len(positions):>9} {statistics.median(rates):>17,.0f} {nodes / used:>14,.0f} "
               f"{statistics.median(depths):>12}")
 
