@@ -7,9 +7,10 @@ while the players are in contact, each bot's search (``minimax``: reachable area
 ``chamber``: compiled, with their move orders) runs iterative deepening for ``--think`` seconds of wall
 time, as the bots did by default, and the nodes it visited are divided by the CPU time it used (CPU time,
 not wall time, so that a busy machine does not bias the figure). From positions where the players are
-apart, ``chamber``'s space-filling search is measured the same way, and from positions of ``four_corners``
-where seat 0 touches two opponents or more, the paranoid search with each evaluation. The printed budget is the median
-rate times 0.1 s; the bots' defaults (``arena/games/tron/search_bot.py``) are these figures, rounded.
+apart, ``chamber``'s space-filling search is measured the same way (in Python and compiled), and from
+positions of ``four_corners`` where seat 0 touches two opponents or more, the paranoid search with each
+evaluation. The printed budget is the median rate times 0.1 s; the bots' defaults
+(``arena/games/tron/search_bot.py``) are these figures, rounded.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tron_search import greedy_positions, greedy_round  # noqa: E402
+from tron_search import apart_positions, greedy_positions, greedy_round  # noqa: E402
 
 from arena.core.maps import resolve_map  # noqa: E402
 from arena.games.tron.compiled import warm_up  # noqa: E402
+from arena.games.tron.compiled_fill import warm_up as warm_up_fill  # noqa: E402
 from arena.games.tron.game import TronGame  # noqa: E402
 from arena.games.tron.paranoid import ParanoidSearcher  # noqa: E402
 from arena.games.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
@@ -53,22 +55,6 @@ def crowd_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]
     return found
 
 
-def apart_positions(map_name: str, seeds: int) -> list[Position]:
-    """The first positions of greedy games in which the players can no longer reach each other."""
-    found = []
-    for seed in range(1, seeds + 1):
-        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
-        rng = random.Random(seed)
-        for _ in range(400):
-            pos = Position.from_observation(game.observe(0))
-            if not pos.in_contact():
-                found.append(pos)
-                break
-            if not greedy_round(game, rng) or game.result is not None:
-                break
-    return found
-
-
 def rate(positions: list[Position], think: float, run) -> float:  # noqa: ANN001 - a search call
     """The median of nodes per CPU second over ``positions``."""
     rates = []
@@ -87,6 +73,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1, help="wall seconds a search runs")
     args = parser.parse_args()
     warm_up()
+    warm_up_fill()
     fights = [pos for name in MAPS for pos in greedy_positions(name, args.seeds)]
     apart = [pos for name in MAPS for pos in apart_positions(name, args.seeds * 3)]
     print(f"{len(fights)} positions in contact, {len(apart)} apart")
@@ -100,12 +87,13 @@ def main() -> None:
         per_second = rate(fights, args.think, fight)
         print(f"| {name} fight | {per_second:,.0f} | {per_second * 0.1:,.0f} |")
 
-    def fill(pos: Position, deadline: float) -> int:
-        search = Searcher(pos.stride, pos.size, evaluation="chamber", deadline=deadline)
-        search.fill_root(pos.free, pos.me, max_depth=40)
-        return search.nodes
-    per_second = rate(apart, args.think, fill)
-    print(f"| chamber space filling | {per_second:,.0f} | {per_second * 0.1:,.0f} |")
+    for engine in ("python", "compiled"):
+        def fill(pos: Position, deadline: float, engine=engine) -> int:
+            search = Searcher(pos.stride, pos.size, evaluation="chamber", deadline=deadline, engine=engine)
+            search.fill_root(pos.free, pos.me, max_depth=40)
+            return search.nodes
+        per_second = rate(apart, args.think, fill)
+        print(f"| chamber space filling ({engine}) | {per_second:,.0f} | {per_second * 0.1:,.0f} |")
 
     crowd = crowd_positions("four_corners", args.seeds * 3)
     for evaluation in ("area", "voronoi", "chamber"):

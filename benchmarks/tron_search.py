@@ -14,7 +14,8 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 * the ``chamber`` bot's evaluation (Voronoi regions, the part of each one pass can fill, parity, edges);
 * both again in compiled code (:func:`arena.games.tron.compiled.evaluate`, called from Python: the
   search calls it from compiled code, without the call's overhead);
-* :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head.
+* :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head, and the
+  same in compiled code (:mod:`arena.games.tron.compiled_fill`).
 
 Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
 finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
@@ -28,6 +29,10 @@ plies on the 13x13 maps, 10 on ``open_30``) from every third position of S games
 map (``--seeds S``) while the players are in contact; ``x nodes`` and ``x speed`` are against the same
 evaluation searched in the killer order. The evaluation timings above repeat one position, which flatters
 code with many branches (the processor learns them); searching many positions does not.
+
+Space filling: ``chamber``'s one-player search once the players are apart (``Searcher.fill_root``), in Python
+and compiled, for 0.1 s from the first position apart of 3 S greedy games on each default map: nodes per CPU
+second and the depth finished.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +49,8 @@ import numpy as np
 
 from arena.core.maps import resolve_map
 from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
+from arena.games.tron.compiled_fill import CompiledFill
+from arena.games.tron.compiled_fill import warm_up as warm_up_fill
 from arena.games.tron.game import TronGame
 from arena.games.tron.search import (
     ASPIRATION,
@@ -140,6 +148,8 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
     start_b = next(b + d for d in (-s, 1, s, -1) if cells[b + d] == 0)
     engine = CompiledSearch(s, pos.size, "chamber", True, CELL_WEIGHT, EDGE_WEIGHT)
     board = engine.cells(free)
+    filler = CompiledFill(s, pos.size)
+    fill_board = filler.board(free)
 
     def compiled(kind: int) -> Callable[[], object]:
         return lambda: evaluate(board, a, b, s, kind, engine.colour, CELL_WEIGHT, EDGE_WEIGHT, engine.counters,
@@ -156,6 +166,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
         ("voronoi evaluation, compiled", compiled(VORONOI)),
         ("chamber evaluation, compiled", compiled(CHAMBER)),
         ("chamber_space, one head", lambda: chamber_space(free, a, s, pos.size)),
+        ("chamber_space, compiled", lambda: filler.chamber_space(fill_board, a)),
     ]
     return lines
 
@@ -238,17 +249,62 @@ def fixed_depth(seeds: int) -> None:
                   f"{seconds:>8.2f} {base_nodes / nodes:>8.2f} {base_seconds / seconds:>8.2f}")
 
 
+def apart_positions(map_name: str, seeds: int) -> list[Position]:
+    """The first positions of greedy games in which the players can no longer reach each other."""
+    found = []
+    for seed in range(1, seeds + 1):
+        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+        rng = random.Random(seed)
+        for _ in range(400):
+            pos = Position.from_observation(game.observe(0))
+            if not pos.in_contact():
+                found.append(pos)
+                break
+            if not greedy_round(game, rng) or game.result is not None:
+                break
+    return found
+
+
+FILL_MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
+
+
+def fill_speed(seeds: int, think: float = 0.1) -> None:
+    """Print the space-filling search's speed by each engine: from the first position apart of ``3 * seeds``
+    greedy games per map, ``fill_root`` for ``think`` seconds; nodes per CPU second (median and over all) and
+    the median depth finished, over the positions with a choice of moves."""
+    positions = [pos for name in FILL_MAPS for pos in apart_positions(name, seeds * 3)]
+    print(f"\n{'space filling':<14} {'positions':>9} {'nodes/s (median)':>17} {'nodes/s (all)':>14} "
+          f"{'median depth':>12}")
+    for engine in ("python", "compiled"):
+        rates, depths, nodes, used = [], [], 0, 0.0
+        for pos in positions:
+            search = Searcher(pos.stride, pos.size, evaluation="chamber", engine=engine,
+                              deadline=time.perf_counter() + think)
+            started = time.process_time()
+            _, _, depth = search.fill_root(pos.free, pos.me, max_depth=40)
+            seconds = time.process_time() - started
+            if seconds > 0 and search.nodes:  # not a forced move
+                rates.append(search.nodes / seconds)
+                nodes += search.nodes
+                used += seconds
+                depths.append(depth)
+        print(f"{engine:<14} {len(positions):>9} {statistics.median(rates):>17,.0f} {nodes / used:>14,.0f} "
+              f"{statistics.median(depths):>12}")
+
+
 def main() -> None:
-    """Print the three tables."""
+    """Print the four tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timings per evaluation; the best counts")
     parser.add_argument("--quick", action="store_true", help="only the 100 ms depth column")
     parser.add_argument("--seeds", type=int, default=4, help="games of greedy play per map for the fixed depths")
     args = parser.parse_args()
     warm_up()
+    warm_up_fill()
     evaluations(args.repeat)
     depths((0.1,) if args.quick else (0.1, 1.0))
     fixed_depth(args.seeds)
+    fill_speed(args.seeds)
 
 
 if __name__ == "__main__":

@@ -378,6 +378,8 @@ class Searcher:
         self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
                              for killer in self.steps}
         self.compiled = None
+        self.compile_fill = engine == "compiled" or (engine == "auto" and compilable)
+        self.compiled_fill = None  # made by the first fill_root, so that a fight never loads it
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
@@ -620,11 +622,38 @@ class Searcher:
                     best = value
         return best
 
+    def _fill_moves(self, free: int, me: int) -> Callable[[int, int], int]:
+        """``moves(target, depth)``: :meth:`fill` after our head moves from ``me`` to ``target``, by the chosen
+        engine (the compiled one counts the same nodes and raises :class:`Timeout` alike)."""
+        if not self.compile_fill:
+            return lambda target, depth: self.fill(free & ~(1 << target), target, depth)
+        if self.compiled_fill is None:
+            from arena.games.tron.compiled_fill import CompiledFill  # numba loads only when needed
+
+            self.compiled_fill = CompiledFill(self.stride, self.size)
+        engine = self.compiled_fill
+        board = engine.board(free)
+
+        def moves(target: int, depth: int) -> int:
+            left = self.node_limit - self.nodes if self.node_limit > 0 else None
+            board[target] = 0
+            try:
+                value, nodes, timed_out = engine.fill(board, target, depth, self.deadline, left)
+            finally:
+                board[target] = 1
+            self.nodes += nodes
+            if timed_out:
+                raise Timeout
+            return value
+
+        return moves
+
     def fill_root(self, free: int, me: int, max_depth: int = 40) -> tuple[int, int, int]:
         """Iterative deepening of :meth:`fill`: ``(best step, moves it leaves, depth completed)``.
 
         Ties go to the move whose cell touches the most walls (hugging walls wastes the least space),
-        then at random with ``rng`` (else in ``N, E, S, W`` order).
+        then at random with ``rng`` (else in ``N, E, S, W`` order). With the compiled engine the search runs in
+        :mod:`arena.games.tron.compiled_fill`: the same tree, the same nodes and values.
         """
         s = self.stride
         candidates = [step for step in self._tie_order() if free >> me + step & 1]
@@ -637,11 +666,11 @@ class Searcher:
             around = 1 << cell + 1 | 1 << cell - 1 | 1 << cell + s | 1 << cell - s
             return 4 - (around & free).bit_count()
 
+        moves = self._fill_moves(free, me)
         best = (candidates[0], -1, 0)
         for depth in range(0, max_depth + 1):
             try:
-                scored = [(1 + self.fill(free & ~(1 << me + step), me + step, depth), walls(me + step), step)
-                          for step in candidates]
+                scored = [(1 + moves(me + step, depth), walls(me + step), step) for step in candidates]
             except Timeout:
                 break
             value, _, step = max(scored, key=lambda item: (item[0], item[1]))  # the first of equals

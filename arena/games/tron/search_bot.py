@@ -58,6 +58,8 @@ class SearchBot(Bot):
 
     draw_value: ClassVar[int] = DRAW
     """What a head-on draw is worth to the search (see :class:`~arena.games.tron.search.Searcher`)."""
+    fill_factor: int = 1
+    """The space-filling search's node budget as a multiple of the fight's (its nodes can be cheaper)."""
 
     def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
                  draw: int | None = None):
@@ -84,10 +86,13 @@ class SearchBot(Bot):
 
     @classmethod
     def prepare(cls) -> None:
-        """Load the compiled search once per process (compiling it on a machine's first run), off the clock."""
+        """Load the compiled searches (the fight and the space filling) once per process (compiling them on a
+        machine's first run), off the clock."""
         from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
+        from arena.games.tron.compiled_fill import warm_up as warm_up_fill
 
         warm_up()
+        warm_up_fill()
 
     def start(self, info: MatchInfo) -> None:
         """Set the budget of a move: nodes (``nodes``, or the default) with 80% of the time limit as a guard, or
@@ -105,10 +110,13 @@ class SearchBot(Bot):
                                           node_limit=node_limit)
             if step is not None:
                 return action_for(obs, step)
+        filling = self.cut_off(pos)
+        if filling:
+            node_limit *= self.fill_factor
         search = Searcher(pos.stride, pos.size, evaluation=self.evaluation, simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng, node_limit=node_limit,
                           draw=self.draw, **self.search_options)
-        if self.cut_off(pos):
+        if filling:
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.fill_depth())
         elif self.depth:
             step, _ = search.root(pos.free, pos.me, pos.op, self.depth)
