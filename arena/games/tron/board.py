@@ -107,6 +107,14 @@ class TronBoard:
     def move_simultaneous(self, actions: Mapping[int, str]) -> None:
         """Every living seat moves at once; collisions and swaps crash everyone involved."""
         cells, heads, deltas = self.cells, self.heads, self.deltas
+        if len(actions) == 2:  # the common case, spelled out: two players, and (most turns) nobody crashes
+            (first, first_action), (second, second_action) = actions.items()
+            first_target, second_target = heads[first] + deltas[first_action], heads[second] + deltas[second_action]
+            if first_target != second_target and cells[first_target] == EMPTY and cells[second_target] == EMPTY:
+                heads[first], heads[second] = first_target, second_target
+                cells[first_target], cells[second_target] = TRAIL + first, TRAIL + second
+                self._moved_without_crash()
+                return
         targets = {seat: heads[seat] + deltas[action] for seat, action in actions.items()}
         clear = len(set(targets.values())) == len(targets)
         for target in targets.values():
@@ -116,9 +124,7 @@ class TronBoard:
             for seat, target in targets.items():
                 heads[seat] = target
                 cells[target] = TRAIL + seat
-            self.last_collisions = []
-            self.last_crashes = []
-            self.turn += 1
+            self._moved_without_crash()
             return
         crashes: list[tuple[int, str]] = []
         survivors = []
@@ -137,6 +143,11 @@ class TronBoard:
             heads[seat] = targets[seat]
             cells[targets[seat]] = TRAIL + seat
         self._eliminate(crashes)
+
+    def _moved_without_crash(self) -> None:
+        self.last_collisions = []
+        self.last_crashes = []
+        self.turn += 1
 
     def move_alternating(self, seat: int, action: str) -> None:
         """One seat moves; entering anything but an empty cell crashes it."""
