@@ -1,7 +1,7 @@
 """Random-vs-random Tron games per second through the full referee, in one process and on all workers; and a
 whole tournament command end to end.
 
-Run: python benchmarks/games_per_second.py [--games N] [--workers W] [--end-to-end-games N]
+Run: python benchmarks/games_per_second.py [--games N] [--workers W] [--end-to-end-games N] [--baseline DIR]
 
 Each figure is a whole round-robin schedule played by the same code a tournament uses
 (schedule, referee with timing and validation, records, outcome collection). The in-process
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -69,13 +70,16 @@ def warm_pool_games_per_second(setups: list[MatchSetup], workers: int) -> float:
         return played / (time.perf_counter() - started)
 
 
-def end_to_end_games_per_second(games: int, workers: int) -> float:
+def end_to_end_games_per_second(games: int, workers: int, code: str | None = None) -> float:
     """Games/s of a whole ``arena tournament`` command storing ``games`` random-vs-wallhugger games.
 
     The command runs as on a user's machine, with Python's bytecode cache on (``PYTHONDONTWRITEBYTECODE``
     unset, and a short run first to fill the cache): without it, every process compiles its modules again.
+    ``code``: a checkout of other arena code to run instead of the installed one (put first on ``PYTHONPATH``).
     """
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(code).resolve()), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory() as folder:
         def command(count: int, db: str) -> list[str]:
             return [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n",
@@ -94,7 +98,13 @@ def main() -> None:
                         help="games per executor on empty_room (a sixth as many on open_30)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="worker processes for the pool runs")
     parser.add_argument("--end-to-end-games", type=int, default=10000, help="games of the tournament command")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="only time the tournament command, three times each with this code and with the arena "
+                             "in DIR (a checkout of another commit), interleaved, and print the medians")
     args = parser.parse_args()
+    if args.baseline:
+        compare_end_to_end(args.end_to_end_games, args.baseline)
+        return
     print(f"{'map':<12} {'executor':<24} {'games/s':>9} {'per core':>9} {'turns/game':>10} {'ratio':>6}")
     for map_name in MAPS:
         setups = schedule(map_name, args.games if map_name == "empty_room" else max(4, args.games // 6))
@@ -113,6 +123,18 @@ def main() -> None:
         speed = end_to_end_games_per_second(args.end_to_end_games, workers)
         label = f"tournament command, -w {workers}"
         print(f"{'empty_room':<12} {label:<24} {speed:>9,.0f} {speed / workers:>9,.0f} {'':>10} {speed / base:>6.2f}")
+
+
+def compare_end_to_end(games: int, baseline: str, runs: int = 3) -> None:
+    """Print the tournament command's games/s with this code and with ``baseline``'s, runs interleaved."""
+    print(f"{'workers':<8} {'baseline':>9} {'this code':>9} {'ratio':>6}")
+    for workers in (1, 2):
+        before, after = [], []
+        for _ in range(runs):
+            before.append(end_to_end_games_per_second(games, workers, baseline))
+            after.append(end_to_end_games_per_second(games, workers))
+        old, new = statistics.median(before), statistics.median(after)
+        print(f"{workers:<8} {old:>9,.0f} {new:>9,.0f} {new / old:>6.2f}")
 
 
 if __name__ == "__main__":
