@@ -314,20 +314,14 @@ def fill(free, me, depth, stride, colour, counters, deadline, node_limit, cells,
                 for below in range(1, level + 1):
                     free[at_cell[below]] = 1
                 return 0
-            if level >= depth:
-                value = chamber_space(free, at_cell[level], stride, colour, counters, cells, rooms, adjacent, frames,
-                                      tasks)
-                entering = False
-                if level == 0:
-                    return value
-                level -= 1
-                free[at_cell[level + 1]] = 1
-                if value + 1 > at_best[level]:
-                    at_best[level] = value + 1
+            entering = False
+            if level < depth:
+                at_direction[level] = 0
+                at_best[level] = 0
                 continue
-            at_direction[level] = 0
-            at_best[level] = 0
-        if at_direction[level] < 4:
+            value = chamber_space(free, at_cell[level], stride, colour, counters, cells, rooms, adjacent, frames,
+                                  tasks)  # a leaf
+        elif at_direction[level] < 4:
             target = at_cell[level] + steps[at_direction[level]]
             at_direction[level] += 1
             if free[target]:
@@ -335,17 +329,16 @@ def fill(free, me, depth, stride, colour, counters, deadline, node_limit, cells,
                 level += 1
                 at_cell[level] = target
                 entering = True
-            else:
-                entering = False
             continue
-        value = at_best[level]
+        else:
+            value = at_best[level]  # every move from here tried
+        # hand the value back to the level above
         if level == 0:
             return value
         level -= 1
         free[at_cell[level + 1]] = 1
         if value + 1 > at_best[level]:
             at_best[level] = value + 1
-        entering = False
 
 
 class CompiledFill:
