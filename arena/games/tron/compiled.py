@@ -36,7 +36,8 @@ NO_NODE_LIMIT = 1 << 62
 
 
 @njit(cache=True)
-def _clock() -> float:
+def perf_clock() -> float:
+    """``time.perf_counter()`` from compiled code."""
     with objmode(now="float64"):
         now = time.perf_counter()
     return now
@@ -260,7 +261,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
         done = False
         if entering:
             counters[NODES] += 1
-            if counters[NODES] > node_limit or (counters[NODES] & CLOCK_EVERY == 0 and _clock() > deadline):
+            if counters[NODES] > node_limit or (counters[NODES] & CLOCK_EVERY == 0 and perf_clock() > deadline):
                 counters[TIMED_OUT] = 1
                 for below in range(level):  # take back the moves on the way here
                     if ours ^ ((below & 1) == 1):
@@ -371,7 +372,7 @@ def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluat
 
 
 @lru_cache(maxsize=16)
-def _colours(stride: int, size: int) -> np.ndarray:
+def square_colours(stride: int, size: int) -> np.ndarray:
     """1 for the "black" squares of the checkerboard over a padded grid (as ``search.colour_mask``)."""
     index = np.arange(size)
     return ((index % stride + index // stride) & 1).astype(np.int64)
@@ -394,7 +395,7 @@ class CompiledSearch:
         self.simultaneous = bool(simultaneous)
         self.cell_weight, self.edge_weight = int(cell_weight), int(edge_weight)
         self.by_history = ordering == "history"
-        self.colour = _colours(stride, size)
+        self.colour = square_colours(stride, size)
         self.killers = np.zeros(2 * KILLER_OFFSET + 2, np.int64)
         self.history = np.zeros((2, 4 * size), np.int64)
         self.counters = np.zeros(5, np.int64)

@@ -27,7 +27,7 @@ import time
 import numpy as np
 from numba import njit
 
-from arena.games.tron.compiled import _clock, _colours
+from arena.games.tron.compiled import perf_clock, square_colours
 
 NODES, TIMED_OUT, EPOCH = 0, 1, 2
 CLOCK_EVERY = 63  # look at the clock when ``nodes & CLOCK_EVERY == 0``
@@ -309,7 +309,7 @@ def fill(free, me, depth, stride, colour, counters, deadline, node_limit, cells,
     while True:
         if entering:
             counters[NODES] += 1
-            if counters[NODES] > node_limit or (counters[NODES] & CLOCK_EVERY == 0 and _clock() > deadline):
+            if counters[NODES] > node_limit or (counters[NODES] & CLOCK_EVERY == 0 and perf_clock() > deadline):
                 counters[TIMED_OUT] = 1
                 for below in range(1, level + 1):
                     free[at_cell[below]] = 1
@@ -346,7 +346,7 @@ class CompiledFill:
 
     def __init__(self, stride: int, size: int):
         self.stride, self.size = stride, size
-        self.colour = _colours(stride, size)
+        self.colour = square_colours(stride, size)
         self.counters = np.zeros(3, np.int64)
         self.cells = np.zeros((CELL_ROWS, size), np.int64)
         self.rooms = np.zeros((ROOM_ROWS, size + 2), np.int64)
