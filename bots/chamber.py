@@ -55,8 +55,8 @@ VERSIONS: dict[int, dict[str, int]] = {
 as an even position, so it neither flinches from a head it could meet nor walks into one when ahead; 3 gives
 the space-filling search three times the fight's node budget (compiled, its nodes became far cheaper)."""
 
-LATEST = 2
-"""The default version."""
+DEFAULT_VERSION = 2
+"""The version ``chamber`` plays without ``version=``: version 3 is not stronger (see above)."""
 
 
 class Chamber(SearchBot):
@@ -69,7 +69,7 @@ class Chamber(SearchBot):
     read_weights = staticmethod(load_weights)
 
     def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
-                 draw: int | None = None, version: int = LATEST):
+                 draw: int | None = None, version: int = DEFAULT_VERSION):
         settings = VERSIONS[int(version)]
         super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
         self.version = int(version)
@@ -78,7 +78,7 @@ class Chamber(SearchBot):
     @classmethod
     def check_parameters(cls, params: dict[str, Any]) -> None:
         """Refuse an unknown ``version`` as well as what :class:`SearchBot` refuses."""
-        if params.get("version", LATEST) not in VERSIONS:
+        if params.get("version", DEFAULT_VERSION) not in VERSIONS:
             raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}")
         super().check_parameters(params)
 
