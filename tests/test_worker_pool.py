@@ -67,3 +67,18 @@ def test_every_game_is_committed_before_it_is_counted(tmp_path, shipped_config, 
         reader.close()
     assert len(seen_stored) == plan.total_games() == 60
     assert seen_stored == [1] * 60
+
+
+def test_a_busy_worker_is_sent_its_next_batch_before_it_finishes(shipped_config, shipped_registry, monkeypatch):
+    held = []
+    send = _Worker.send
+
+    def recording_send(worker, batch, message):
+        send(worker, batch, message)
+        held.append(len(worker.batches))
+
+    monkeypatch.setattr(_Worker, "send", recording_send)
+    with WorkerPool(1, shipped_config, registry=shipped_registry) as pool:
+        outcomes = list(pool.run(short_games(400)))
+    assert sorted(outcome.index for outcome in outcomes) == list(range(400))
+    assert max(held) == BATCHES_AHEAD  # a second batch went out while the first was still being played
