@@ -16,22 +16,17 @@ evaluation. The printed budget is the median rate times 0.1 s; the bots' default
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tron_search import apart_positions, greedy_positions, greedy_round  # noqa: E402
+from tron_search import apart_positions, greedy_game, greedy_positions  # noqa: E402
 
-from arena.core.maps import resolve_map  # noqa: E402
 from arena.games.tron.compiled import warm_up  # noqa: E402
 from arena.games.tron.compiled_fill import warm_up as warm_up_fill  # noqa: E402
-from arena.games.tron.game import TronGame  # noqa: E402
 from arena.games.tron.paranoid import ParanoidSearcher  # noqa: E402
 from arena.games.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
 
@@ -44,14 +39,12 @@ def crowd_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]
     """Positions of greedy games on a map of three or four players in which seat 0 touches two or more."""
     found = []
     for seed in range(1, seeds + 1):
-        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
-        rng = random.Random(seed)
-        for turn in range(400):
+        for turn, game in greedy_game(map_name, seed, 400):
+            if 0 not in game.to_act():  # seat 0 is out
+                break
             pos = Position.from_observation(game.observe(0))
             if turn % every == 0 and len(pos.in_contact()) >= 2:
                 found.append(pos)
-            if not greedy_round(game, rng) or game.result is not None or 0 not in game.to_act():
-                break
     return found
 
 

@@ -42,7 +42,7 @@ import importlib.util
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +87,17 @@ def greedy_round(game: TronGame, rng: random.Random) -> bool:
         actions[seat] = max(scored)[2]
     game.apply(actions)
     return True
+
+
+def greedy_game(map_name: str, seed: int, rounds: int) -> Iterator[tuple[int, TronGame]]:
+    """A game of greedy play on ``map_name`` (:func:`greedy_round`), before each of its first ``rounds``
+    rounds: ``(round, game)``, until a player has no safe move or the game ends."""
+    game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
+    rng = random.Random(seed)
+    for turn in range(rounds):
+        yield turn, game
+        if not greedy_round(game, rng) or game.result is not None:
+            return
 
 
 def position(map_name: str, turns: int, seed: int = 1) -> TronGame:
@@ -213,16 +224,12 @@ def greedy_positions(map_name: str, seeds: int, every: int = 3) -> list[Position
     """Positions still in contact from games of greedy play (:func:`greedy_round`), every ``every`` rounds."""
     found = []
     for seed in range(1, seeds + 1):
-        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
-        rng = random.Random(seed)
-        for turn in range(200):
+        for turn, game in greedy_game(map_name, seed, 200):
             if turn % every == 0:
                 pos = Position.from_observation(game.observe(0))
                 if not pos.in_contact():
                     break
                 found.append(pos)
-            if not greedy_round(game, rng) or game.result is not None:
-                break
     return found
 
 
@@ -253,14 +260,10 @@ def apart_positions(map_name: str, seeds: int) -> list[Position]:
     """The first positions of greedy games in which the players can no longer reach each other."""
     found = []
     for seed in range(1, seeds + 1):
-        game = TronGame(resolve_map(map_name), {}, np.random.default_rng(seed))
-        rng = random.Random(seed)
-        for _ in range(400):
+        for _, game in greedy_game(map_name, seed, 400):
             pos = Position.from_observation(game.observe(0))
             if not pos.in_contact():
                 found.append(pos)
-                break
-            if not greedy_round(game, rng) or game.result is not None:
                 break
     return found
 
