@@ -19,6 +19,20 @@ def open_30_positions(count, seed):
 POSITIONS = random_positions(10, seed=11) + open_30_positions(3, seed=2)
 
 
+def assert_same_replies(python, compiled, pos, depths):
+    """Both searchers value the opponent's reply to each of our moves alike, with the same nodes and leaves, at
+    each depth (killers and history carry over between calls, in both engines alike)."""
+    for depth in depths:
+        for step in python.steps:
+            target = pos.me + step
+            if not pos.free >> target & 1:
+                continue
+            free = pos.free & ~(1 << target)
+            expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
+            assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
+            assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+
+
 @pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
 @pytest.mark.parametrize("simultaneous", [True, False])
 @pytest.mark.parametrize("ordering", ["killers", "history"])
@@ -29,15 +43,7 @@ def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluat
                           ordering=ordering)
         compiled = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous,
                             engine="compiled", ordering=ordering)
-        for depth in (1, 2, 3, 5, 7):
-            for step in python.steps:  # killers and history carry over between calls, in both engines alike
-                target = pos.me + step
-                if not pos.free >> target & 1:
-                    continue
-                free = pos.free & ~(1 << target)
-                expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
-                assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
-                assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+        assert_same_replies(python, compiled, pos, (1, 2, 3, 5, 7))
         if ordering == "history":
             assert compiled.compiled.history.tolist() == [list(python.history[0]), list(python.history[1])]
 
@@ -50,15 +56,7 @@ def test_a_draw_worth_more_gives_the_same_tree_in_both_engines(draw, simultaneou
         pos = Position.from_observation(obs)
         python, compiled = (Searcher(pos.stride, pos.size, evaluation="chamber", simultaneous=simultaneous,
                                      engine=engine, ordering="history", draw=draw) for engine in ("python", "compiled"))
-        for depth in (1, 3, 5):
-            for step in python.steps:
-                target = pos.me + step
-                if not pos.free >> target & 1:
-                    continue
-                free = pos.free & ~(1 << target)
-                expected = python._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN)
-                assert compiled._root_reply(free, target, pos.op, depth, -2 * WIN, 2 * WIN) == expected
-                assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
+        assert_same_replies(python, compiled, pos, (1, 3, 5))
 
 
 @pytest.mark.parametrize(("evaluation", "ordering", "aspiration", "draw"),

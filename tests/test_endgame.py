@@ -52,6 +52,16 @@ SEPARATED = [
 ]
 
 
+def random_regions(seed, count):
+    """``count`` random 5 x 4 regions (:func:`random_region`, up to five walls): rows, observation, free cells
+    and head 1's cell."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        rows = random_region(rng, 5, 4, rng.randrange(0, 6))
+        obs = observe(rows)
+        yield rows, obs, free_bits(obs.cells), obs.heads[0]
+
+
 def test_longest_path_on_hand_made_positions():
     for rows, expected in SEPARATED:
         obs = observe(rows)
@@ -62,11 +72,7 @@ def test_longest_path_on_hand_made_positions():
 
 
 def test_longest_path_equals_every_path_on_random_regions():
-    rng = random.Random(24)
-    for _ in range(60):
-        rows = random_region(rng, 5, 4, rng.randrange(0, 6))
-        obs = observe(rows)
-        free, head = free_bits(obs.cells), obs.heads[0]
+    for rows, obs, free, head in random_regions(seed=24, count=60):
         length, exact = longest_path(free, head, obs.stride)
         assert exact
         assert length == every_path_longest(free, head, obs.stride), rows
@@ -86,11 +92,7 @@ def test_longest_path_under_a_node_limit_is_a_lower_bound():
 
 
 def test_the_fill_search_finds_the_longest_path_in_small_regions():
-    rng = random.Random(5)
-    for _ in range(25):
-        rows = random_region(rng, 5, 4, rng.randrange(0, 6))
-        obs = observe(rows)
-        free, head = free_bits(obs.cells), obs.heads[0]
+    for rows, obs, free, head in random_regions(seed=5, count=25):
         search = Searcher(obs.stride, len(obs.cells), evaluation="chamber")
         step, value, _ = search.fill_root(free, head, max_depth=40)
         expected, _ = longest_path(free, head, obs.stride)
