@@ -37,12 +37,14 @@ the default: about 0.1 s; version 3 fills with three times as many), ``chamber:t
 clock instead, seconds per move), ``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search
 too), ``chamber:version=1`` (a previous version; ``3``, a bigger fill budget), ``chamber:draw=0`` (the value
 of a head-on draw), ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights
-``arena train tron-eval`` wrote; the space-filling endgame is unchanged).
+``arena train tron-eval`` wrote; the space-filling endgame is unchanged), ``chamber:cells=2,edges=7`` (the
+evaluation's own weights of a territory's parity-bounded cells and inner edges, the defaults; compiled, unlike
+``weights=``: ``arena train tron-eval --features chamber_cells,chamber_edges`` fits them to stored games).
 """
 
 from typing import Any
 
-from arena.games.tron.search import ASPIRATION, DRAW, Position
+from arena.games.tron.search import ASPIRATION, CELL_WEIGHT, DRAW, EDGE_WEIGHT, Position
 from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
 
@@ -69,17 +71,21 @@ class Chamber(SearchBot):
     read_weights = staticmethod(load_weights)
 
     def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
-                 draw: int | None = None, version: int = DEFAULT_VERSION):
+                 draw: int | None = None, version: int = DEFAULT_VERSION, cells: int = CELL_WEIGHT,
+                 edges: int = EDGE_WEIGHT):
         settings = VERSIONS[int(version)]
         super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
         self.version = int(version)
         self.fill_factor = settings.get("fill_factor", 1)
+        self.territory_weights = (int(cells), int(edges))
 
     @classmethod
     def check_parameters(cls, params: dict[str, Any]) -> None:
-        """Refuse an unknown ``version`` as well as what :class:`SearchBot` refuses."""
+        """Refuse an unknown ``version`` or two zero weights, as well as what :class:`SearchBot` refuses."""
         if params.get("version", DEFAULT_VERSION) not in VERSIONS:
             raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}")
+        if params.get("cells", CELL_WEIGHT) == 0 and params.get("edges", EDGE_WEIGHT) == 0:
+            raise ValueError("cells and edges can't both be 0: the evaluation would value every position alike")
         super().check_parameters(params)
 
     def cut_off(self, pos: Position) -> bool:

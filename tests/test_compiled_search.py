@@ -59,6 +59,19 @@ def test_a_draw_worth_more_gives_the_same_tree_in_both_engines(draw, simultaneou
         assert_same_replies(python, compiled, pos, (1, 3, 5))
 
 
+@pytest.mark.parametrize("weights", [(3, 5), (7, -4), (0, 1)])
+def test_other_evaluation_weights_give_the_same_tree_in_both_engines(weights):
+    for obs in POSITIONS[:8] + POCKETS:
+        pos = Position.from_observation(obs)
+        python, compiled = (Searcher(pos.stride, pos.size, evaluation="chamber", engine=engine, ordering="history",
+                                     draw=0, weights=weights) for engine in ("python", "compiled"))
+        engine = compiled.compiled
+        assert evaluate(engine.cells(pos.free), pos.me, pos.op, pos.stride, engine.evaluation, engine.colour, *weights,
+                        engine.counters, engine.tags, engine.scratch, engine.chambers) == python.evaluate(
+            pos.free, pos.me, pos.op)
+        assert_same_replies(python, compiled, pos, (1, 3, 5))
+
+
 @pytest.mark.parametrize(("evaluation", "ordering", "aspiration", "draw"),
                          [("voronoi", "killers", 0, DRAW), ("chamber", "history", ASPIRATION, DRAW),
                           ("chamber", "history", ASPIRATION, 0)])

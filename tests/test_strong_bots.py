@@ -28,6 +28,7 @@ from arena.games.tron.search import (
     voronoi,
 )
 from arena.plugins.registry import PluginConfig, load_registry
+from bots.chamber import Chamber
 from tests.tron_positions import bfs_distances, board_of, observe
 
 SEARCH_BOTS = ("minimax", "voronoi", "chamber")
@@ -528,3 +529,21 @@ def test_bots_play_every_rule_set_without_failures(registry, name, game, map_nam
         outcome = run_match(game, field, game_map=map_name, options=options, seed=seed, registry=registry)
         assert outcome.failure_kinds == {}
         assert outcome.turns > 4
+
+
+def test_chamber_with_its_default_weights_spelled_out_plays_the_same_game():
+    registry = load_registry()
+
+    def moves(spec):
+        outcome = run_match("tron", [spec, "floodfill"], game_map="center_block", seed=3, registry=registry)
+        return outcome.actions
+
+    default = moves("chamber:depth=3")
+    assert moves("chamber:depth=3,cells=2,edges=7") == default
+    assert moves("chamber:depth=3,cells=1,edges=0") != default  # cells alone: another evaluation, another game
+
+
+def test_chamber_refuses_two_zero_weights():
+    with pytest.raises(ValueError, match="cells and edges can't both be 0"):
+        Chamber.check_parameters({"cells": 0, "edges": 0})
+    Chamber.check_parameters({"cells": 0, "edges": 1})

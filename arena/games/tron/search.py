@@ -51,6 +51,9 @@ CELL_WEIGHT = 2
 EDGE_WEIGHT = 7
 """What one edge between two cells of a territory is worth to the ``chamber`` evaluation."""
 
+TERRITORY_WEIGHTS = (CELL_WEIGHT, EDGE_WEIGHT)
+"""The ``chamber`` evaluation's weights ``(cells, edges)`` unless a bot sets its own (``chamber:cells=,edges=``)."""
+
 ENGINES = ("auto", "python", "compiled")
 ORDERINGS = ("killers", "history")
 
@@ -202,14 +205,15 @@ def finished_subtrees(region: int, head: int, stride: int) -> Iterator[tuple[int
                 yield cell, parent, low[cell] >= order[parent]
 
 
-def one_pass_region(region: int, head: int, stride: int) -> int:
+def one_pass_region(region: int, head: int, stride: int, weights: tuple[int, int] = TERRITORY_WEIGHTS) -> int:
     """The part of a territory the head at ``head`` can fill in one pass, as a bitboard.
 
     ``region`` is the head's territory (without the head). Wherever the territory hangs together
     only through a cell (a cut vertex), the head can enter the far side but not come back: of the
     *branches* hanging off one block of the territory, a single pass takes one. So the territory is
     cut into its blocks by a depth-first search (Tarjan's low links), and each block keeps only its
-    best branch, the one worth most as ``2 * cells + 7 * edges`` (edges to the cut vertex included).
+    best branch, the one worth most as ``2 * cells + 7 * edges`` (edges to the cut vertex included; other
+    ``weights``, ``(cells, edges)``, weigh them differently).
     Ties go to the branch found first (the search tries ``N, E, S, W``). The head's cell is where the
     pass starts, never a cell it can come back through, so its edges join no blocks: the search enters
     through the first neighbour it tries, and a neighbour the rest reaches only through one cell is a
@@ -224,7 +228,7 @@ def one_pass_region(region: int, head: int, stride: int) -> int:
         if separate:  # the subtree's block closes here: a branch off ``parent``
             cells = own | best[1]
             edges = inner_edges((cells | 1 << parent) & region, stride)
-            worth = CELL_WEIGHT * cells.bit_count() + EDGE_WEIGHT * edges
+            worth = weights[0] * cells.bit_count() + weights[1] * edges
             if worth > branch.get(parent, none)[0]:
                 branch[parent] = (worth, cells)
         else:
@@ -234,9 +238,18 @@ def one_pass_region(region: int, head: int, stride: int) -> int:
     return branch.get(head, none)[1]
 
 
-def territory_value(region: int, head: int, stride: int, size: int) -> int:
+def territory_terms(region: int, head: int, stride: int, size: int,
+                    weights: tuple[int, int] = TERRITORY_WEIGHTS) -> tuple[int, int]:
+    """The two terms of :func:`territory_value`: the parity-bounded cells and the inner edges of the part of
+    a territory the head at ``head`` can fill in one pass (branches chosen by ``weights``)."""
+    fillable = one_pass_region(region, head, stride, weights)
+    return parity_bound(fillable, head, stride, size), inner_edges(fillable, stride)
+
+
+def territory_value(region: int, head: int, stride: int, size: int,
+                    weights: tuple[int, int] = TERRITORY_WEIGHTS) -> int:
     """What a territory is worth to the head at ``head``: ``2 * cells + 7 * edges`` of the part it can
-    fill in one pass (:func:`one_pass_region`).
+    fill in one pass (:func:`one_pass_region`), or ``weights`` ``(cells, edges)`` of them.
 
     ``cells`` is that part's size bounded by checkerboard parity (:func:`parity_bound`) and ``edges``
     its :func:`inner_edges`. Counting edges as well as cells prefers open rooms to corridors and ragged
@@ -245,8 +258,8 @@ def territory_value(region: int, head: int, stride: int, size: int) -> int:
     territory full of pockets from looking bigger than it is. The weights were chosen in play against
     the plain Voronoi count (see the README's strength figures).
     """
-    fillable = one_pass_region(region, head, stride)
-    return CELL_WEIGHT * parity_bound(fillable, head, stride, size) + EDGE_WEIGHT * inner_edges(fillable, stride)
+    cells, edges = territory_terms(region, head, stride, size, weights)
+    return weights[0] * cells + weights[1] * edges
 
 
 def articulation_points(free: int, head: int, stride: int) -> int:
@@ -330,6 +343,7 @@ class Searcher:
     ``draw`` is what a head-on draw (both players entering one cell, or both stuck at once) is worth to us:
     by default :data:`DRAW`, worse than any position still in play; ``chamber`` uses 0, an even position.
     With the default, a root value of :data:`DRAW` counts as proven and ends iterative deepening.
+    ``weights`` are the ``chamber`` evaluation's ``(cells, edges)`` (:func:`territory_value`).
 
     Simultaneous moves are searched as rounds: we choose, then the opponent chooses *without* being
     able to profit from seeing our move: if it picks the cell we just entered, both crash (a draw), as
@@ -346,7 +360,8 @@ class Searcher:
                  deadline: float = float("inf"), clock: Callable[[], float] = time.perf_counter,
                  learned: Callable[[int, int, int, int, int], int] | None = None,
                  rng: random.Random | None = None, engine: str = "auto", ordering: str = "killers",
-                 aspiration: int = 0, node_limit: int = 0, draw: int = DRAW):
+                 aspiration: int = 0, node_limit: int = 0, draw: int = DRAW,
+                 weights: tuple[int, int] = TERRITORY_WEIGHTS):
         if engine not in ENGINES:
             raise ValueError(f"unknown search engine {engine!r}: choose from {', '.join(ENGINES)}")
         if ordering not in ORDERINGS:
@@ -366,6 +381,7 @@ class Searcher:
         self.clock = clock
         self.node_limit = node_limit
         self.draw = draw
+        self.weights = weights
         self.nodes = 0
         self.horizon = 0  # leaves evaluated at the depth limit (not at the end of the game)
         self.killers: dict[int, int] = {}
@@ -383,7 +399,7 @@ class Searcher:
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
 
-            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, CELL_WEIGHT, EDGE_WEIGHT,
+            self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, *weights,
                                            ordering, draw)
 
     # -- evaluation ---------------------------------------------------------------------------------------
@@ -404,7 +420,8 @@ class Searcher:
         """Each side's Voronoi territory by :func:`territory_value` (parity-bounded cells and open edges)."""
         s = self.stride
         mine_bits, theirs_bits = territories(free, 1 << me, 1 << op, s)
-        return territory_value(mine_bits, me, s, self.size) - territory_value(theirs_bits, op, s, self.size)
+        return (territory_value(mine_bits, me, s, self.size, self.weights)
+                - territory_value(theirs_bits, op, s, self.size, self.weights))
 
     # -- search -------------------------------------------------------------------------------------------
 

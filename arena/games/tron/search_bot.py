@@ -11,7 +11,7 @@ from arena.core.bot import Bot
 from arena.core.errors import BotSpecError
 from arena.core.game import MatchInfo
 from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import DRAW, Position, Searcher, action_for, search_budget
+from arena.games.tron.search import DRAW, TERRITORY_WEIGHTS, Position, Searcher, action_for, search_budget
 
 
 class SearchBot(Bot):
@@ -60,6 +60,8 @@ class SearchBot(Bot):
     """What a head-on draw is worth to the search (see :class:`~arena.games.tron.search.Searcher`)."""
     fill_factor: int = 1
     """The space-filling search's node budget as a multiple of the fight's (its nodes can be cheaper)."""
+    territory_weights: tuple[int, int] = TERRITORY_WEIGHTS
+    """The ``chamber`` evaluation's weights of a territory's ``(cells, edges)``."""
 
     def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
                  draw: int | None = None):
@@ -115,7 +117,7 @@ class SearchBot(Bot):
             node_limit *= self.fill_factor
         search = Searcher(pos.stride, pos.size, evaluation=self.evaluation, simultaneous=pos.simultaneous,
                           deadline=deadline, learned=self.learned, rng=self.rng, node_limit=node_limit,
-                          draw=self.draw, **self.search_options)
+                          draw=self.draw, weights=self.territory_weights, **self.search_options)
         if filling:
             step, _, _ = search.fill_root(pos.free, pos.me, max_depth=self.fill_depth())
         elif self.depth:
