@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 
 from arena.learning.tron.dataset import build_dataset, records_from_db
-from arena.learning.tron.features import FEATURES
 from arena.learning.tron.training import save_weights, train
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.stats.proportions import score_rate
@@ -71,7 +70,7 @@ def main() -> None:
     errs = result.errors
     print(f"fit: {result.games['train']} training games ({result.positions['train']} positions), "
           f"{result.games['holdout']} held out ({result.positions['holdout']} positions)")
-    print("  weights: " + ", ".join(f"{n} {w:+.5f}" for n, w in zip(FEATURES, result.weights, strict=True)))
+    print("  weights: " + ", ".join(f"{n} {w:+.5f}" for n, w in zip(result.names, result.weights, strict=True)))
     for label, a, b in (("learned", "train", "holdout"), ("voronoi only", "baseline_train", "baseline_holdout")):
         print(f"  {label:>12}: training mse {errs[a]['mse']:.4f}, accuracy {errs[a]['accuracy']:.1%}; "
               f"held-out mse {errs[b]['mse']:.4f}, accuracy {errs[b]['accuracy']:.1%}")

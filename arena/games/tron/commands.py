@@ -49,24 +49,33 @@ def train_eval_command(
     out_path: Annotated[Path, typer.Option("--out", help="Weights file to write.")] = Path("weights.json"),
     seed: Annotated[int, typer.Option(help="Seed of the split of games into training and held out.")] = 0,
     holdout: Annotated[float, typer.Option(help="Fraction of the games held out.")] = 0.2,
+    feature_names: Annotated[str, typer.Option(
+        "--features", metavar="NAME,...",
+        help="The features to fit, comma-separated, from: voronoi, parity, area, mobility, voronoi_near, "
+             "chamber_cells, chamber_edges (the last two alone fit chamber's cells= and edges=).")
+    ] = "voronoi,parity,area,mobility,voronoi_near",
 ) -> None:
     """Fit a linear Tron evaluation to stored games' results; use it with voronoi:weights=FILE."""
     from arena.learning.tron.dataset import build_dataset, records_from_db
-    from arena.learning.tron.features import FEATURES
-    from arena.learning.tron.training import save_weights, train
+    from arena.learning.tron.training import chamber_weights, save_weights, train
     from arena.plugins.registry import load_registry
 
+    names = tuple(name.strip() for name in feature_names.split(",") if name.strip())
     records = records_from_db(db)
-    data = build_dataset(records, load_registry())
+    data = build_dataset(records, load_registry(), names)
     result = train(data, seed=seed, holdout=holdout)
     save_weights(result, out_path)
     errs = result.errors
     out.print(f"{result.games['train']} training games ({result.positions['train']} positions), "
               f"{result.games['holdout']} held out ({result.positions['holdout']} positions), "
               f"{result.games['skipped']} skipped; seed {seed}", highlight=False, soft_wrap=True)
-    pairs = zip(FEATURES, result.weights, strict=True)
+    pairs = zip(result.names, result.weights, strict=True)
     out.print("weights: " + ", ".join(f"{name} {weight:+.5f}" for name, weight in pairs),
               highlight=False, soft_wrap=True)
+    as_chamber = chamber_weights(result)
+    if as_chamber is not None:
+        out.print(f"as chamber's own weights: chamber:cells={as_chamber[0]},edges={as_chamber[1]} "
+                  "(the defaults are cells=2,edges=7)", highlight=False, soft_wrap=True)
     for label, train_key, held_key in (("learned", "train", "holdout"),
                                        ("voronoi only", "baseline_train", "baseline_holdout")):
         out.print(f"{label:>12}: training mse {errs[train_key]['mse']:.4f}, accuracy "

@@ -8,7 +8,7 @@ held-out sets (positions of one game are strongly correlated).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.games.tron.search import Position
-from arena.learning.tron.features import FEATURES, features
+from arena.learning.tron.features import DEFAULT_FEATURES, FEATURES, features
 from arena.plugins.registry import Registry
 from arena.storage.replay import new_game
 from arena.storage.store import Store
@@ -25,21 +25,31 @@ from arena.storage.store import Store
 
 @dataclass
 class DataSet:
-    """Feature rows ``x``, targets ``y`` (result for the player: 1, 0.5, 0) and the game of each row."""
+    """Feature rows ``x`` (columns ``names``), targets ``y`` (result for the player: 1, 0.5, 0), the game of
+    each row, and each row's Voronoi difference ``voronoi`` (the baseline evaluation)."""
 
     x: np.ndarray
     y: np.ndarray
     game: np.ndarray
     games: int
     skipped: int
+    names: tuple[str, ...]
+    voronoi: np.ndarray
 
 
-def build_dataset(records: Iterable[dict[str, Any]], registry: Registry) -> DataSet:
-    """Replay 2-player ``tron`` records and collect features from both sides at every position.
+def build_dataset(records: Iterable[dict[str, Any]], registry: Registry,
+                  names: Sequence[str] = DEFAULT_FEATURES) -> DataSet:
+    """Replay 2-player ``tron`` records and collect the features ``names`` (and the Voronoi difference) from
+    both sides at every position.
 
     Records of other games, with more than two players, or with a bot failure are skipped (counted in
     ``skipped``). Powerups, where on, are ignored by the features (their cells count as free).
     """
+    unknown = [name for name in names if name not in FEATURES]
+    if unknown or not names:
+        raise ArenaError(f"unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})" if unknown
+                         else "no features to fit")
+    columns = ("voronoi", *names)
     rows: list[tuple[float, ...]] = []
     targets: list[float] = []
     owners: list[int] = []
@@ -58,15 +68,16 @@ def build_dataset(records: Iterable[dict[str, Any]], registry: Registry) -> Data
             if all(h >= 0 for h in obs.heads):
                 pos = Position.from_observation(obs)
                 a, b = obs.heads
-                rows.append(features(pos.free, a, b, pos.stride, pos.size))
+                rows.append(features(pos.free, a, b, pos.stride, pos.size, columns))
                 targets.append(label)
-                rows.append(features(pos.free, b, a, pos.stride, pos.size))
+                rows.append(features(pos.free, b, a, pos.stride, pos.size, columns))
                 targets.append(1.0 - label)
                 owners.extend((games, games))
             game.apply({int(seat): action for seat, action in turn.items()})
         games += 1
-    x = np.array(rows, dtype=float).reshape(len(rows), len(FEATURES))
-    return DataSet(x, np.array(targets, dtype=float), np.array(owners, dtype=int), games, skipped)
+    table = np.array(rows, dtype=float).reshape(len(rows), len(columns))
+    return DataSet(table[:, 1:], np.array(targets, dtype=float), np.array(owners, dtype=int), games, skipped,
+                   tuple(names), table[:, 0])
 
 
 def split_games(games: int, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:

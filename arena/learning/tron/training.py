@@ -17,7 +17,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.learning.tron.dataset import DataSet, split_games
-from arena.learning.tron.features import FEATURES
+from arena.learning.tron.features import CHAMBER_FEATURES
 from arena.learning.tron.weights import SCALE, WEIGHTS_FORMAT
 
 
@@ -51,6 +51,7 @@ class TrainResult:
     """What :func:`train` learned and measured; :meth:`to_json` is the weights file."""
 
     weights: list[float]
+    names: tuple[str, ...]
     baseline_weight: float
     games: dict[str, int]
     positions: dict[str, int]
@@ -60,7 +61,7 @@ class TrainResult:
 
     def to_json(self) -> dict[str, Any]:
         """The weights file's contents."""
-        return {"format": WEIGHTS_FORMAT, "features": list(FEATURES), "weights": self.weights,
+        return {"format": WEIGHTS_FORMAT, "features": list(self.names), "weights": self.weights,
                 "scale": SCALE, "seed": self.seed, "holdout": self.holdout, "games": self.games,
                 "positions": self.positions, "errors": self.errors,
                 "baseline": {"features": ["voronoi"], "weights": [self.baseline_weight]}}
@@ -74,15 +75,30 @@ def train(data: DataSet, seed: int = 0, holdout: float = 0.2) -> TrainResult:
     in_train = np.isin(data.game, train_games)
     xt, yt, xh, yh = data.x[in_train], data.y[in_train], data.x[~in_train], data.y[~in_train]
     weights = fit(xt, yt)
-    base = fit(xt[:, :1], yt)
-    full = np.zeros(len(FEATURES))
-    full[0] = base[0]
+    vt, vh = data.voronoi[in_train, None], data.voronoi[~in_train, None]
+    base = fit(vt, yt)
     result_errors = {"train": errors(xt, yt, weights), "holdout": errors(xh, yh, weights),
-                     "baseline_train": errors(xt, yt, full), "baseline_holdout": errors(xh, yh, full)}
-    return TrainResult([float(w) for w in weights], float(base[0]),
+                     "baseline_train": errors(vt, yt, base), "baseline_holdout": errors(vh, yh, base)}
+    return TrainResult([float(w) for w in weights], data.names, float(base[0]),
                        {"train": len(train_games), "holdout": len(held_games), "skipped": data.skipped},
                        {"train": int(in_train.sum()), "holdout": int((~in_train).sum())},
                        result_errors, seed, holdout)
+
+
+def chamber_weights(result: TrainResult) -> tuple[int, int] | None:
+    """Fitted weights of the ``chamber`` evaluation's own terms as its whole-number ``(cells, edges)``.
+
+    Scaled so that the larger in size is 7, as with the default weights 2 and 7 (which this maps to
+    themselves), so the search's aspiration window keeps about its width in cells. ``None`` unless exactly
+    the two :data:`~arena.learning.tron.features.CHAMBER_FEATURES` were fitted, or if both weights are 0.
+    """
+    if result.names != CHAMBER_FEATURES:
+        return None
+    largest = max(abs(weight) for weight in result.weights)
+    if largest == 0:
+        return None
+    cells, edges = (round(7 * weight / largest) for weight in result.weights)
+    return cells, edges
 
 
 def save_weights(result: TrainResult, path: str | Path) -> None:

@@ -30,12 +30,11 @@ class LearnedEval:
         self.weights = tuple(float(w) for w in weights)
         self.source = source
         self._scaled = [SCALE * w for w in self.weights]
-        self._index = [FEATURES.index(name) for name in self.names]
 
     def value(self, free: int, me: int, op: int, stride: int, size: int) -> int:
         """The learned value of a position for ``me`` (positive is good), an integer for the search."""
-        row = features(free, me, op, stride, size)
-        total = sum(w * row[i] for w, i in zip(self._scaled, self._index, strict=True))
+        row = features(free, me, op, stride, size, self.names)
+        total = sum(w * value for w, value in zip(self._scaled, row, strict=True))
         return max(-LIMIT, min(LIMIT, round(total)))
 
 
