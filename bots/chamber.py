@@ -3,8 +3,8 @@
 After the winner of the 2010 Google AI Challenge:
 
 * While the players can still reach each other, an iterative-deepening alpha-beta search scores
-  positions by Voronoi territory, each side's worth ``2 * cells + 7 * edges`` of the part of its
-  territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the territory
+  positions by Voronoi territory, each side's worth ``7 * cells + 7 * edges`` (version 2: ``2 * cells + 7 *
+  edges``) of the part of its territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the territory
   hangs together through a single cell (an articulation point), a head that goes through can't come
   back, so of the branches off a chamber only the best counts. The cells are bounded by checkerboard
   parity (a path alternates square colours, so surplus cells of one colour can't all be filled); the
@@ -22,23 +22,27 @@ After the winner of the 2010 Google AI Challenge:
   pass can fill (the room we are in plus the best branch beyond one door). Ties go to the move that
   hugs walls, then at random.
 * It uses its whole budget every move.
-* Version 2 (the default) values a head-on draw as an even position, 0, where version 1 valued it below
+* Version 2 values a head-on draw as an even position, 0, where version 1 valued it below
   any position still in play: assuming the opponent would take every draw it could reach, version 1 gave
   way in every head-to-head approach and, when every line ended in such a threat, saw all its moves tied.
   ``chamber:version=1`` keeps the old value for comparison; ``chamber:draw=N`` sets it directly.
 * Version 3 (``chamber:version=3``) is version 2 with three times the node budget for the space-filling
-  search: compiled (:mod:`arena.games.tron.compiled_fill`), the fill's 35,000 nodes take about 0.03 s where
-  the budget binds, a third of the fight's 0.1 s. Against version 2 it was neither stronger nor weaker on the
-  held-out maps (README), so version 2 stays the default.
+  search: compiled (:mod:`arena.games.tron.compiled_fill`), the fill's 35,000 nodes (the default budget then)
+  take about 0.03 s where the budget binds, a third of the fight's 0.1 s. Against version 2 it was neither stronger nor weaker on the
+  held-out maps (README), so it did not become the default.
+* Version 4 (the default) is version 2 with the evaluation's weights fitted to the results of games
+  between strong bots (240 games of ``chamber`` against its version 1 on the tuning and default maps): a territory's
+  parity-bounded cells and its inner edges weigh the same, ``7 * cells + 7 * edges``, where version 2 has
+  ``2 * cells + 7 * edges``. Against version 2 it passed an SPRT on maps neither was fitted or tuned on (README).
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
-:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=35000`` (nodes searched a move,
-the default: about 0.1 s; version 3 fills with three times as many), ``chamber:think=0.5`` (search by the
+:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move,
+the default: about 0.08 s a move over a game; version 3 fills with three times as many), ``chamber:think=0.5`` (search by the
 clock instead, seconds per move), ``chamber:depth=6`` (a fixed depth in plies, no budget: for the fill search
-too), ``chamber:version=1`` (a previous version; ``3``, a bigger fill budget), ``chamber:draw=0`` (the value
+too), ``chamber:version=2`` (a previous version; ``1``, the draw feared; ``3``, a bigger fill budget), ``chamber:draw=0`` (the value
 of a head-on draw), ``chamber:weights=FILE`` (evaluate the fight with the learned linear weights
-``arena train tron-eval`` wrote; the space-filling endgame is unchanged), ``chamber:cells=2,edges=7`` (the
-evaluation's own weights of a territory's parity-bounded cells and inner edges, the defaults; compiled, unlike
+``arena train tron-eval`` wrote; the space-filling endgame is unchanged), ``chamber:cells=7,edges=7`` (the
+evaluation's own weights of a territory's parity-bounded cells and inner edges, version 4's; compiled, unlike
 ``weights=``: ``arena train tron-eval --features chamber_cells,chamber_edges`` fits them to stored games).
 """
 
@@ -48,17 +52,20 @@ from arena.games.tron.search import ASPIRATION, CELL_WEIGHT, DRAW, EDGE_WEIGHT, 
 from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
 
-VERSIONS: dict[int, dict[str, int]] = {
+VERSIONS: dict[int, dict[str, Any]] = {
     1: {"draw": DRAW},
     2: {"draw": 0},
     3: {"draw": 0, "fill_factor": 3},
+    4: {"draw": 0, "weights": (7, 7)},
 }
 """Each version's settings: 1 feared every head-on draw (worse than any position in play), 2 values a draw
 as an even position, so it neither flinches from a head it could meet nor walks into one when ahead; 3 gives
-the space-filling search three times the fight's node budget (compiled, its nodes became far cheaper)."""
+the space-filling search three times the fight's node budget (compiled, its nodes became far cheaper); 4 weighs
+a territory's cells and edges alike, ``7 * cells + 7 * edges``, as a fit to the results of games between strong
+bots put them (``arena train tron-eval --features chamber_cells,chamber_edges``), where 2 weighs them 2 and 7."""
 
-DEFAULT_VERSION = 2
-"""The version ``chamber`` plays without ``version=``: version 3 is not stronger (see above)."""
+DEFAULT_VERSION = 4
+"""The version ``chamber`` plays without ``version=``: version 4 beat version 2 in an SPRT; 3 was not stronger."""
 
 
 class Chamber(SearchBot):
@@ -67,24 +74,33 @@ class Chamber(SearchBot):
     name = "chamber"
     evaluation = "chamber"
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
-    default_nodes = 35_000  # benchmarks/node_budget.py: about 0.1 s of this search, fight or space filling
+    default_nodes = 70_000
+    """About 0.08 s a move, averaged over whole games against the 2010 winner's program (README): 35,000, what the
+    search visits in 0.1 s of the positions ``benchmarks/node_budget.py`` times, averaged 0.04 s there, since many
+    moves (forced, proven, or small regions to fill) stop well short of the budget's time."""
     read_weights = staticmethod(load_weights)
 
     def __init__(self, depth: int = 0, think: float = 0.0, weights: str = "", nodes: int = 0,
-                 draw: int | None = None, version: int = DEFAULT_VERSION, cells: int = CELL_WEIGHT,
-                 edges: int = EDGE_WEIGHT):
+                 draw: int | None = None, version: int = DEFAULT_VERSION, cells: int | None = None,
+                 edges: int | None = None):
         settings = VERSIONS[int(version)]
         super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
         self.version = int(version)
         self.fill_factor = settings.get("fill_factor", 1)
-        self.territory_weights = (int(cells), int(edges))
+        version_cells, version_edges = settings.get("weights", (CELL_WEIGHT, EDGE_WEIGHT))
+        self.territory_weights = (version_cells if cells is None else int(cells),
+                                  version_edges if edges is None else int(edges))
 
     @classmethod
     def check_parameters(cls, params: dict[str, Any]) -> None:
-        """Refuse an unknown ``version`` or two zero weights, as well as what :class:`SearchBot` refuses."""
+        """Refuse an unknown ``version``, weights that aren't whole numbers or are both 0, as well as what
+        :class:`SearchBot` refuses."""
         if params.get("version", DEFAULT_VERSION) not in VERSIONS:
             raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}")
-        if params.get("cells", CELL_WEIGHT) == 0 and params.get("edges", EDGE_WEIGHT) == 0:
+        for key in ("cells", "edges"):
+            if key in params and (not isinstance(params[key], int) or isinstance(params[key], bool)):
+                raise ValueError(f"{key} must be a whole number, a weight of the evaluation")
+        if params.get("cells", 1) == 0 and params.get("edges", 1) == 0:
             raise ValueError("cells and edges can't both be 0: the evaluation would value every position alike")
         super().check_parameters(params)
 

@@ -28,7 +28,7 @@ from arena.games.tron.search import (
     voronoi,
 )
 from arena.plugins.registry import PluginConfig, load_registry
-from bots.chamber import Chamber
+from bots.chamber import DEFAULT_VERSION, Chamber
 from tests.tron_positions import bfs_distances, board_of, observe
 
 SEARCH_BOTS = ("minimax", "voronoi", "chamber")
@@ -531,19 +531,25 @@ def test_bots_play_every_rule_set_without_failures(registry, name, game, map_nam
         assert outcome.turns > 4
 
 
-def test_chamber_with_its_default_weights_spelled_out_plays_the_same_game():
+def test_chamber_plays_by_its_versions_weights_unless_given_others():
     registry = load_registry()
 
     def moves(spec):
         outcome = run_match("tron", [spec, "floodfill"], game_map="center_block", seed=3, registry=registry)
         return outcome.actions
 
-    default = moves("chamber:depth=3")
-    assert moves("chamber:depth=3,cells=2,edges=7") == default
-    assert moves("chamber:depth=3,cells=1,edges=0") != default  # cells alone: another evaluation, another game
+    two = moves("chamber:depth=3,version=2")
+    assert moves("chamber:depth=3,version=2,cells=2,edges=7") == two  # version 2's weights, spelled out
+    assert moves("chamber:depth=3,version=2,cells=1,edges=0") != two  # cells alone: another evaluation, another game
+    four = moves("chamber:depth=3,version=4")
+    assert four == moves("chamber:depth=3,version=2,cells=7,edges=7") != two  # version 4: the fitted weights
+    assert moves("chamber:depth=3,version=4,cells=2,edges=7") == two  # given weights win over the version's
+    assert moves("chamber:depth=3") == moves(f"chamber:depth=3,version={DEFAULT_VERSION}")
 
 
-def test_chamber_refuses_two_zero_weights():
+def test_chamber_refuses_two_zero_weights_or_weights_that_are_not_whole_numbers():
     with pytest.raises(ValueError, match="cells and edges can't both be 0"):
         Chamber.check_parameters({"cells": 0, "edges": 0})
+    with pytest.raises(ValueError, match="edges must be a whole number"):
+        Chamber.check_parameters({"edges": 1.5})
     Chamber.check_parameters({"cells": 0, "edges": 1})
