@@ -125,8 +125,8 @@ def test_the_warm_up_searches():
     assert warm_up() > 1
 
 
-@pytest.mark.parametrize(("version", "fight", "fill"), [(1, 35_000, 35_000), (2, 35_000, 35_000),
-                                                        (3, 35_000, 105_000)])
+@pytest.mark.parametrize(("version", "fight", "fill"), [(1, 70_000, 70_000), (2, 70_000, 70_000),
+                                                        (3, 70_000, 210_000), (4, 70_000, 70_000)])
 def test_version_3_of_chamber_fills_with_three_times_the_fight_budget(monkeypatch, version, fight, fill):
     budgets = []
     for method in ("fill_root", "iterate"):

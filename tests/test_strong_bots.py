@@ -535,7 +535,7 @@ def test_chamber_plays_by_its_versions_weights_unless_given_others():
     registry = load_registry()
 
     def moves(spec):
-        outcome = run_match("tron", [spec, "floodfill"], game_map="center_block", seed=3, registry=registry)
+        outcome = run_match("tron", [spec, "floodfill"], game_map="empty_room", seed=3, registry=registry)
         return outcome.actions
 
     two = moves("chamber:depth=3,version=2")
