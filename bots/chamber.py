@@ -47,7 +47,7 @@ fits them to stored games)."""
 
 from typing import Any
 
-from arena.games.tron.search import ASPIRATION, CELL_WEIGHT, DRAW, EDGE_WEIGHT, Position
+from arena.games.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
 from arena.games.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
 
@@ -86,7 +86,7 @@ class Chamber(SearchBot):
         super().__init__(depth, think, weights, nodes, settings["draw"] if draw is None else draw)
         self.version = int(version)
         self.fill_factor = settings.get("fill_factor", 1)
-        version_cells, version_edges = settings.get("weights", (CELL_WEIGHT, EDGE_WEIGHT))
+        version_cells, version_edges = settings.get("weights", TERRITORY_WEIGHTS)
         self.territory_weights = (version_cells if cells is None else int(cells),
                                   version_edges if edges is None else int(edges))
 

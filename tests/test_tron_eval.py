@@ -128,7 +128,8 @@ def test_fitting_the_chamber_terms_gives_chambers_own_weights(db, tmp_path):
                "--features", "chamber_cells,chamber_edges"]
     result = runner.invoke(app, command)
     assert result.exit_code == 0, result.output
-    assert "as chamber's own weights: chamber:cells=7,edges=-4 (the defaults are cells=2,edges=7)" in result.output
+    assert ("as chamber's own weights: chamber:cells=7,edges=-4 (version 2's are cells=2,edges=7; version 4, the "
+            "default, has 7 and 7)") in result.output
     assert json.loads(out.read_text())["features"] == list(CHAMBER_FEATURES)
     # The baseline is the Voronoi difference whatever is fitted: the same line as with the default features.
     assert "voronoi only: training mse 0.1285, accuracy 58.8%; held-out mse 0.1461, accuracy 88.9%" in result.output

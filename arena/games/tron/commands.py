@@ -75,7 +75,8 @@ def train_eval_command(
     as_chamber = chamber_weights(result)
     if as_chamber is not None:
         out.print(f"as chamber's own weights: chamber:cells={as_chamber[0]},edges={as_chamber[1]} "
-                  "(the defaults are cells=2,edges=7)", highlight=False, soft_wrap=True)
+                  "(version 2's are cells=2,edges=7; version 4, the default, has 7 and 7)",
+                  highlight=False, soft_wrap=True)
     for label, train_key, held_key in (("learned", "train", "holdout"),
                                        ("voronoi only", "baseline_train", "baseline_holdout")):
         out.print(f"{label:>12}: training mse {errs[train_key]['mse']:.4f}, accuracy "

@@ -18,7 +18,7 @@ FEATURES: tuple[str, ...] = ("voronoi", "parity", "area", "mobility", "voronoi_n
   matters more when the heads are close and fighting over it);
 * ``chamber_cells`` and ``chamber_edges``: the two terms of the ``chamber`` evaluation
   (:func:`~arena.games.tron.search.territory_terms`): the parity-bounded cells and the inner edges of the
-  part of each territory one pass can fill (branches chosen by the default weights). Fitted alone, their
+  part of each territory one pass can fill (branches chosen by version 2's weights, 2 and 7). Fitted alone, their
   weights are ``chamber``'s own ``cells`` and ``edges`` parameters.
 """
 

@@ -88,8 +88,8 @@ def train(data: DataSet, seed: int = 0, holdout: float = 0.2) -> TrainResult:
 def chamber_weights(result: TrainResult) -> tuple[int, int] | None:
     """Fitted weights of the ``chamber`` evaluation's own terms as its whole-number ``(cells, edges)``.
 
-    Scaled so that the larger in size is 7, as with the default weights 2 and 7 (which this maps to
-    themselves), so the search's aspiration window keeps about its width in cells. ``None`` unless exactly
+    Scaled so that the larger in size is 7, as with ``chamber`` version 2's weights 2 and 7 (which this maps
+    to themselves), so the search's aspiration window keeps about its width in cells. ``None`` unless exactly
     the two :data:`~arena.learning.tron.features.CHAMBER_FEATURES` were fitted, or if both weights are 0.
     """
     if result.names != CHAMBER_FEATURES:
