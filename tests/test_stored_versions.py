@@ -113,6 +113,26 @@ def test_an_older_stored_version_plays_as_its_old_source_beside_the_current_one(
     played = invoke("play", f"hugger@{old[:3]}", "random", "-m", "empty_room", "-q")
     assert played.exit_code == 0 and f"hugger@{old}: " in played.stdout
 
+    # replay --rerun plays a recorded game again with the versions it names: the stored one for run 1's hugger
+    turns = len(games_of("arena.db", 1)[0][2])
+    again = invoke("replay", "1", "0", "--rerun")
+    assert (again.exit_code, again.stdout) == (0, f"played again by hugger@{old}, random: the same {turns} turns "
+                                                  "and result\n")
+    # (in a process of its own: this one imported ./bots/hugger.py before it changed)
+    current = subprocess.run([sys.executable, "-m", "arena", "replay", "3", "0", "--rerun"], capture_output=True,
+                             text=True, env=subprocess_env(), timeout=120)
+    assert current.stdout.startswith("played again by hugger, random: the same"), current.stderr
+    with Store("arena.db") as store:
+        record = store.game(1, 0).record
+    first = record["turns"][0]
+    record["turns"][0] = {seat: ("S" if action != "S" else "N") for seat, action in first.items()}
+    Path("doctored.json").write_text(json.dumps(record))
+    doctored = invoke("replay", "doctored.json", "--rerun")
+    moves = " ".join(f"{int(seat) + 1}:{action}" for seat, action in sorted(first.items()))
+    changed = " ".join(f"{int(seat) + 1}:{action}" for seat, action in sorted(record["turns"][0].items()))
+    assert (doctored.exit_code, doctored.stdout) == (1, f"played again by hugger@{old}, random: differs at turn 1: "
+                                                        f"recorded {changed}, now {moves}\n")
+
 
 def hugger_versions_sharing_a_first_digit():
     """Two sources of hugger whose versions start with the same hex digit."""
