@@ -284,3 +284,9 @@ def test_a_run_interrupted_with_ctrl_c_resumes_without_its_bots_dir(tmp_path):
     with Store("cut.db") as store:
         assert store.run(1).status == "complete"
         assert store.run(1).definition["bot_dirs"] == [str(bots.resolve())]
+
+    bots.rename(tmp_path / "moved")
+    gone = invoke("tournament", "--resume", "1", "--db", "cut.db")
+    assert gone.exit_code != 0
+    assert gone.stderr.splitlines()[0] == f"warning: run 1 loaded bots from {bots.resolve()}, which no longer exists"
+    assert gone.stderr.splitlines()[1].startswith("error: unknown bot 'slowhugger'")

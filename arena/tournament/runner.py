@@ -202,16 +202,18 @@ def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
     return _stored_run(store, run_id, tournament, "resumed")
 
 
-def resume_config(store: Store, run_id: int, config: PluginConfig) -> PluginConfig:
+def resume_config(store: Store, run_id: int, config: PluginConfig) -> tuple[PluginConfig, list[str]]:
     """The configuration that resumes stored run ``run_id``: ``config`` (the resuming command's) with the bot
-    directories the run used that still exist, and the stored bot versions (``name@version``) it plays."""
+    directories the run used that still exist, and the stored bot versions (``name@version``) it plays; and
+    the run's bot directories that no longer exist."""
     row = store.run(run_id)
+    remembered = [str(directory) for directory in row.definition.get(BOT_DIRS_KEY, [])]
     known = {Path(directory).resolve() for directory in config.bot_dirs}
-    kept = [directory for directory in row.definition.get(BOT_DIRS_KEY, [])
-            if Path(directory).is_dir() and Path(directory).resolve() not in known]
+    gone = [directory for directory in remembered if not Path(directory).is_dir()]
+    kept = [directory for directory in remembered if directory not in gone and Path(directory).resolve() not in known]
     named = list(row.definition.get("bots", [])) + [row.definition.get("gauntlet") or ""]
     stored = stored_bots_of(store, [text for text in named if text])
-    return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored))
+    return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored)), gone
 
 
 def open_run(store: Store, tournament: TournamentPlan, new: bool = False,
