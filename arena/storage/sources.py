@@ -87,12 +87,12 @@ def resolve_stored(store: Store, texts: Sequence[str]) -> tuple[list[str], tuple
         stored = store.source_versions(base)
         matching = [(version, kind) for version, kind in stored if version.startswith(prefix.lower())]
         if not matching:
-            listing = (f"stored: {', '.join(version for version, _ in stored)}" if stored else
+            listing = (f"stored: {', '.join(sorted(version for version, _ in stored))}" if stored else
                        f"{store.path} keeps no version of it; a version is kept the first time it plays")
             raise BotSpecError(f"bot spec {text!r}: no stored version of {base!r} starts with {prefix!r} ({listing})")
         if len(matching) > 1:
             raise BotSpecError(f"bot spec {text!r}: {prefix!r} is ambiguous, it starts versions "
-                               f"{', '.join(version for version, _ in matching)} of {base!r}; give more of it")
+                               f"{', '.join(sorted(version for version, _ in matching))} of {base!r}; give more of it")
         version, kind = matching[0]
         bot = StoredBot(base, version, kind, tuple(store.source_files(base, version)))
         bots[bot.label] = bot
