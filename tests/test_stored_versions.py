@@ -93,8 +93,9 @@ def test_an_older_stored_version_plays_as_its_old_source_beside_the_current_one(
 
     # run 4: old against new, with a parameter, exactly as the two sources played side by side as two modules
     tournament("-b", f"hugger@{old}:patience=2,hugger", "-w", "2")
-    assert versions_of("arena.db") == {"hugger": new, f"hugger@{old}:patience=2": old, "random": versions_of(
-        "arena.db")["random"], f"hugger@{old}": old}
+    versions = versions_of("arena.db")  # two distinct versions, each under its own name
+    assert (versions["hugger"], versions[f"hugger@{old}"], versions[f"hugger@{old}:patience=2"]) == (new, old, old)
+    assert set(versions) == {"hugger", f"hugger@{old}", f"hugger@{old}:patience=2", "random"}
     write_hugger(Path("side"), OLD, name="oldhugger", module="oldhugger.py")
     assert invoke("tournament", "empty_room", "-n", "2", "--seed", "3", "-w", "1", "--db", "side.db", "-b",
                   "oldhugger:patience=2,hugger", "--bots-dir", "side").exit_code == 0
