@@ -91,7 +91,10 @@ def stored_bot_class(bot: StoredBot, build_timeout: float | None = None,
                      startup_timeout: float | None = None) -> type[Bot]:
     """The bot class of a stored version, named ``name@version`` and left out of default fields; an
     :class:`ArenaError` if its files no longer make that version."""
-    directory = unpacked(bot)
+    try:
+        directory = unpacked(bot)
+    except OSError as exc:
+        raise ArenaError(f"stored bot {bot.label}: cannot unpack its files ({exc})") from None
     if bot.kind == PYTHON:
         cls = _python_class(bot, directory)
     elif bot.kind == PROGRAM:
