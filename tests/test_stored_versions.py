@@ -10,10 +10,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from textwrap import dedent
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -39,6 +41,16 @@ HUGGER = """
         return "N"
     """
 OLD, NEW = "NESW", "WSEN"
+
+
+@pytest.fixture(autouse=True)
+def _own_temporary_directory(tmp_path, monkeypatch):
+    """Stored versions unpack under this test's own temporary directory, in this process and its workers."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
 
 
 def invoke(*args):
@@ -198,6 +210,8 @@ def test_a_program_bots_sources_are_kept_and_its_stored_version_is_built_and_pla
     assert directory_version(bots / "scanner") != before_build
     tournament("-b", f"scanner@{before_build[:6]},random", "-w", "2", "--bots-dir", bots)
     assert games_of("arena.db", 2) == relabelled(games_of("arena.db", 1), {"scanner": f"scanner@{before_build}"})
+    unpacked = list(Path(tempfile.gettempdir()).glob(f"arena-stored-{os.getuid()}/scanner-{before_build}-*"))
+    assert len(unpacked) == 1 and (unpacked[0] / "bot").is_file()  # unpacked and built in a folder of its own
     tournament("-b", "scanner,random", "-w", "1", "--bots-dir", bots)
     assert [turns for _, _, turns in games_of("arena.db", 3)] != [turns for _, _, turns in games_of("arena.db", 1)]
     assert versions_of("arena.db")[f"scanner@{before_build}"] == before_build
