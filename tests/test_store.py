@@ -102,14 +102,14 @@ def thinker_dir(path):
 # --- schema, migrations -------------------------------------------------------------------------------
 
 
-def test_a_new_database_has_schema_version_2_application_arena_and_wal():
+def test_a_new_database_has_schema_version_3_application_arena_and_wal():
     with Store("fresh.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "2"}
+                                                                            "schema_version": "3"}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
-                          "run_ratings", "ladder"}
+                          "run_ratings", "ladder", "bot_sources", "bot_source_files"}
     assert Path("fresh.db").exists()
     # the default is ./arena.db, or $ARENA_DB
     assert invoke("runs").exit_code == 0 and Path("arena.db").exists()

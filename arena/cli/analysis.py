@@ -39,6 +39,7 @@ from arena.stats.analysis import compare_ratings
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
 from arena.storage.queries import run_standings
+from arena.storage.sources import use_stored_versions
 from arena.storage.store import Store
 
 
@@ -46,7 +47,8 @@ from arena.storage.store import Store
 @user_errors
 def compare_command(
     new: Annotated[str, typer.Argument(help="The new bot spec (e.g. voronoi:depth=4), or run A.")],
-    old: Annotated[str, typer.Argument(help="The bot spec it must beat, or run B.")],
+    old: Annotated[str, typer.Argument(
+        help="The bot spec it must beat (a stored version too: hugger@85250da6), or run B.")],
     sprt: Annotated[str | None, typer.Option("--sprt", help="H0 and H1 as Elo differences ELO0,ELO1, e.g. 0,10.",
                                              show_default=False)] = None,
     maps: Annotated[list[str] | None, typer.Option(
@@ -88,6 +90,7 @@ def compare_command(
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
+    (new, old), config = use_stored_versions([new, old], db, registry, config)
     plan = plan_compare(new, old, maps, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
                         workers=default_workers() if workers is None else workers)
     choice = ExecutorChoice(executor or "local", address)

@@ -26,6 +26,7 @@ from arena.cli.common import (
 from arena.core.errors import ArenaError
 from arena.core.game import player_name
 from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, play, replay_position
+from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
 
 
@@ -53,7 +54,9 @@ def play_command(
     """
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
-    registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
+    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    registry = load_registry_reporting(config)
+    bots, config = use_stored_versions(bots, None, registry, config)
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
                                         seed=seed, time_limit=time_limit)
     specs = setup.bots

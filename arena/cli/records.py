@@ -15,9 +15,11 @@ from rich.text import Text
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.core.errors import ArenaError
-from arena.plugins.registry import Registry
+from arena.play.referee import DEFAULT_TIME_LIMIT
+from arena.plugins.registry import PluginConfig, Registry
 from arena.report.replay_page import build_replay_html, write_game_pages
 from arena.storage.replay import CheckReport, RecordError, check, check_records, load_records, new_game, validate
+from arena.storage.rerun import rerun
 from arena.storage.store import Store
 
 MAX_DIFFERENCES_SHOWN = 10
@@ -80,18 +82,32 @@ def replay_command(
     html_file: Annotated[Path | None, typer.Option(
         "--html", help="Write the game as a self-contained HTML replay page instead of playing it back.",
         show_default=False)] = None,
+    rerun_game: Annotated[bool, typer.Option(
+        "--rerun", help="Play the game again with its bots at the versions the record names (the stored version of "
+                        "a bot changed since) and say whether they make the same moves.")] = False,
+    time_limit: Annotated[float | None, typer.Option(
+        help="With --rerun: seconds a bot may think per move [default: the run's, else 1].",
+        show_default=False)] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
 ) -> None:
     """Play a record back in the terminal (a file, or a stored game by run and game number), write it as an
-    HTML replay page (--html), or check records or a stored game (--check): 'N agree, M differ'."""
-    registry = load_registry_reporting(plugin_config(bots_dir))
-    if check_only and html_file is not None:
-        raise ArenaError("give --check or --html, not both")
+    HTML replay page (--html), check records or a stored game (--check): 'N agree, M differ', or play a game
+    again with its bots (--rerun)."""
+    config = plugin_config(bots_dir)
+    registry = load_registry_reporting(config)
+    if sum((check_only, html_file is not None, rerun_game)) > 1:
+        raise ArenaError("give one of --check, --html and --rerun")
+    if time_limit is not None and (not rerun_game or not 0 < time_limit < float("inf")):
+        raise ArenaError("--time-limit goes with --rerun, and must be a positive number of seconds")
     stored = stored_game(targets)
     if stored is not None:
         with Store(db) as store:
             record = store.game(*stored).record
+            run_time_limit = store.run(stored[0]).definition.get("time_limit")
+        if rerun_game:
+            _rerun(record, registry, config, db, time_limit or run_time_limit or DEFAULT_TIME_LIMIT)
+            return
         if check_only:
             where = f"run {stored[0]}, game {stored[1]}"
             try:
@@ -118,7 +134,23 @@ def replay_command(
     if html_file is not None:
         write_replay_page(record, registry, html_file)
         return
+    if rerun_game:
+        _rerun(record, registry, config, db, time_limit or DEFAULT_TIME_LIMIT)
+        return
     _play_back(record, registry, delay, step, turn)
+
+
+def _rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: Path | None,
+           time_limit: float) -> None:
+    """Play the record's game again and say whether it went the same way; exit status 1 if not."""
+    again = rerun(record, registry, config, db, time_limit)
+    players = ", ".join(again.specs)
+    if again.difference:
+        out.print(f"played again by {escape(players)}: differs at {escape(again.difference)}", highlight=False,
+                  soft_wrap=True)
+        raise typer.Exit(1)
+    out.print(f"played again by {escape(players)}: the same {again.outcome.turns} turns and result", highlight=False,
+              soft_wrap=True)
 
 
 def _report_check(report: CheckReport) -> None:

@@ -44,8 +44,9 @@ from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
 from arena.tournament.ladder import check_ladder_maps, next_round_number, play_round
 from arena.tournament.plan import plan_tournament
-from arena.tournament.runner import open_run, play_stored_run, resume_run
+from arena.tournament.runner import open_run, play_stored_run, resume_config, resume_run
 from arena.tournament.selection import command_line_definition, default_maps, load_maps
+from arena.tournament.stored_versions import with_stored_versions
 
 FormatOption = Annotated[list[str] | None, typer.Option(
     "--format", "-f", show_default=False,
@@ -132,22 +133,28 @@ def tournament_command(
     if gauntlet and fmt_tournament not in (None, "gauntlet"):
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
-    registry = load_registry_reporting(config)
     plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
         if targets:
             raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
     else:
+        registry = load_registry_reporting(config)
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
                          gauntlet=gauntlet, rounds=rounds, executor=executor, address=address)
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
+        definition, config = with_stored_versions(definition, db, registry, config)
         plan = plan_tournament(definition, registry)
         for line in plan.skipped:
             warn(line)
     with Store(db) as store:
-        opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new)
+        if plan is None:  # the run's own bot directories and stored versions, and this command's
+            config, gone = resume_config(store, resume, config)
+            for directory in gone:
+                warn(f"run {resume} loaded bots from {directory}, which no longer exists")
+            registry = load_registry_reporting(config)
+        opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new, config)
         run, run_id = opened.run, opened.run.run_id or 0
         if opened.state == "complete":
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",

@@ -184,7 +184,8 @@ def source_version(path: str | Path | None, obj: object = None) -> str:
     return hashlib.sha256(data).hexdigest()[:8]
 
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*(?::(.*))?$")
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?:@[0-9A-Za-z]+)?)\s*(?::(.*))?$")
+"""``name``, or ``name@version`` (a stored version of the bot), then ``:key=value,...``."""
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,8 @@ def parse_bot_spec(text: str) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,...`` into the name and raw string parameters."""
     match = _SPEC.match(text)
     if not match:
-        raise BotSpecError(f"bot spec {text!r} doesn't parse; expected name or name:key=value,key=value")
+        raise BotSpecError(f"bot spec {text!r} doesn't parse; expected name, name@version "
+                           "or either with :key=value,key=value")
     name, rest = match.group(1), match.group(2)
     params: dict[str, str] = {}
     if rest is not None and rest.strip():

@@ -26,6 +26,7 @@ from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plu
 from arena.plugins.hookspecs import hookimpl
 from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
+from arena.plugins.stored import StoredBot, stored_bot_class
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
                    "arena.games.pawnrace.plugin")
@@ -78,6 +79,8 @@ class PluginConfig:
     startup_timeout: float | None = None
     """Seconds every program bot may take to start and say ready, over its manifest's ``startup_timeout`` and
     the default of ``exec:`` specs (``None``: their own)."""
+    stored_bots: tuple[StoredBot, ...] = ()
+    """Older versions of bots, from the database, registered as ``name@version`` beside the current ones."""
 
 
 @dataclass
@@ -299,7 +302,15 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
     _collect_bots(manager, registry)
     _collect_studies(manager, registry)
     _collect_executors(manager, registry)
+    add_stored_bots(registry, config.stored_bots, config)
     return registry
+
+
+def add_stored_bots(registry: Registry, bots: Iterable[StoredBot], config: PluginConfig) -> None:
+    """Register stored versions of bots as ``name@version`` (see :mod:`arena.plugins.stored`)."""
+    for bot in bots:
+        cls = stored_bot_class(bot, config.build_timeout, config.startup_timeout)
+        registry.bots[bot.label] = BotEntry(bot.label, cls, bot.version, f"{bot.label} (stored)", "stored")
 
 
 def _register_plugin(manager: pluggy.PluginManager, plugin: Any, name: str, kind: str,

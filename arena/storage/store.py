@@ -22,7 +22,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.storage.codec import decode_record, encode_record, record_json
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION = "arena"
 DB_VARIABLE = "ARENA_DB"
 DEFAULT_DB = "arena.db"
@@ -108,6 +108,27 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
             conn.execute(statement)
 
 
+_VERSION_3 = """
+    CREATE TABLE bot_sources (
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        first_seen TEXT NOT NULL,
+        PRIMARY KEY (name, version)
+    ) WITHOUT ROWID;
+    CREATE TABLE bot_source_files (
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        path TEXT NOT NULL,
+        mode INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (name, version, path),
+        FOREIGN KEY (name, version) REFERENCES bot_sources (name, version)
+    ) WITHOUT ROWID
+"""
+"""Version 3: the source of each bot version the first time it plays (a Python bot's module, a program bot's
+files), so that an older version can be played again (``name@version``)."""
+
 _MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     1: """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -183,6 +204,7 @@ _MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     );
     """,
     2: _migrate_to_2,
+    3: _VERSION_3,
 }
 
 
@@ -423,6 +445,33 @@ class Store:
         cursor = self.conn.execute("SELECT id, label, name, version, source, previous_id, first_seen FROM bots")
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def has_source(self, name: str, version: str) -> bool:
+        """Whether the source of version ``version`` of bot ``name`` is kept."""
+        return self.conn.execute("SELECT 1 FROM bot_sources WHERE name = ? AND version = ?",
+                                 (name, version)).fetchone() is not None
+
+    def keep_source(self, name: str, version: str, kind: str, files: Sequence[tuple[str, int, bytes]]) -> None:
+        """Keep the source of a bot version, ``files`` as ``(path, mode, contents)``, unless it is kept already."""
+        with self.transaction():
+            if self.has_source(name, version):
+                return
+            self.conn.execute("INSERT INTO bot_sources (name, version, kind, first_seen) VALUES (?, ?, ?, ?)",
+                              (name, version, kind, now()))
+            self.conn.executemany(
+                "INSERT INTO bot_source_files (name, version, path, mode, data) VALUES (?, ?, ?, ?, ?)",
+                [(name, version, path, mode, data) for path, mode, data in files])
+
+    def source_versions(self, name: str) -> list[tuple[str, str]]:
+        """``(version, kind)`` of every kept source of bot ``name``, oldest first."""
+        return self.conn.execute("SELECT version, kind FROM bot_sources WHERE name = ? ORDER BY first_seen, version",
+                                 (name,)).fetchall()
+
+    def source_files(self, name: str, version: str) -> list[tuple[str, int, bytes]]:
+        """The kept files of a bot version: ``(path, mode, contents)`` by path."""
+        return [(path, mode, bytes(data)) for path, mode, data in self.conn.execute(
+            "SELECT path, mode, data FROM bot_source_files WHERE name = ? AND version = ? ORDER BY path",
+            (name, version))]
 
     # --- runs ---------------------------------------------------------------------------------------
 

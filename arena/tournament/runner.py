@@ -9,7 +9,7 @@ are the same.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from arena.core.errors import ArenaError
@@ -18,14 +18,18 @@ from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
 from arena.play.executors import default_workers, run_in_process
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
-from arena.plugins.registry import PluginConfig, Registry, load_registry
+from arena.plugins.registry import PluginConfig, Registry, bot_directories, load_registry
 from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
 from arena.storage.history import finalize_run, played_from_rows
+from arena.storage.sources import keep_source, stored_bots_of
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
 from arena.tournament.schedules import swiss_pairings, swiss_round
+
+BOT_DIRS_KEY = "bot_dirs"
+"""The key of a stored run's definition that lists the directories its bots came from."""
 
 
 @dataclass
@@ -163,6 +167,7 @@ def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, o
         if spec.label not in bot_ids:
             entry = registry.bot(spec.name)
             bot_ids[spec.label] = store.bot_id(spec.label, spec.name, outcome.versions[seat], entry.source)
+            keep_source(store, entry, outcome.versions[seat])
         seats.append({"label": spec.label, "bot_id": bot_ids[spec.label],
                       "role": game.roles[seat] if game.roles else None})
     store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds,
@@ -186,9 +191,10 @@ def _stored_run(store: Store, run_id: int, tournament: TournamentPlan, state: st
 
 
 def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
-    """Continue stored run ``run_id``: its bots and maps must still be the ones it started with."""
+    """Continue stored run ``run_id``: its bots and maps must still be the ones it started with (load the
+    registry from :func:`resume_config`, which knows where the run found its bots)."""
     row = store.run(run_id)
-    data = dict(row.definition)
+    data = {key: value for key, value in row.definition.items() if key != BOT_DIRS_KEY}
     data["maps"], data["bots"] = tuple(data["maps"]), tuple(data["bots"])
     tournament = plan_tournament(TournamentDefinition(**data), registry)
     if tournament.fingerprint != row.fingerprint:
@@ -196,15 +202,38 @@ def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
     return _stored_run(store, run_id, tournament, "resumed")
 
 
-def open_run(store: Store, tournament: TournamentPlan, new: bool = False) -> OpenedRun:
+def resume_config(store: Store, run_id: int, config: PluginConfig) -> tuple[PluginConfig, list[str]]:
+    """The configuration that resumes stored run ``run_id``: ``config`` (the resuming command's) with the bot
+    directories the run used that still exist, and the stored bot versions (``name@version``) it plays; and
+    the run's bot directories that no longer exist."""
+    row = store.run(run_id)
+    remembered = [str(directory) for directory in row.definition.get(BOT_DIRS_KEY, [])]
+    known = {Path(directory).resolve() for directory in config.bot_dirs}
+    gone = [directory for directory in remembered if not Path(directory).is_dir()]
+    kept = [directory for directory in remembered if directory not in gone and Path(directory).resolve() not in known]
+    named = list(row.definition.get("bots", [])) + [row.definition.get("gauntlet") or ""]
+    stored = stored_bots_of(store, [text for text in named if text])
+    return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored)), gone
+
+
+def open_run(store: Store, tournament: TournamentPlan, new: bool = False,
+             config: PluginConfig | None = None) -> OpenedRun:
     """The stored run of this tournament: the unfinished one with the same definition and bot versions
-    (resumed), the finished one (state "complete", to show again), or, with ``new`` or none, a new run."""
+    (resumed), the finished one (state "complete", to show again), or, with ``new`` or none, a new run.
+
+    A new run keeps, with its definition, the bot directories ``config`` loads bots from (beyond the shipped
+    ones), so that ``--resume`` finds its bots without being told again.
+    """
     existing = None if new else store.latest_run_with(tournament.fingerprint)
     if existing is not None:
         return _stored_run(store, existing.id, tournament, "complete" if existing.status == "complete" else "resumed")
     definition = tournament.definition
+    stored_definition = definition.as_json()
+    if config is not None:
+        stored_definition[BOT_DIRS_KEY] = [str(directory.resolve()) for directory, label in bot_directories(config)
+                                           if label != "shipped"]
     run_id = store.create_run(tournament.title(), tournament.game.name, definition.format,
-                              definition.as_json(), tournament.fingerprint, tournament.total_games())
+                              stored_definition, tournament.fingerprint, tournament.total_games())
     return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
 
 
@@ -265,7 +294,7 @@ def run_tournament(
     if store is None:
         return play_tournament(TournamentRun(plan), registry, config, workers=workers, limits=limits,
                                on_outcome=on_game, executor=executor)
-    opened = open_run(store, plan, new)
+    opened = open_run(store, plan, new, config)
     if opened.state == "complete":
         return opened.run
     return play_stored_run(store, opened.run, registry, config, workers=workers, limits=limits, on_game=on_game,

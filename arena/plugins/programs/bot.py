@@ -41,7 +41,7 @@ class ProgramBot(Bot):
 
     program: ClassVar[Program | None] = None
     version: ClassVar[str | None] = None
-    """A manifest bot's version: the hash of its directory's files and, once built, of what its build made."""
+    """A manifest bot's version: the hash of its directory's source files (not what its build makes)."""
 
     def __init__(self) -> None:
         self.running: Program | None = type(self).program
@@ -57,8 +57,8 @@ class ProgramBot(Bot):
 
     @classmethod
     def prepare(cls) -> None:
-        """Build the program if it has a build step and its files changed since the last build; its version
-        then covers what the build made."""
+        """Build the program if it has a build step and its files changed since the last build (its version,
+        the hash of its sources, stays what it was unless the build rewrote a file that was there before)."""
         if cls.program is not None:
             ensure_built(cls.program)
             cls.version = directory_version(Path(cls.program.directory))
@@ -70,7 +70,7 @@ class ProgramBot(Bot):
 
     @classmethod
     def spec_version(cls, params: dict[str, Any]) -> str | None:
-        """The hash of the bot directory's files, and of what the build made once it has run."""
+        """The hash of the bot directory's source files."""
         return cls.version
 
     def move_budget(self, time_limit: float) -> float:

@@ -1,8 +1,8 @@
 """Building a bot program: once, before its first game, off the clock, and again only when its files change.
 
 The build runs in the bot's directory in its own process group, under its own budget. A stamp file
-(``.arena-build.json``) records the hash of the sources it built, the files it made (hashed into the
-bot's version apart from the sources) and, for a failed build, its output, so that other worker processes
+(``.arena-build.json``) records the hash of the sources it built, the files it made (left out of the
+bot's version, which hashes its sources) and, for a failed build, its output, so that other worker processes
 neither rebuild nor retry (a build that ran out of time is tried again under a bigger budget); a lock
 file keeps two processes from building at once.
 """

@@ -141,24 +141,19 @@ def directory_hash(directory: Path, skip: set[str] | None = None) -> str:
     return digest.hexdigest()
 
 
+def source_files(directory: Path) -> list[Path]:
+    """The files a bot directory's version covers: all but dot files, ``__pycache__``, ``node_modules`` and
+    what its last build made or changed (as its stamp lists them)."""
+    return _hashed_files(directory, build_products(directory))
+
+
 def directory_version(directory: Path) -> str:
-    """A bot directory's version: the hash of its source files and, once a build has made its files from
-    these very sources, of the files it made (the built executable). A changed source file is a new version,
-    and so is a build that makes a different executable from the same sources (another compiler, say)."""
-    stamp = read_stamp(directory)
-    products = build_products(directory)
-    sources = directory_hash(directory, products)
-    if not (products and stamp.get("ok") and stamp.get("sources") == sources):
-        return sources[:8]  # not built yet, or built from other sources: the build to come makes the rest
-    digest = hashlib.sha256(sources.encode())
-    for name in sorted(products):
-        digest.update(name.encode() + b"\0")
-        try:
-            digest.update((directory / name).read_bytes())
-        except OSError:
-            digest.update(b"missing")
-        digest.update(b"\0")
-    return digest.hexdigest()[:8]
+    """A bot directory's version: the hash of its source files, leaving out what its build made or changed.
+
+    The same before and after the build (a build's products are not sources), so ``arena check bot`` and
+    a tournament see one version per source; a changed source file is a new version.
+    """
+    return directory_hash(directory, build_products(directory))[:8]
 
 
 def file_snapshot(directory: Path) -> dict[str, tuple[int, int]]:

@@ -1,0 +1,143 @@
+"""Stored bot versions: an older version of a bot, kept in the database, played again as ``name@version``.
+
+The database keeps the source a bot's version covers the first time the version plays (a Python bot's
+module file, a program bot's files). A :class:`StoredBot` carries those files; :func:`stored_bot_class`
+unpacks them into a folder of their own (one per version and contents, under the temporary directory,
+shared by every process of this machine and reused) and imports the module, or reads the manifest, there.
+The class it gives is named ``name@version``, so the old version plays, and is rated, beside the current one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from arena.core.bot import Bot, source_version
+from arena.core.errors import ArenaError
+from arena.plugins.programs.bot import manifest_bot
+from arena.plugins.programs.manifest import MANIFEST, read_manifest
+
+PYTHON = "python"
+PROGRAM = "program"
+VERSION_MARK = "@"
+
+
+@dataclass(frozen=True)
+class StoredBot:
+    """One stored version of a bot: its name, version, kind (``python`` or ``program``) and files
+    ``(path inside its folder, mode, contents)``."""
+
+    name: str
+    version: str
+    kind: str
+    files: tuple[tuple[str, int, bytes], ...]
+
+    @property
+    def label(self) -> str:
+        """The name the stored version plays under: ``name@version``."""
+        return f"{self.name}{VERSION_MARK}{self.version}"
+
+
+def unpacked(bot: StoredBot) -> Path:
+    """The folder holding ``bot``'s files, written once (atomically) and reused while its contents are the same."""
+    digest = hashlib.sha256()
+    for path, mode, data in bot.files:
+        digest.update(path.encode() + b"\0" + str(mode).encode() + b"\0" + data + b"\0")
+    root = _private_root()
+    safe_name = re.sub(r"[^\w.-]", "_", bot.name)
+    target = root / f"{safe_name}-{bot.version}-{digest.hexdigest()[:16]}"
+    if target.is_dir():
+        return target
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=".unpacking-"))
+    try:
+        for name, mode, data in bot.files:
+            relative = PurePosixPath(name)
+            if relative.is_absolute() or ".." in relative.parts:
+                raise ArenaError(f"stored bot {bot.label}: file {name!r} lies outside its folder")
+            path = staging.joinpath(*relative.parts)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            path.chmod(mode & 0o755 | 0o600)
+        staging.rename(target)
+    except OSError:
+        if not target.is_dir():  # not another process's copy, which got there first
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _private_root() -> Path:
+    """This user's folder of unpacked stored versions in the temporary directory, refused if someone else's."""
+    root = Path(tempfile.gettempdir()) / f"arena-stored-{os.getuid()}"
+    root.mkdir(mode=0o700, exist_ok=True)
+    status = root.lstat()
+    if root.is_symlink() or status.st_uid != os.getuid():
+        raise ArenaError(f"{root} is not this user's own folder: cannot unpack stored bot versions there")
+    return root
+
+
+def stored_bot_class(bot: StoredBot, build_timeout: float | None = None,
+                     startup_timeout: float | None = None) -> type[Bot]:
+    """The bot class of a stored version, named ``name@version`` and left out of default fields; an
+    :class:`ArenaError` if its files no longer make that version."""
+    try:
+        directory = unpacked(bot)
+    except OSError as exc:
+        raise ArenaError(f"stored bot {bot.label}: cannot unpack its files ({exc})") from None
+    if bot.kind == PYTHON:
+        cls = _python_class(bot, directory)
+    elif bot.kind == PROGRAM:
+        manifest = read_manifest(directory / MANIFEST)
+        cls = manifest_bot(dataclasses.replace(manifest, name=bot.label), build_timeout, startup_timeout)
+        if cls.version != bot.version:
+            raise ArenaError(f"stored bot {bot.label}: its files hash to version {cls.version}")
+    else:
+        raise ArenaError(f"stored bot {bot.label}: unknown kind {bot.kind!r}")
+    cls.in_default_field = False
+    return cls
+
+
+def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
+    if len(bot.files) != 1:
+        raise ArenaError(f"stored bot {bot.label}: a Python bot is kept as one module, not {len(bot.files)} files")
+    path = directory / bot.files[0][0]
+    if source_version(path) != bot.version:
+        raise ArenaError(f"stored bot {bot.label}: its module hashes to version {source_version(path)}")
+    module = _import(path, f"arena_stored_{re.sub(r'[^0-9A-Za-z_]', '_', bot.name)}_{bot.version}", bot.label)
+    found = [value for value in vars(module).values()
+             if inspect.isclass(value) and issubclass(value, Bot) and value.__module__ == module.__name__
+             and value.name == bot.name]
+    if not found:
+        raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {bot.name!r}")
+    original = found[0]
+    attrs = {"name": bot.label, "__doc__": original.__doc__, "__module__": original.__module__,
+             "__qualname__": original.__qualname__}
+    return type(original.__name__, (original,), attrs)
+
+
+def _import(path: Path, module_name: str, label: str) -> Any:
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ArenaError(f"stored bot {label}: {path} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise ArenaError(f"stored bot {label}: {path}: {type(exc).__name__}: {exc}") from None
+    return module
+
