@@ -40,7 +40,7 @@ def export_command(
     """Export a run's game records (format arena-record/1), or their HTML replay pages (--html)."""
     if sum(target is not None for target in (records, jsonl, html_dir)) != 1:
         raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages)")
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         store.run(run)
         rows = list(store.games(run_id=run))
     if html_dir is not None:
@@ -90,7 +90,7 @@ def replay_command(
         raise ArenaError("give --check or --html, not both")
     stored = stored_game(targets)
     if stored is not None:
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             record = store.game(*stored).record
         if check_only:
             where = f"run {stored[0]}, game {stored[1]}"

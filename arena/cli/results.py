@@ -184,7 +184,7 @@ def tournament_command(
 def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
     """List the stored runs: name, game, format, how many bots, the best rated at the end, status, duration."""
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         rows = [[str(s.run.id), s.run.name, s.run.game, s.run.format, str(s.bots), s.leader or "-", s.run.status,
                  f"{s.run.played}/{s.run.scheduled}", s.run.created_at[5:16].replace("T", " "), s.duration_text()]
                 for s in run_summaries(store)]
@@ -209,21 +209,21 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
     if game is None and html_file is not None:
         raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
     if game is not None and html_file is None:
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
             record = store.game(run_id, game).record
         out.print(game_summary(run_id, game, record), markup=False, highlight=False, soft_wrap=True)
         return
     if game is not None and html_file is not None:
         registry = load_registry_reporting(plugin_config(bots_dir))
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
             record = store.game(run_id, game).record
         html_file.write_text(build_replay_html(record, registry), encoding="utf-8")
         err.print(f"replay page of run {run_id}, game {game} written to {html_file}", highlight=False)
         return
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         run_id = store.latest_run().id if run is None else run
         _show(run_standings(store, run_id), fmt)
         print_failures(run_failures(store, run_id), fmt)
@@ -271,7 +271,7 @@ def ratings_command(
 ) -> None:
     """The leaderboard across all stored runs (per bot version), a bot's history, or a recomputation."""
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=not recompute_all) as store:
         if recompute_all:
             result: Recomputed = recompute(store)
             typer.echo(f"recomputed {result.checked} stored ratings from the games: "
