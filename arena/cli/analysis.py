@@ -162,8 +162,8 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
 def report_command(
     run: Annotated[int | None, typer.Argument(help="The stored run [default: the latest].",
                                               show_default=False)] = None,
-    html_file: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.",
-                                                   show_default=False)] = None,
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", metavar="FILE", help="Write a self-contained HTML report here.", show_default=False)] = None,
     replays: Annotated[bool, typer.Option(
         help="With --html: also write every game's replay page into a folder beside the report "
              "(REPORT-games/) and link each game to it.")] = True,

@@ -32,10 +32,11 @@ BotsDir = Annotated[list[Path] | None, typer.Option(
     "--bots-dir", help="Another directory of bot modules (repeatable).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
 Options = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
-Size = Annotated[str | None, typer.Option(
-    "--size", help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.",
+    "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).",
     show_default=False)]
+Size = Annotated[str | None, typer.Option(
+    "--size", metavar="WxH", show_default=False,
+    help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.")]
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database [default: $ARENA_DB, else ./arena.db].", show_default=False)]
 ExecutorName = Annotated[str | None, typer.Option(

@@ -28,11 +28,12 @@ MAX_DIFFERENCES_SHOWN = 10
 def export_command(
     run: Annotated[int, typer.Argument(help="The stored run to export.")],
     records: Annotated[Path | None, typer.Option(
-        help="Write one JSON file per game into this directory.", show_default=False)] = None,
+        metavar="DIR", help="Write one JSON file per game into this directory.", show_default=False)] = None,
     jsonl: Annotated[Path | None, typer.Option(
-        help="Write every game as one line of JSON into this file ('-' for stdout).", show_default=False)] = None,
+        metavar="FILE", help="Write every game as one line of JSON into this file ('-' for stdout).",
+        show_default=False)] = None,
     html_dir: Annotated[Path | None, typer.Option(
-        "--html", help="Write an HTML replay page per game into this directory, with an index.html.",
+        "--html", metavar="DIR", help="Write an HTML replay page per game into this directory, with an index.html.",
         show_default=False)] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
@@ -78,8 +79,8 @@ def replay_command(
     turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
                                              show_default=False)] = None,
     html_file: Annotated[Path | None, typer.Option(
-        "--html", help="Write the game as a self-contained HTML replay page instead of playing it back.",
-        show_default=False)] = None,
+        "--html", metavar="FILE", show_default=False,
+        help="Write the game as a self-contained HTML replay page instead of playing it back.")] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
 ) -> None:

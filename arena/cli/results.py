@@ -96,7 +96,7 @@ def tournament_command(
     targets: Annotated[list[str] | None, typer.Argument(
         help="A tournament file (tournaments/x.toml), or map files or names.", show_default=False)] = None,
     bots: Annotated[list[str] | None, typer.Option(
-        "--bots", "-b", help="Bot specs, comma separated [default: every bot that plays the game].",
+        "--bots", "-b", metavar="SPECS", help="Bot specs, comma separated [default: every bot that plays the game].",
         show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per pairing per map, rounded up so every seating plays equally often "
@@ -107,13 +107,14 @@ def tournament_command(
     time_limit: Annotated[float | None, typer.Option(
         help="Seconds a bot may think per move [default: 1].", show_default=False)] = None,
     formats: FormatOption = None,
-    gauntlet: Annotated[str | None, typer.Option(help="Play this bot against the field.", show_default=False)] = None,
+    gauntlet: Annotated[str | None, typer.Option(metavar="BOT", help="Play this bot against the field.",
+                                                 show_default=False)] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
     option: Options = None,
     size: Size = None,
     grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
-        help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
+        metavar="SIZE", help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
         show_default=False)] = None,
     isolate: Annotated[bool, typer.Option(
         "--isolate", help="Run every bot in its own process, talking over a pipe.")] = False,
@@ -201,7 +202,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
                      "--game", help="One game of the run, by number: its players, result, failures and the stderr "
                      "of its program bots (with --html, its replay page).", show_default=False)] = None,
                  html_file: Annotated[Path | None, typer.Option(
-                     "--html", help="Write game --game N as a self-contained HTML replay page.",
+                     "--html", metavar="FILE", help="Write game --game N as a self-contained HTML replay page.",
                      show_default=False)] = None,
                  bots_dir: BotsDir = None) -> None:
     """Show a stored run's standings again (the latest run without RUN), one of its games (--game N), or write
@@ -262,7 +263,7 @@ def ratings_command(
     game: Annotated[str | None, typer.Option(help="Only this game.", show_default=False)] = None,
     latest: Annotated[bool, typer.Option("--latest", help="Only the newest version of each bot.")] = False,
     history: Annotated[str | None, typer.Option(
-        help="A bot's rating after each run it played, version by version, with the change.",
+        metavar="BOT", help="A bot's rating after each run it played, version by version, with the change.",
         show_default=False)] = None,
     recompute_all: Annotated[bool, typer.Option(
         "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
