@@ -163,3 +163,11 @@ def test_every_option_without_its_value_says_what_it_takes(monkeypatch, capsys):
             assert err.endswith(f" (see 'arena {' '.join(words)} --help')\n") and err.count("\n") == 1, err
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("args", [("tournament", "--grace", "-0.5"), ("play", "random", "random", "--delay", "-1"),
+                                  ("replay", "1", "0", "--delay", "-1")], ids=" ".join)
+def test_a_negative_grace_or_delay_is_refused(monkeypatch, capsys, args):
+    option, value = args[-2:]
+    assert run(monkeypatch, capsys, *args) == (2, "", f"error: Invalid value for '{option}': must be at least 0, "
+                                                      f"not {value} (see 'arena {args[0]} --help')\n")

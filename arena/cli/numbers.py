@@ -2,7 +2,8 @@
 
 A float option refuses NaN and infinity (``--time-limit nan`` would turn every time limit off), and an
 option named ``seed`` takes only seeds the random generators accept; either mistake is the parser's
-one-line usage error. Options that set their own ``parser`` or ``click_type`` keep it.
+one-line usage error. The ``min`` and ``max`` an option declares still hold. Options that set their own
+``parser`` or ``click_type`` keep it.
 """
 
 from __future__ import annotations
@@ -25,28 +26,36 @@ def check_number_options(app: typer.Typer) -> None:
     for name, value_type, info in parameters(app):
         if info.parser is not None or getattr(info, "click_type", None) is not None:
             continue
-        parser = number_parser(name, value_type)
+        parser = number_parser(name, value_type, info.min, info.max)
         if parser is not None:
             info.parser = parser
 
 
-def number_parser(name: str, value_type: Any) -> Callable[[str], Any] | None:
-    """The parser a parameter called ``name`` of ``value_type`` needs, or None."""
+def number_parser(name: str, value_type: Any, minimum: float | None = None,
+                  maximum: float | None = None) -> Callable[[str], Any] | None:
+    """The parser a parameter called ``name`` of ``value_type`` needs, within ``minimum`` and ``maximum``
+    if given; None if it needs none."""
     base = _item_type(value_type)
     if base is float:
-        return _usage_error(finite_number)
+        return _usage_error(finite_number, minimum, maximum)
     if base is int and (name == "seed" or name.endswith("_seed")):
-        return _usage_error(seed_number)
+        return _usage_error(seed_number, minimum, maximum)
     return None
 
 
-def _usage_error(convert: Callable[[str], Any]) -> Callable[[str], Any]:
-    """``convert`` whose ``ValueError`` is a usage error with just its own message."""
+def _usage_error(convert: Callable[[str], Any], minimum: float | None,
+                 maximum: float | None) -> Callable[[str], Any]:
+    """``convert`` checking the range, whose ``ValueError`` is a usage error with just its own message."""
     def parse(text: str) -> Any:
         try:
-            return convert(text)
+            value = convert(text)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
+        if minimum is not None and value < minimum:
+            raise typer.BadParameter(f"must be at least {minimum:g}, not {text}")
+        if maximum is not None and value > maximum:
+            raise typer.BadParameter(f"must be at most {maximum:g}, not {text}")
+        return value
 
     return parse
 

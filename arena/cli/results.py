@@ -112,7 +112,8 @@ def tournament_command(
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
     option: Options = None,
     size: Size = None,
-    grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
+    grace: Annotated[float, typer.Option(
+        min=0, help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
         metavar="SIZE", help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
         show_default=False)] = None,
