@@ -28,7 +28,8 @@ def check_number_options(app: typer.Typer) -> None:
             continue
         parser = number_parser(name, value_type, info.min, info.max)
         if parser is not None:
-            info.parser = parser
+            # the parser checks the range now; left set, typer would print it as "x>=0" in the help
+            info.parser, info.min, info.max = parser, None, None
 
 
 def number_parser(name: str, value_type: Any, minimum: float | None = None,

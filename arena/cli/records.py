@@ -74,7 +74,7 @@ def replay_command(
         metavar="RECORDS... | RUN GAME")],
     check_only: Annotated[bool, typer.Option(
         "--check", help="Re-adjudicate every record with the current rules instead of showing one.")] = False,
-    delay: Annotated[float, typer.Option(min=0, help="Seconds between turns when playing back.")] = 0.15,
+    delay: Annotated[float, typer.Option(min=0, help="Seconds between turns when playing back (0 or more).")] = 0.15,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter before each turn.")] = False,
     turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
                                              show_default=False)] = None,

@@ -113,7 +113,7 @@ def tournament_command(
     option: Options = None,
     size: Size = None,
     grace: Annotated[float, typer.Option(
-        min=0, help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
+        min=0, help="Seconds past the time limit before a bot is stopped (0 or more).")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
         metavar="SIZE", help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
         show_default=False)] = None,
