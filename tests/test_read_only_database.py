@@ -224,3 +224,19 @@ def test_reading_commands_create_no_database():
     assert not Path("arena.db").exists() and list(Path.cwd().iterdir()) == []
     assert invoke("show").stderr.strip() == "error: arena.db has no runs yet: run a tournament first"
 
+
+
+def test_a_database_of_an_older_schema_in_a_read_only_directory_says_it_needs_upgrading(database):
+    db = database / "arena.db"
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    before = snapshot(database)
+    make_read_only(database)
+    [(code, stdout, stderr)] = in_child(database, [["runs"]])
+    assert (code, stdout) == (2, "")
+    assert stderr == (f"error: {db}: written by an older arena (schema 1) and must be upgraded before it is read, "
+                      f"but the file is read-only; it was left untouched\n")
+    database.chmod(0o755)
+    assert snapshot(database) == before

@@ -71,8 +71,9 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
             raise typer.Exit(USAGE_EXIT_CODE) from None
         except sqlite3.DatabaseError as exc:  # the part of a database checked before writing, met while reading
-            err.print(f"[bold red]error:[/] the database is corrupt or unreadable ({escape(str(exc))})",
-                      highlight=False, soft_wrap=True)
+            problem = ("the database cannot be written here (a read-only file or directory?)"
+                       if "readonly" in str(exc) else "the database is corrupt or unreadable")
+            err.print(f"[bold red]error:[/] {problem} ({escape(str(exc))})", highlight=False, soft_wrap=True)
             raise typer.Exit(USAGE_EXIT_CODE) from None
 
     return wrapper
