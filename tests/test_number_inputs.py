@@ -171,3 +171,17 @@ def test_a_negative_grace_or_delay_is_refused(monkeypatch, capsys, args):
     option, value = args[-2:]
     assert run(monkeypatch, capsys, *args) == (2, "", f"error: Invalid value for '{option}': must be at least 0, "
                                                       f"not {value} (see 'arena {args[0]} --help')\n")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "+inf"])
+def test_a_program_bots_manifest_refuses_non_finite_budgets(value):
+    from arena.core.errors import ArenaError
+    from arena.plugins.programs.manifest import read_manifest
+
+    for key in ("build_timeout", "startup_timeout"):
+        path = Path("arena-bot.toml")
+        path.write_text(f'name = "x"\ngames = ["tron"]\ncommand = ["./x"]\n{key} = {value}\n')
+        with pytest.raises(ArenaError) as refused:
+            read_manifest(path)
+        assert str(refused.value) == (f"arena-bot.toml: {key} must be a positive, finite number of seconds, "
+                                      f"not {float(value)}")
