@@ -59,8 +59,7 @@ WRITERS = [TOURNAMENT, ["ladder", "empty_room", "-w", "1"], ["ratings", "--recom
 
 
 def invoke(*args):
-    result = runner.invoke(app, [str(a) for a in args])
-    return result
+    return runner.invoke(app, [str(a) for a in args])
 
 
 def play_two_runs(db):
