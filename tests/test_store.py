@@ -111,8 +111,9 @@ def test_a_new_database_has_schema_version_3_application_arena_and_wal():
         assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
                           "run_ratings", "ladder", "bot_sources", "bot_source_files"}
     assert Path("fresh.db").exists()
-    # the default is ./arena.db, or $ARENA_DB
-    assert invoke("runs").exit_code == 0 and Path("arena.db").exists()
+    # the default is ./arena.db, or $ARENA_DB; a command that only reads creates none
+    assert invoke("runs").exit_code == 0 and not Path("arena.db").exists()
+    assert invoke("ratings", "--recompute").exit_code == 0 and Path("arena.db").exists()
 
 
 def test_arena_db_variable_chooses_the_database(monkeypatch):

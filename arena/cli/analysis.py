@@ -149,7 +149,7 @@ def _run_ratings(store: Store, run_id: int) -> dict[tuple[str, str | None], tupl
 
 
 def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         changes = compare_ratings(_run_ratings(store, run_a), _run_ratings(store, run_b))
     if not changes:
         raise ArenaError(f"runs {run_a} and {run_b} have no bot in common")
@@ -165,8 +165,8 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
 def report_command(
     run: Annotated[int | None, typer.Argument(help="The stored run [default: the latest].",
                                               show_default=False)] = None,
-    html_file: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.",
-                                                   show_default=False)] = None,
+    html_file: Annotated[Path | None, typer.Option(
+        "--html", metavar="FILE", help="Write a self-contained HTML report here.", show_default=False)] = None,
     replays: Annotated[bool, typer.Option(
         help="With --html: also write every game's replay page into a folder beside the report "
              "(REPORT-games/) and link each game to it.")] = True,
@@ -178,7 +178,7 @@ def report_command(
     RUN); --html for a page, with each game linked to its replay."""
     if formats not in ("table", "md", "csv", "json", "latex"):
         raise ArenaError(f"--format {formats!r} is not one of: table, md, csv, json, latex")
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         if run is None:
             run = store.latest_run().id
         if html_file is not None:

@@ -32,10 +32,11 @@ BotsDir = Annotated[list[Path] | None, typer.Option(
     "--bots-dir", help="Another directory of bot modules (repeatable).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")]
 Options = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).", show_default=False)]
-Size = Annotated[str | None, typer.Option(
-    "--size", help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.",
+    "--option", "-o", metavar="KEY=VALUE", help="A game option as KEY=VALUE, e.g. moves=alternating (repeatable).",
     show_default=False)]
+Size = Annotated[str | None, typer.Option(
+    "--size", metavar="WxH", show_default=False,
+    help="An open WIDTHxHEIGHT board, e.g. 15x15, for games played on any size: no map needed.")]
 Db = Annotated[Path | None, typer.Option(
     "--db", help="The results database [default: $ARENA_DB, else ./arena.db].", show_default=False)]
 ExecutorName = Annotated[str | None, typer.Option(
@@ -70,8 +71,9 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
             raise typer.Exit(USAGE_EXIT_CODE) from None
         except sqlite3.DatabaseError as exc:  # the part of a database checked before writing, met while reading
-            err.print(f"[bold red]error:[/] the database is corrupt or unreadable ({escape(str(exc))})",
-                      highlight=False, soft_wrap=True)
+            problem = ("the database cannot be written here (a read-only file or directory?)"
+                       if "readonly" in str(exc) else "the database is corrupt or unreadable")
+            err.print(f"[bold red]error:[/] {problem} ({escape(str(exc))})", highlight=False, soft_wrap=True)
             raise typer.Exit(USAGE_EXIT_CODE) from None
 
     return wrapper

@@ -10,7 +10,9 @@ from rich.markup import escape
 from arena.cli import analysis, catalog, check, play, playability, records, results  # noqa: F401 - each module adds its commands
 from arena.cli.app import app
 from arena.cli.common import err
+from arena.cli.numbers import check_number_options
 from arena.cli.placeholders import fill_placeholders
+from arena.cli.usage import missing_value
 from arena.core.errors import ArenaError
 from arena.plugins.calling import call_hook
 from arena.plugins.registry import PluginConfig, load_registry
@@ -30,6 +32,7 @@ def _load_plugin_commands() -> None:
 
 _load_plugin_commands()
 fill_placeholders(app)
+check_number_options(app)
 
 
 def main() -> None:
@@ -38,9 +41,12 @@ def main() -> None:
         code = app(standalone_mode=False, prog_name="arena")
     except typer.TyperException as exc:  # a usage mistake, as the command-line parser reports it
         context = getattr(exc, "ctx", None)
-        hint = f" (see '{context.command_path} --help')" if context is not None else ""
-        err.print(f"[bold red]error:[/] {escape(exc.format_message().rstrip('.'))}{hint}", highlight=False,
-                  soft_wrap=True)
+        message, command = exc.format_message().rstrip("."), context.command_path if context is not None else None
+        missing = missing_value(app, sys.argv[1:], exc)
+        if missing is not None:
+            message, command = missing
+        hint = f" (see '{command} --help')" if command is not None else ""
+        err.print(f"[bold red]error:[/] {escape(message)}{hint}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except typer.Abort:
         err.print("aborted", highlight=False)

@@ -40,7 +40,7 @@ def play_command(
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
-    delay: Annotated[float, typer.Option(help="Seconds between frames on a terminal.")] = 0.08,
+    delay: Annotated[float, typer.Option(min=0, help="Seconds between frames on a terminal (0 or more).")] = 0.08,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
     option: Options = None,
     size: Size = None,

@@ -30,11 +30,12 @@ MAX_DIFFERENCES_SHOWN = 10
 def export_command(
     run: Annotated[int, typer.Argument(help="The stored run to export.")],
     records: Annotated[Path | None, typer.Option(
-        help="Write one JSON file per game into this directory.", show_default=False)] = None,
+        metavar="DIR", help="Write one JSON file per game into this directory.", show_default=False)] = None,
     jsonl: Annotated[Path | None, typer.Option(
-        help="Write every game as one line of JSON into this file ('-' for stdout).", show_default=False)] = None,
+        metavar="FILE", help="Write every game as one line of JSON into this file ('-' for stdout).",
+        show_default=False)] = None,
     html_dir: Annotated[Path | None, typer.Option(
-        "--html", help="Write an HTML replay page per game into this directory, with an index.html.",
+        "--html", metavar="DIR", help="Write an HTML replay page per game into this directory, with an index.html.",
         show_default=False)] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
@@ -42,7 +43,7 @@ def export_command(
     """Export a run's game records (format arena-record/1), or their HTML replay pages (--html)."""
     if sum(target is not None for target in (records, jsonl, html_dir)) != 1:
         raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages)")
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         store.run(run)
         rows = list(store.games(run_id=run))
     if html_dir is not None:
@@ -75,13 +76,13 @@ def replay_command(
         metavar="RECORDS... | RUN GAME")],
     check_only: Annotated[bool, typer.Option(
         "--check", help="Re-adjudicate every record with the current rules instead of showing one.")] = False,
-    delay: Annotated[float, typer.Option(help="Seconds between turns when playing back.")] = 0.15,
+    delay: Annotated[float, typer.Option(min=0, help="Seconds between turns when playing back (0 or more).")] = 0.15,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter before each turn.")] = False,
     turn: Annotated[int | None, typer.Option(help="Show only the position after this turn.",
                                              show_default=False)] = None,
     html_file: Annotated[Path | None, typer.Option(
-        "--html", help="Write the game as a self-contained HTML replay page instead of playing it back.",
-        show_default=False)] = None,
+        "--html", metavar="FILE", show_default=False,
+        help="Write the game as a self-contained HTML replay page instead of playing it back.")] = None,
     rerun_game: Annotated[bool, typer.Option(
         "--rerun", help="Play the game again with its bots at the versions the record names (the stored version of "
                         "a bot changed since) and say whether they make the same moves.")] = False,
@@ -102,7 +103,7 @@ def replay_command(
         raise ArenaError("--time-limit goes with --rerun, and must be a positive number of seconds")
     stored = stored_game(targets)
     if stored is not None:
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             record = store.game(*stored).record
             run_time_limit = store.run(stored[0]).definition.get("time_limit")
         if rerun_game:

@@ -97,7 +97,7 @@ def tournament_command(
     targets: Annotated[list[str] | None, typer.Argument(
         help="A tournament file (tournaments/x.toml), or map files or names.", show_default=False)] = None,
     bots: Annotated[list[str] | None, typer.Option(
-        "--bots", "-b", help="Bot specs, comma separated [default: every bot that plays the game].",
+        "--bots", "-b", metavar="SPECS", help="Bot specs, comma separated [default: every bot that plays the game].",
         show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per pairing per map, rounded up so every seating plays equally often "
@@ -108,13 +108,15 @@ def tournament_command(
     time_limit: Annotated[float | None, typer.Option(
         help="Seconds a bot may think per move [default: 1].", show_default=False)] = None,
     formats: FormatOption = None,
-    gauntlet: Annotated[str | None, typer.Option(help="Play this bot against the field.", show_default=False)] = None,
+    gauntlet: Annotated[str | None, typer.Option(metavar="BOT", help="Play this bot against the field.",
+                                                 show_default=False)] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
     option: Options = None,
     size: Size = None,
-    grace: Annotated[float, typer.Option(help="Seconds past the time limit before a bot is stopped.")] = DEFAULT_GRACE,
+    grace: Annotated[float, typer.Option(
+        min=0, help="Seconds past the time limit before a bot is stopped (0 or more).")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
-        help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
+        metavar="SIZE", help="Memory per worker, e.g. 2G [default: an equal share of the machine's memory].",
         show_default=False)] = None,
     isolate: Annotated[bool, typer.Option(
         "--isolate", help="Run every bot in its own process, talking over a pipe.")] = False,
@@ -191,7 +193,7 @@ def tournament_command(
 def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
     """List the stored runs: name, game, format, how many bots, the best rated at the end, status, duration."""
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         rows = [[str(s.run.id), s.run.name, s.run.game, s.run.format, str(s.bots), s.leader or "-", s.run.status,
                  f"{s.run.played}/{s.run.scheduled}", s.run.created_at[5:16].replace("T", " "), s.duration_text()]
                 for s in run_summaries(store)]
@@ -208,7 +210,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
                      "--game", help="One game of the run, by number: its players, result, failures and the stderr "
                      "of its program bots (with --html, its replay page).", show_default=False)] = None,
                  html_file: Annotated[Path | None, typer.Option(
-                     "--html", help="Write game --game N as a self-contained HTML replay page.",
+                     "--html", metavar="FILE", help="Write game --game N as a self-contained HTML replay page.",
                      show_default=False)] = None,
                  bots_dir: BotsDir = None) -> None:
     """Show a stored run's standings again (the latest run without RUN), one of its games (--game N), or write
@@ -216,21 +218,21 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
     if game is None and html_file is not None:
         raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
     if game is not None and html_file is None:
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
             record = store.game(run_id, game).record
         out.print(game_summary(run_id, game, record), markup=False, highlight=False, soft_wrap=True)
         return
     if game is not None and html_file is not None:
         registry = load_registry_reporting(plugin_config(bots_dir))
-        with Store(db) as store:
+        with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
             record = store.game(run_id, game).record
         html_file.write_text(build_replay_html(record, registry), encoding="utf-8")
         err.print(f"replay page of run {run_id}, game {game} written to {html_file}", highlight=False)
         return
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         run_id = store.latest_run().id if run is None else run
         _show(run_standings(store, run_id), fmt)
         print_failures(run_failures(store, run_id), fmt)
@@ -269,7 +271,7 @@ def ratings_command(
     game: Annotated[str | None, typer.Option(help="Only this game.", show_default=False)] = None,
     latest: Annotated[bool, typer.Option("--latest", help="Only the newest version of each bot.")] = False,
     history: Annotated[str | None, typer.Option(
-        help="A bot's rating after each run it played, version by version, with the change.",
+        metavar="BOT", help="A bot's rating after each run it played, version by version, with the change.",
         show_default=False)] = None,
     recompute_all: Annotated[bool, typer.Option(
         "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
@@ -278,7 +280,7 @@ def ratings_command(
 ) -> None:
     """The leaderboard across all stored runs (per bot version), a bot's history, or a recomputation."""
     fmt = _output_format(formats)
-    with Store(db) as store:
+    with Store(db, read_only=not recompute_all) as store:
         if recompute_all:
             result: Recomputed = recompute(store)
             typer.echo(f"recomputed {result.checked} stored ratings from the games: "

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from arena.core.errors import ArenaError, BotSpecError
 from arena.core.game import MatchInfo, Result
+from arena.core.numbers import finite_number
 
 PREPARE_SECONDS = 60.0
 """How long :meth:`Bot.prepare` may take."""
@@ -219,13 +220,13 @@ def _coerce(value: str, default: Any) -> Any:
     if isinstance(default, int):
         return int(value)
     if isinstance(default, float):
-        return float(value)
+        return finite_number(value)
     if default is None:
-        for convert in (int, float):
+        for convert in (int, finite_number):
             try:
                 return convert(value)
             except ValueError:
-                pass
+                pass  # NaN and infinity too stay text: a number given as a parameter is finite
     return value
 
 

@@ -4,6 +4,8 @@
 finished game is committed on its own, so a killed arena loses no finished game. A file that is not an
 arena database, is corrupt, or was written by a newer arena is refused before anything is written to it;
 an older one is migrated forward when opened. Game records are stored compressed (:mod:`arena.storage.codec`).
+Commands that only read open the file read-only (:meth:`Store.__init__` with ``read_only``), so a database
+in a read-only directory or file can still be read; opening one to write there says so in one line.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -291,8 +294,9 @@ def _integrity_problem(conn: sqlite3.Connection, tables: Iterable[str] | None = 
     return None
 
 
-def _check_existing(path: Path) -> None:
-    """Refuse files that are not arena databases of a schema this arena reads, without writing.
+def _check_existing(path: Path) -> int:
+    """Refuse files that are not arena databases of a schema this arena reads, without writing; the schema
+    version of one that is.
 
     Every table is checked for corruption except the ones that grow with every game (their check would
     make opening a database take longer the more games it holds); :meth:`Store.check_before_writing`
@@ -302,17 +306,14 @@ def _check_existing(path: Path) -> None:
         header = handle.read(len(_SQLITE_HEADER))
     if header != _SQLITE_HEADER:
         raise StoreError(f"{path}: not an arena database (not an SQLite file); it was left untouched")
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
+    conn = connect_read_only(path)
     try:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         problem = _integrity_problem(conn, sorted(tables - _GROWING_TABLES))
         if problem is not None:
             raise StoreError(f"{path}: the database is corrupt ({problem}); it was left untouched")
         if not tables:
-            return  # a new database another arena is creating right now: opening it waits for that
+            return 0  # a new database another arena is creating right now: opening it waits for that
         if "meta" not in tables:
             raise StoreError(f"{path}: not an arena database (an SQLite file without arena's tables); "
                              "it was left untouched")
@@ -324,22 +325,91 @@ def _check_existing(path: Path) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(f"{path}: written by a newer arena (schema {version}; this arena reads up to "
                              f"{SCHEMA_VERSION}); upgrade arena to use it. It was left untouched")
+        return version
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: the database is corrupt or unreadable ({exc}); it was left untouched") from None
     finally:
         conn.close()
 
 
+def _uri(path: Path, **query: str) -> str:
+    """The ``file:`` URI of ``path`` with ``query`` (a name with ``?``, ``#`` or ``%`` in it stays one path)."""
+    return f"file:{urllib.parse.quote(str(path.absolute()))}?{urllib.parse.urlencode(query)}"
+
+
+def _unreadable_here(exc: sqlite3.OperationalError) -> bool:
+    """SQLite could not set up reading because it may not create or write a file beside the database."""
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN"))
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that can only read ``path``, in a read-only directory or file too.
+
+    A database last written in WAL mode needs its ``-shm`` file to be read; where that cannot be created
+    (a read-only directory) and no write-ahead log holds changes, the file alone is the whole database and
+    is opened as immutable. A log with changes but no ``-shm`` cannot be read without writing: refused.
+    """
+    try:
+        conn = sqlite3.connect(_uri(path, mode="ro"), uri=True)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        if not _unreadable_here(exc):
+            raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
+        problem = exc
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StoreError(f"{path}: cannot be read here: its write-ahead log {wal.name} holds changes and "
+                         f"{path.name}-shm cannot be created ({problem}); open it once where it can be written")
+    try:
+        conn = sqlite3.connect(_uri(path, mode="ro", immutable="1"), uri=True)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why this process cannot write the database ``path`` (new or existing), or None if it can."""
+    directory = path.absolute().parent
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(directory, os.W_OK | os.X_OK):
+        # SQLite creates its journal (-wal, -shm) beside the database, and a new database in the directory
+        return f"its directory {directory} is read-only"
+    return None
+
+
+def _read_only_error(path: Path, reason: str) -> StoreError:
+    return StoreError(f"{path}: {reason}, so this command cannot store anything in it (runs, show, ratings, "
+                      "report, replay and export only read it, and work)")
+
+
 class Store:
     """An open arena database."""
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None, read_only: bool = False):
+        """Open (or create) the database ``path`` [default: :func:`default_db_path`].
+
+        ``read_only`` opens it only to read: nothing is written, not even a missing file (which reads as an
+        empty database), and it works in a read-only directory or file. A database of an older schema is
+        still migrated first, which needs write access.
+        """
         self.path = Path(path) if path is not None else default_db_path()
+        self.read_only = read_only
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
         self._checked = not (self.path.exists() and self.path.stat().st_size > 0)  # a new file needs no check
-        if not self._checked:
-            _check_existing(self.path)
+        version = SCHEMA_VERSION if self._checked else _check_existing(self.path)
+        if read_only and version == SCHEMA_VERSION:
+            self._open_read_only()
+            return
+        reason = read_only_reason(self.path)
+        if reason is not None:
+            if read_only:
+                raise StoreError(f"{self.path}: written by an older arena (schema {version}) and must be upgraded "
+                                 f"before it is read, but {reason}; it was left untouched")
+            raise _read_only_error(self.path, reason)
         try:
             self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         except sqlite3.Error as exc:
@@ -352,12 +422,28 @@ class Store:
                 self.conn.execute("PRAGMA journal_mode = WAL")
                 break
             except sqlite3.OperationalError as exc:
+                if "readonly" in str(exc):
+                    raise _read_only_error(self.path, "the file or its directory is read-only") from None
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise StoreError(f"{self.path}: cannot open database ({exc})") from None
                 time.sleep(0.05)
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
+
+    def _open_read_only(self) -> None:
+        if self._checked:  # no database yet: an empty one in memory reads the same, and nothing is created
+            self.conn = sqlite3.connect(":memory:", isolation_level=None)
+            self._migrate()
+        elif read_only_reason(self.path) is None:
+            # Where it may, SQLite removes its -wal and -shm files when the last connection closes; a
+            # read-only connection would leave them behind.
+            self.conn = sqlite3.connect(_uri(self.path, mode="rw"), uri=True, timeout=60, isolation_level=None)
+        else:
+            self.conn = connect_read_only(self.path)
+            self.conn.isolation_level = None
+        self.conn.execute("PRAGMA busy_timeout = 60000")
+        self.conn.execute("PRAGMA query_only = ON")
 
     def _migrate(self) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
@@ -414,6 +500,8 @@ class Store:
         if self.conn.in_transaction:  # already inside one: it commits them
             yield
             return
+        if self.read_only:
+            raise StoreError(f"{self.path}: opened only to read; nothing was written")
         self.check_before_writing()
         self.conn.execute("BEGIN IMMEDIATE")
         try:

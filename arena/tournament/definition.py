@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.core.numbers import is_finite_number, seed_problem
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
 DEFAULT_GAMES = 10
@@ -76,8 +77,13 @@ class TournamentDefinition:
             raise ArenaError("a swiss tournament needs --rounds N (at least 1)")
         if self.games < 1:
             raise ArenaError("--games must be at least 1")
+        if not is_finite_number(float(self.time_limit)):
+            raise ArenaError(f"--time-limit must be a finite number, not {self.time_limit}")
         if self.time_limit <= 0:
             raise ArenaError("--time-limit must be positive")
+        problem = seed_problem(self.seed)
+        if problem is not None:
+            raise ArenaError(f"--seed: {problem}")
         if self.workers is not None and self.workers < 1:
             raise ArenaError("--workers must be at least 1")
 
@@ -129,6 +135,11 @@ def load_definition(path: str | Path) -> TournamentDefinition:
             raise ArenaError(f"{path}:{line}: key {key!r} must be {wanted}, not {_TOML_NAMES.get(type(value), 'that')}")
         if key in ("maps", "bots") and not all(isinstance(item, str) for item in value):
             raise ArenaError(f"{path}:{line}: key {key!r} must be a list of strings")
+        infinite = [leaf for leaf in _leaves(value) if not is_finite_number(leaf)]  # TOML has nan and inf
+        if infinite:
+            raise ArenaError(f"{path}:{line}: key {key!r}: {infinite[0]} is not a finite number")
+        if key == "seed" and seed_problem(value) is not None:
+            raise ArenaError(f"{path}:{line}: key 'seed': {seed_problem(value)}")
     if "maps" not in data:
         raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
 
@@ -150,6 +161,15 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         options={str(k): str(v) for k, v in data.get("options", {}).items()},
     )
     return definition  # checked once command-line flags are applied (see TournamentDefinition.check)
+
+
+def _leaves(value: Any) -> list[Any]:
+    """``value``, or every value inside it if it is a TOML list or table."""
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 def _expand(pattern: str, base: Path) -> list[str]:

@@ -98,5 +98,5 @@ def records_from_db(path: str | Path) -> list[dict[str, Any]]:
     """The records of every stored ``tron`` game in the database ``path`` (which must exist)."""
     if not Path(path).is_file():
         raise ArenaError(f"--db {path}: no such database file")
-    with Store(path) as store:
+    with Store(path, read_only=True) as store:
         return [row.record for row in store.games(game="tron")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shlex
 import tomllib
 from dataclasses import dataclass
@@ -92,8 +93,8 @@ def read_manifest(path: Path) -> Manifest:
     budgets = {}
     for key, default in (("build_timeout", BUILD_TIMEOUT), ("startup_timeout", STARTUP_TIMEOUT)):
         value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise ArenaError(f"{path}: {key} must be a positive number of seconds")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 or math.isinf(value):
+            raise ArenaError(f"{path}: {key} must be a positive, finite number of seconds, not {value}")
         budgets[key] = float(value)
     build = argv_of(data["build"], "build", path) if "build" in data else ()
     program = Program(argv_of(data["command"], "command", path), str(path.parent.resolve()), protocol, build,
