@@ -77,9 +77,10 @@ def tournament(tmp_path, name, *extra, env=None):
 
 
 def run_tournament(tmp_path, db, *extra, env=None):
+    # a long time limit: on a busy machine a worker starting up must not lose a game by the clock
     return subprocess.run([sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir",
                            str(tmp_path / "bots"), "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound",
-                           "-n", "2", "--seed", "5", "-f", "json", "--db", str(db), *extra],
+                           "-n", "2", "--seed", "5", "--time-limit", "5", "-f", "json", "--db", str(db), *extra],
                           capture_output=True, text=True, cwd=tmp_path, env=env)
 
 
@@ -182,8 +183,8 @@ def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(ray_head, tmp
     drop_in_bot(tmp_path)
     db = tmp_path / "faulty.db"
     command = [sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir", str(tmp_path / "bots"),
-               "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "-n", "4", "--seed", "5", "-f", "json",
-               "--db", str(db), "--executor", "ray", "--address", cluster]
+               "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "-n", "4", "--seed", "5", "--time-limit",
+               "5", "-f", "json", "--db", str(db), "--executor", "ray", "--address", cluster]
     running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
