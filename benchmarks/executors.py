@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
+import secrets
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.ray_cluster
 
 from tournament_overhead import THINKER  # noqa: E402
 
@@ -34,14 +35,7 @@ from arena.plugins.registry import PluginConfig, load_registry  # noqa: E402
 from arena.tournament.definition import TournamentDefinition  # noqa: E402
 from arena.tournament.plan import plan_tournament  # noqa: E402
 from arena.tournament.runner import TournamentRun, play_tournament  # noqa: E402
-
-PORT = 6499
-
-
-def ray(*args: str) -> None:
-    """Run a ``ray`` command of this environment, quietly."""
-    subprocess.run([str(Path(sys.executable).parent / "ray"), *args], capture_output=True, check=True,
-                   env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+from tests.ray_cluster import ray_cluster  # noqa: E402
 
 
 def rate(config: PluginConfig, bots: tuple[str, ...], games: int, executor: ExecutorChoice,
@@ -69,18 +63,15 @@ def main() -> None:
         workloads = {"short games": (("random", "wallhugger"), args.short_games),
                      f"{args.think_ms} ms a move": (tuple(f"thinker{i}" for i in range(4)), args.thinker_games)}
         local = {name: rate(config, bots, games, ExecutorChoice(), 2) for name, (bots, games) in workloads.items()}
-        address = f"127.0.0.1:{PORT}"
-        ray("start", "--head", f"--port={PORT}", "--num-cpus=2", "--node-ip-address=127.0.0.1",
-            "--include-dashboard=false", "--disable-usage-stats")
-        try:
-            one = {name: rate(config, bots, games, ExecutorChoice("ray", address), None)
-                   for name, (bots, games) in workloads.items()}
-            ray("start", f"--address={address}", "--num-cpus=2", "--node-ip-address=127.0.0.1",
-                "--disable-usage-stats")
-            two = {name: rate(config, bots, games, ExecutorChoice("ray", address), None)
-                   for name, (bots, games) in workloads.items()}
-        finally:
-            ray("stop", "--force")
+        # a cluster of its own (its own temp dir, ports and token), stopped alone: any other Ray here goes on
+        token = Path(folder, "ray-token")
+        token.write_text(secrets.token_hex(32))
+        os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(token), RAY_USAGE_STATS_ENABLED="0")
+        with ray_cluster(num_cpus=2) as cluster:
+            ray = ExecutorChoice("ray", cluster.address)
+            one = {name: rate(config, bots, games, ray, None) for name, (bots, games) in workloads.items()}
+            cluster.join("second", num_cpus=2)
+            two = {name: rate(config, bots, games, ray, None) for name, (bots, games) in workloads.items()}
     print("| workload | local, 2 workers | Ray, 1 node (2 actors) | Ray, 2 nodes (4 actors) |")
     print("|---|---|---|---|")
     for name in workloads:

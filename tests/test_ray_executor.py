@@ -1,15 +1,20 @@
-"""Tournaments on a real Ray cluster started on this machine (loopback): the same results as locally, bots from
-drop-in directories, the hard limits, version checks and a node that dies mid-run."""
+"""Tournaments on a real Ray cluster started on this machine with token auth: the same results as locally, bots
+from drop-in directories, the hard limits, version checks, a node that dies mid-run, and a command without the
+cluster's token refused in one line.
+
+The cluster and everything that joins it run with HOME at a temp dir that holds a stale ``~/.ray/auth_token``
+(as on a machine that once started a local Ray) and with the cluster's token given as the README says
+(``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN_PATH``): nothing reads or writes the user's ~/.ray, and the cluster is
+stopped by what identifies it alone (see tests/ray_cluster.py)."""
 
 import json
 import os
-import signal
+import secrets
 import sqlite3
 import subprocess
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -19,35 +24,70 @@ from arena.play.limits import Limits
 from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.ray_cluster import ray_cluster, stop_processes_under
 from tests.test_limits import EXPECTED, check_verdicts, play_gauntlet
 
-HEAD_PORT = 6479
-ADDRESS = f"127.0.0.1:{HEAD_PORT}"
+pytestmark = pytest.mark.slow
 
-
-def ray_command(*args):
-    return subprocess.run([str(Path(sys.executable).parent / "ray"), *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+STALE_TOKEN = "0" * 64
+"""The token a machine's ~/.ray/auth_token holds from a local Ray it once started: not the test cluster's."""
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """A head node with two CPUs, shared by the tests of this module."""
-    started = ray_command("start", "--head", f"--port={HEAD_PORT}", "--num-cpus=2", "--node-ip-address=127.0.0.1",
-                          "--include-dashboard=false", "--disable-usage-stats")
-    assert started.returncode == 0, started.stderr
-    yield ADDRESS
-    ray_command("stop", "--force")
+def token_env(tmp_path_factory):
+    """This process's environment (so every process it starts has it too) for the module's tests: HOME at a
+    temp dir with a stale ~/.ray/auth_token, no Ray settings of the user's, and the test cluster's token as
+    the README tells users to give it. Yields the token; checks on leaving that nothing touched HOME."""
+    home = tmp_path_factory.mktemp("home")
+    (home / ".ray").mkdir()
+    (home / ".ray" / "auth_token").write_text(STALE_TOKEN)
+    token = secrets.token_hex(32)
+    token_file = tmp_path_factory.mktemp("token") / "cluster-token"
+    token_file.write_text(token)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in [name for name in os.environ if name.startswith("RAY_")]:
+            patch.delenv(name)
+        patch.setenv("HOME", str(home))
+        patch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+        patch.setenv("RAY_AUTH_MODE", "token")
+        patch.setenv("RAY_AUTH_TOKEN_PATH", str(token_file))
+        yield token
+    assert sorted(str(path.relative_to(home)) for path in home.rglob("*")) == [".ray", ".ray/auth_token"]
+    assert (home / ".ray" / "auth_token").read_text() == STALE_TOKEN
 
 
-def tournament(tmp_path, name, *extra):
+@pytest.fixture(scope="module")
+def ray_head(token_env):
+    """A head node with two CPUs and token auth, shared by the tests of this module."""
+    with ray_cluster(num_cpus=2) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def cluster(ray_head):
+    """The address of the module's cluster."""
+    return ray_head.address
+
+
+def tournament(tmp_path, name, *extra, env=None):
     db = tmp_path / f"{name}.db"
-    result = subprocess.run([sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir",
-                             str(tmp_path / "bots"), "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound",
-                             "-n", "2", "--seed", "5", "-f", "json", "--db", str(db), *extra],
-                            capture_output=True, text=True, cwd=tmp_path)
+    result = run_tournament(tmp_path, db, *extra, env=env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout), stored_games(db)
+
+
+def run_tournament(tmp_path, db, *extra, env=None):
+    # a long time limit: on a busy machine a worker starting up must not lose a game by the clock
+    return subprocess.run([sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir",
+                           str(tmp_path / "bots"), "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound",
+                           "-n", "2", "--seed", "5", "--time-limit", "5", "-f", "json", "--db", str(db), *extra],
+                          capture_output=True, text=True, cwd=tmp_path, env=env)
+
+
+def without_token(**settings):
+    """This environment without the cluster's token (and with ``settings``)."""
+    env = {name: value for name, value in os.environ.items() if name not in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH")}
+    return {**env, **settings}
 
 
 def stored_games(db):
@@ -66,12 +106,38 @@ def drop_in_bot(tmp_path):
         "        return 'N' if 'N' in obs.safe_moves() else 'E'\n")
 
 
-def test_the_same_seed_gives_the_same_games_on_ray_as_locally(cluster, tmp_path):
+def test_the_same_seed_gives_the_same_games_on_ray_as_locally(cluster, token_env, tmp_path):
     drop_in_bot(tmp_path)  # it exists only here: the cluster gets it with the games
-    on_ray, ray_rows = tournament(tmp_path, "ray", "--executor", "ray", "--address", cluster)
+    # the token in $RAY_AUTH_TOKEN here; the other tests give it as a file, $RAY_AUTH_TOKEN_PATH
+    with_token = without_token(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token_env)
+    on_ray, ray_rows = tournament(tmp_path, "ray", "--executor", "ray", "--address", cluster, env=with_token)
     local, local_rows = tournament(tmp_path, "local", "-w", "2")
+    assert ray_rows == local_rows and len(ray_rows) == 20  # first: a game that differs says how
     assert on_ray == local
-    assert ray_rows == local_rows and len(ray_rows) == 20
+
+
+SOURCES = "$RAY_AUTH_TOKEN, the file $RAY_AUTH_TOKEN_PATH names, or ~/.ray/auth_token"
+GET_TOKEN = "`ray get-auth-token` on the head node prints the cluster's token"
+
+
+@pytest.mark.parametrize(("settings", "error"), [
+    ({}, f"the Ray cluster at {{address}} requires an auth token: set RAY_AUTH_MODE=token and put the cluster's "
+         f"token in {SOURCES}; {GET_TOKEN}"),
+    # the stale ~/.ray/auth_token of this HOME is the only token there is
+    ({"RAY_AUTH_MODE": "token"}, f"the Ray cluster at {{address}} refused this machine's auth token (Ray reads it "
+                                 f"from {SOURCES}, the first that is set): give it the cluster's token; {GET_TOKEN}"),
+    ({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": "{tmp}/no-token"},
+     f"cannot join the Ray cluster at {{address}}: RAY_AUTH_TOKEN_PATH is set but file cannot be opened or is "
+     f"empty: {{tmp}}/no-token (Ray reads it from {SOURCES}; {GET_TOKEN})"),
+], ids=["no-token", "another-token", "token-file-missing"])
+def test_a_command_without_the_clusters_token_is_refused_in_one_line(cluster, tmp_path, settings, error):
+    drop_in_bot(tmp_path)
+    env = without_token(**{name: value.format(tmp=tmp_path) for name, value in settings.items()})
+    result = run_tournament(tmp_path, tmp_path / "refused.db", "--executor", "ray", "--address", cluster, env=env)
+    assert result.returncode == 2 and result.stdout == ""
+    *before, last = result.stderr.strip().splitlines()
+    assert last == "error: " + error.format(address=cluster, tmp=tmp_path)
+    assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing of Ray's
 
 
 def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):
@@ -110,16 +176,15 @@ def test_a_node_with_other_bot_versions_is_refused_in_one_line(cluster):
             list(executor.run(setups))
 
 
-def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(cluster, tmp_path):
+def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(ray_head, tmp_path):
     """A second node joins; its processes are killed while the tournament runs; every game is stored once."""
-    joined = ray_command("start", f"--address={cluster}", "--num-cpus=2", "--node-ip-address=127.0.0.1",
-                         "--node-manager-port=6481", "--object-manager-port=6482", "--disable-usage-stats")
-    assert joined.returncode == 0, joined.stderr
+    cluster = ray_head.address
+    node = ray_head.join("second", num_cpus=2)
     drop_in_bot(tmp_path)
     db = tmp_path / "faulty.db"
     command = [sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir", str(tmp_path / "bots"),
-               "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "-n", "4", "--seed", "5", "-f", "json",
-               "--db", str(db), "--executor", "ray", "--address", cluster]
+               "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "-n", "4", "--seed", "5", "--time-limit",
+               "5", "-f", "json", "--db", str(db), "--executor", "ray", "--address", cluster]
     running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -132,7 +197,7 @@ def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(cluster, tmp_
                 except sqlite3.OperationalError:
                     pass
     assert running.poll() is None  # still playing
-    assert kill_node("--object_manager_port=6482") == 1
+    assert stop_processes_under(node, at_once=True) == 1  # its raylet, with what it started
     stdout, stderr = running.communicate(timeout=300)
     assert running.returncode == 0, stderr
     stored = stored_games(db)
@@ -147,24 +212,6 @@ def tournament_rows(tmp_path, command):
     result = subprocess.run(local, capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout), stored_games(db)
-
-
-def kill_node(marker):
-    """Kill the raylet whose command line holds ``marker`` and every process it started; how many died."""
-    listing = subprocess.run(["ps", "-ww", "-eo", "pid=,ppid=,args="], capture_output=True, text=True).stdout
-    processes = [line.split(None, 2) for line in listing.splitlines() if len(line.split(None, 2)) == 3]
-    raylets = {int(pid) for pid, _, args in processes if "raylet" in args and marker in args}
-    doomed, grew = set(raylets), True
-    while grew:
-        children = {int(pid) for pid, ppid, _ in processes if int(ppid) in doomed} - doomed
-        doomed |= children
-        grew = bool(children)
-    for pid in doomed:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    return len(raylets)
 
 
 def test_an_unknown_executor_is_refused_before_anything_is_stored(tmp_path):

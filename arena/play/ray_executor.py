@@ -30,6 +30,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.play.executors import chunk_size
 from arena.play.limits import Limits
+from arena.play.ray_connection import connect
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, bot_directories
 
@@ -46,19 +47,6 @@ def import_ray() -> Any:
     except ImportError:
         raise ArenaError("the ray executor needs Ray: pip install -e '.[ray]'") from None
     return ray
-
-
-def connect(ray: Any, address: str | None) -> bool:
-    """Join the cluster at ``address`` (or ``$RAY_ADDRESS``; with neither, start a local Ray) unless this
-    process already has; return whether it joined here (and so should shut Ray down when done)."""
-    if ray.is_initialized():
-        return False
-    target = address or os.environ.get("RAY_ADDRESS") or None
-    try:
-        ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise ArenaError(f"cannot reach the Ray cluster at {target}: {exc}".splitlines()[0]) from None
-    return True
 
 
 Bundle = list[tuple[str, list[tuple[str, bytes]]]]

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.play.ray_executor import connect, import_ray, notices_to_stderr
+from arena.play.ray_connection import connect
+from arena.play.ray_executor import import_ray, notices_to_stderr
 
 RETRIES = 3
 """How many times Ray runs a task again after its worker or node died."""
