@@ -64,6 +64,7 @@ def processes_in(directory):
     return found
 
 
+@pytest.mark.needs("gcc", "node")
 def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(examples):
     registry = registry_of(examples)
     before = registry.bot("aic2010-c").version
@@ -88,6 +89,7 @@ def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(exa
     assert registry_of(examples).bot("aic2010-c").version not in (before, built, changed_build)
 
 
+@pytest.mark.needs("node")
 def test_an_exec_spec_names_a_program_directly(examples):
     registry = registry_of(examples)
     program = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
@@ -200,6 +202,7 @@ def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
     assert lines.count("about to answer garbage") == 2
 
 
+@pytest.mark.needs("node")
 def test_check_bot_passes_a_well_behaved_program(examples):
     checked = runner.invoke(app, ["check", "bot", "floodfill-js", "--bots-dir", str(examples), "-m", "empty_room",
                                   "--games", "1"])
@@ -322,6 +325,7 @@ def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_data
     assert twice.stderr.strip() == "error: a bot is listed twice; give each bot (with its parameters) once"
 
 
+@pytest.mark.needs("gcc", "node")
 def test_records_of_games_with_program_bots_replay_and_check_like_any_other(examples):
     tournament(examples, ["aic2010-c", "floodfill-js"], "programs.db")
     exported = runner.invoke(app, ["export", "1", "--records", "records", "--db", "programs.db"])
@@ -362,6 +366,7 @@ def test_aic2010_sends_a_borderless_map_walled_in_as_the_challenges_maps_were():
     assert aic2010_turn(walled, 0).splitlines()[:4] == ["13 13", "#############", "#           #", "# 1         #"]
 
 
+@pytest.mark.needs("gcc")
 def test_a_bot_that_reads_the_board_as_the_starter_packages_did_plays_on_a_borderless_map(programs, tmp_path):
     (tmp_path / "open.txt").write_text(OPEN_MAP)
     registry = registry_of(programs)
@@ -383,6 +388,7 @@ def test_the_budgets_travel_with_the_configuration_to_ray_nodes(programs):
     shutil.rmtree(Path(next(iter(originals))).parent)
 
 
+@pytest.mark.needs("gcc")
 def test_the_ladder_builds_program_bots_first_and_leaves_out_one_whose_build_fails(programs, tmp_path):
     directory = tmp_path / "ladder"
     directory.mkdir()
