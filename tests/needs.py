@@ -38,6 +38,7 @@ PLAYWRIGHT_HEADLESS_SHELLS = (
     "chromium_headless_shell-*/chrome-linux/headless_shell",
 )
 
+
 def pytest_runtest_setup(item):
     """A test marked ``needs("gcc", ...)`` skips unless those programs are on PATH."""
     for mark in item.iter_markers("needs"):

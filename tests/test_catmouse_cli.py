@@ -90,6 +90,7 @@ def test_parity_command_prints_the_tables():
     ]
 
 
+@pytest.mark.slow
 def test_full_training_writes_policies_and_resumes_where_it_stopped(tmp_path):
     result = invoke("train", "catmouse-full", "--iterations", "3000", "--seed", "9", "--out", "a.json", "-q")
     assert result.exit_code == 0, result.output

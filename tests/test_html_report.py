@@ -31,6 +31,7 @@ def browser_page():
         browser.close()
 
 
+@pytest.mark.slow
 def test_report_renders_standings_heat_map_charts_and_failures(tmp_path, bot_dir, browser_page):
     played = runner.invoke(app, ["tournament", "empty_room", "--bots-dir", str(bot_dir), "-b",
                                  "crasher,steady,random", "-n", "4", "-w", "1", "--time-limit", "0.5", "-f", "json"])

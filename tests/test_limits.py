@@ -75,6 +75,7 @@ def check_verdicts(expected, standings, reasons, games_each=2):
             assert float(match[1]) >= 0.2
 
 
+@pytest.mark.slow
 def test_every_kind_of_misbehaviour_loses_only_its_own_games():
     bots = [*EXPECTED, "noisy"]
     standings, reasons = play_gauntlet(bots)
@@ -86,6 +87,7 @@ def test_every_kind_of_misbehaviour_loses_only_its_own_games():
         ("timeout", "crash", "illegal", "memory"), 0)
 
 
+@pytest.mark.slow
 def test_isolated_bots_fail_alone_in_their_own_processes():
     standings, reasons = play_gauntlet([*ISOLATED, "noisy"], "--isolate")
     assert len(reasons) == 2 * (len(ISOLATED) + 1)

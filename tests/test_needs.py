@@ -5,8 +5,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import USER_DIRECTORIES
 from tests.needs import find_chromium, playwright_browser_dirs
 
@@ -87,7 +85,6 @@ def executable(path: Path) -> Path:
     return path
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="the layouts below are Linux's")
 def test_chromium_is_found_as_debian_playwright_or_path_has_it(tmp_path):
     debian = tmp_path / "usr" / "bin" / "chromium"
     browsers = tmp_path / "browsers"

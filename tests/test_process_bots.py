@@ -117,6 +117,7 @@ def play_gauntlet(directory, bots, *extra):
     return result, games
 
 
+@pytest.mark.slow
 def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(programs):
     assert processes_in(programs) == []
     result, games = play_gauntlet(programs, list(EXPECTED))
@@ -134,6 +135,7 @@ def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(p
     assert processes_in(programs) == []  # forker's sleeping children and every stuck program were killed
 
 
+@pytest.mark.slow
 def test_a_program_whose_build_fails_is_left_out_in_one_line(programs):
     result, games = play_gauntlet(programs, ["broken", "garbage"])
     assert result.exit_code == 0, result.output
@@ -172,6 +174,7 @@ def test_program_failures_read_precisely_in_a_single_game(programs):
     assert processes_in(programs) == []
 
 
+@pytest.mark.slow
 def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     result, _ = play_gauntlet(programs, ["garbage"], "-n", "1")
     assert result.exit_code == 0, result.output
@@ -187,6 +190,7 @@ def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     ]
 
 
+@pytest.mark.slow
 def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
     checked = runner.invoke(app, ["check", "bot", "garbage", "--bots-dir", str(programs), "-m", "empty_room",
                                   "--games", "1", "--opponent", "forker", "--verbose"])
@@ -211,6 +215,7 @@ def test_check_bot_passes_a_well_behaved_program(examples):
         "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)")
 
 
+@pytest.mark.slow
 def test_isolated_tournaments_run_program_bots_in_their_own_processes_as_they_are(programs):
     result, games = play_gauntlet(programs, ["garbage"], "-n", "1", "--isolate")
     assert result.exit_code == 0, result.output
@@ -233,6 +238,7 @@ def failures_of(db):
         return sorted(reason for (reason,) in conn.execute("SELECT reason FROM games"))
 
 
+@pytest.mark.slow
 def test_the_start_up_budget_is_the_manifests_unless_the_command_line_gives_one(programs):
     # slowstart says ready after 1 s; its manifest gives it 0.3 s
     _, standings = tournament(programs, ["slowstart", "floodfill"], "manifest.db")
@@ -249,6 +255,7 @@ def test_the_start_up_budget_is_the_manifests_unless_the_command_line_gives_one(
     assert failures_of("long.db") == ["players 1 and 2 moved into the same cell; draw"] * 2
 
 
+@pytest.mark.slow
 def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
     played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q"])
     assert played.exit_code == 0, played.output
@@ -273,6 +280,7 @@ def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
         assert ("did not say ready within 0.4 s" not in played.stdout) == ready, (flag, own)
 
 
+@pytest.mark.slow
 def test_a_build_over_its_budget_is_left_out_in_one_line_and_tried_again_under_a_bigger_one(programs):
     # slowbuild's build takes 1 s; its manifest gives it 0.3 s
     result, standings = tournament(programs, ["slowbuild", "floodfill", "random"], "short.db")
@@ -303,6 +311,7 @@ def test_budgets_that_are_not_positive_are_refused_in_one_line(programs):
                                      "be a positive number of seconds")
 
 
+@pytest.mark.slow
 def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_database(examples):
     fjs = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
     _, standings = tournament(examples, [fjs, "floodfill"], "named.db")
@@ -325,6 +334,7 @@ def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_data
     assert twice.stderr.strip() == "error: a bot is listed twice; give each bot (with its parameters) once"
 
 
+@pytest.mark.slow
 @pytest.mark.needs("gcc", "node")
 def test_records_of_games_with_program_bots_replay_and_check_like_any_other(examples):
     tournament(examples, ["aic2010-c", "floodfill-js"], "programs.db")
