@@ -1,11 +1,39 @@
+import shutil
+import tempfile
 from pathlib import Path
 from textwrap import dedent
 
 import pytest
 
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.needs import pytest_runtest_setup  # noqa: F401  (the hooks of both plugins)
+from tests.strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Where programs keep caches and settings in the user's home directory (matplotlib's font cache, Chromium's
+# crash reports, numba's cache when the source is read-only, arena's own solution cache). Set while pytest
+# starts, before the test modules import anything, so the tests and every process they start use a
+# temporary directory instead.
+USER_DIRECTORIES = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MPLCONFIGDIR",
+                    "ARENA_CACHE")
+_home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
+
+
+def pytest_configure(config):
+    """Point the home directory's caches and settings at a temporary directory for the whole session."""
+    scratch = Path(tempfile.mkdtemp(prefix="arena-tests-home-"))
+    environment = pytest.MonkeyPatch()
+    for name in USER_DIRECTORIES:
+        environment.setenv(name, str(scratch / name.lower()))
+    config.stash[_home] = environment, scratch
+
+
+def pytest_unconfigure(config):
+    """Give the user's environment back and remove the temporary directory."""
+    environment, scratch = config.stash[_home]
+    environment.undo()
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

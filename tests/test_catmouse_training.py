@@ -96,6 +96,7 @@ def test_the_bot_and_the_engines_choose_the_same_window_moves():
                 assert "UDLR"[single] == "UDLR"[vectorised] == expected, (rows, cols, cat, mouse, side)
 
 
+@pytest.mark.slow
 def test_the_notebook_variant_replays_the_article_notebook():
     # The tallies after 10,000 iterations of the article's notebook loop (numpy legacy seed 0), from an
     # independent line-by-line transcription of that loop.

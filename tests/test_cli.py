@@ -3,10 +3,13 @@ import io
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -83,6 +86,7 @@ def test_the_default_tournament_field_is_every_bot_that_plays_the_game(shipped_r
                                                         "voronoi", "wallhugger"]
 
 
+@pytest.mark.slow
 def test_tournament_json_has_standings_and_head_to_head():
     # The four quick bots: the search bots think 0.1 s a move, too slow for a test.
     result = invoke("tournament", "center_block", "--games", "2", "--workers", "1", "--format", "json",
@@ -102,6 +106,7 @@ def test_tournament_json_has_standings_and_head_to_head():
     assert first["points"] + mirror["points"] == 2
 
 
+@pytest.mark.slow
 def test_tournament_markdown_csv_and_table_output():
     md = invoke("tournament", "empty_room", "-n", "2", "-w", "1", "-b", "random,floodfill", "-f", "md")
     assert md.exit_code == 0
@@ -114,6 +119,7 @@ def test_tournament_markdown_csv_and_table_output():
     assert header == "rank,bot,conservative,mu,sigma,games,wins,draws,losses,score,timeout,crash,illegal,memory"
 
 
+@pytest.mark.slow
 def test_same_seed_same_standings_across_worker_counts():
     # Bots that don't read the clock: a search bot's moves depend on how far it got in its time.
     args = ["tournament", "diagonal_blocks", "-n", "2", "--seed", "3", "-f", "json", "--new",
@@ -190,6 +196,16 @@ def test_version_option():
     assert result.exit_code == 0 and result.output.startswith("arena ")
 
 
+def stored_games(db):
+    """How many games ``db`` holds, read without writing (0 while it or its tables don't exist yet)."""
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_with_standings_so_far(tmp_path):
     write_module(tmp_path / "bots", "slow.py", "import time\nfrom arena import bot\n\n"
                  "@bot(name='slow', game='tron')\ndef slow(obs, rng):\n    time.sleep(0.01)\n"
@@ -198,7 +214,10 @@ def test_ctrl_c_stops_cleanly_with_standings_so_far(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "open_30", "-b", "slow,random", "-n", "400", "-w", "2",
          "-f", "json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    deadline = time.monotonic() + 120  # a guard against a hang only: Ctrl-C comes once a game is stored
+    while stored_games(tmp_path / "arena.db") == 0:
+        assert process.poll() is None and time.monotonic() < deadline, "no game was stored"
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
@@ -240,6 +259,7 @@ def test_a_resumed_task_counts_only_the_work_done_since_in_its_rate():
         "snafu-scaling: 70/100 repetitions (70%), 1.0 repetitions/s, ETA 0:00:30"]
 
 
+@pytest.mark.slow
 def test_without_a_terminal_progress_is_a_plain_line_at_the_start_and_every_tenth():
     import re
 

@@ -45,12 +45,14 @@ def fill_root(pos: Position, engine: str, node_limit: int, seed: int, max_depth:
     return search.fill_root(pos.free, pos.me, max_depth=max_depth), search.nodes
 
 
+@pytest.mark.slow
 def test_the_positions_come_from_every_map_and_are_many():
     positions = cut_off_positions()
     assert len(positions) >= 60
     assert {pos.stride for pos in positions} == {15, 32}  # the 13x13 maps and the 30x30 ones
 
 
+@pytest.mark.slow
 def test_chamber_space_is_the_same_in_both_engines():
     for pos in cut_off_positions():
         engine = CompiledFill(pos.stride, pos.size)
@@ -59,7 +61,8 @@ def test_chamber_space_is_the_same_in_both_engines():
             assert engine.chamber_space(board, head) == chamber_space(pos.free, head, pos.stride, pos.size)
 
 
-@pytest.mark.parametrize(("node_limit", "every"), [(60, 1), (700, 1), (5000, 3)])
+@pytest.mark.parametrize(("node_limit", "every"), [(60, 1), pytest.param(700, 1, marks=pytest.mark.slow),
+                                                   pytest.param(5000, 3, marks=pytest.mark.slow)])
 def test_fill_root_gives_the_same_move_value_depth_and_nodes_in_both_engines(node_limit, every):
     for index, pos in enumerate(cut_off_positions()[::every]):
         expected = fill_root(pos, "python", node_limit, index)
@@ -71,6 +74,7 @@ def test_a_fixed_depth_without_a_node_limit_gives_the_same_values():
         assert fill_root(pos, "compiled", 0, index, max_depth=2) == fill_root(pos, "python", 0, index, max_depth=2)
 
 
+@pytest.mark.slow
 def test_the_comparison_would_catch_a_wrong_estimate(monkeypatch):
     """The positions tell ``chamber_space`` from near misses: a Python reference with a wrong parity bound (the
     colours swapped) or without chambers (the parity bound of the whole region) gives other results."""

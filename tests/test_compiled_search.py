@@ -33,7 +33,7 @@ def assert_same_replies(python, compiled, pos, depths):
             assert (compiled.nodes, compiled.horizon) == (python.nodes, python.horizon)
 
 
-@pytest.mark.parametrize("evaluation", ["voronoi", "chamber"])
+@pytest.mark.parametrize("evaluation", ["voronoi", pytest.param("chamber", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("simultaneous", [True, False])
 @pytest.mark.parametrize("ordering", ["killers", "history"])
 def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous, ordering):

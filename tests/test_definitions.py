@@ -116,6 +116,7 @@ def test_map_globs_fall_back_to_the_current_directory():
     assert load_definition(path).maps == (str(Path.cwd() / "maps" / "room.txt"),)
 
 
+@pytest.mark.slow
 def test_command_line_flags_override_the_file(tmp_path):
     path = write(tmp_path / "cup.toml", """
         name = "cup"
@@ -277,6 +278,7 @@ def test_every_shipped_definition_loads_and_prepares(shipped_registry):
             assert len(tournament.first_stage()) == total, path
 
 
+@pytest.mark.slow
 def test_a_shipped_definition_runs_end_to_end():
     result = invoke("tournament", REPO / "tournaments" / "classic.toml", "--games", "2", "-w", "2", "-f", "json")
     assert result.exit_code == 0, result.stderr

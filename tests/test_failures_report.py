@@ -3,6 +3,7 @@ and the exported records."""
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -45,6 +46,7 @@ def invoke(*args):
     return runner.invoke(app, list(args))
 
 
+@pytest.mark.slow
 def test_tournament_report_and_records_show_the_bots_file_line_and_traceback(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write_module(tmp_path / "bots", "crasher.py", CRASHER)

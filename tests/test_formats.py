@@ -60,6 +60,7 @@ def user_error(*args):
 # --- gauntlet -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gauntlet_plays_only_the_gauntlet_bots_pairings_in_both_seats():
     data = ok_json(invoke("tournament", "empty_room", "center_block", "--gauntlet", "floodfill",
                           "-b", "random,chaser,wallhugger", "-n", "2", "-w", "1", "-f", "json"))
@@ -198,6 +199,7 @@ def test_every_round_that_prepare_allows_can_be_paired(bot_dir):
 # --- swiss tournaments ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_swiss_tournament_end_to_end():
     data = ok_json(invoke("tournament", "empty_room", "--format", "swiss", "--rounds", "3", "-n", "2", "-w", "2",
                           "--seed", "6", "-b", ",".join(SHIPPED), "-f", "json"))
@@ -357,6 +359,7 @@ def tron_bots(bots_dir):
     return {entry.name for entry in registry.bots_for("tron") if entry.cls.in_default_field}
 
 
+@pytest.mark.slow
 def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):
     bots = tmp_path / "bots"
     write_module(bots, "alpha.py", ALPHA.format(version=1))
@@ -385,6 +388,7 @@ def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):
         ("tron ladder", "ladder", "complete", f"{8 * pairings}/{8 * pairings}")]
 
 
+@pytest.mark.slow
 def test_a_bot_dropped_into_the_bots_dir_joins_the_next_round(tmp_path):
     bots = tmp_path / "bots"
     write_module(bots, "alpha.py", ALPHA.format(version=1))
@@ -402,6 +406,7 @@ def test_a_bot_dropped_into_the_bots_dir_joins_the_next_round(tmp_path):
     assert (beta["games"], beta["last round"], beta["status"]) == ("2", "1", "")
 
 
+@pytest.mark.slow
 def test_a_changed_bot_joins_as_a_new_entry_linked_to_the_old_one(tmp_path):
     bots = tmp_path / "bots"
     write_module(bots, "alpha.py", ALPHA.format(version=1))

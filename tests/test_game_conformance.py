@@ -28,7 +28,8 @@ def test_every_registered_game_has_a_shipped_map():
     assert set(MAPS_BY_GAME) == set(REGISTRY.games)
 
 
-@pytest.mark.parametrize("game_name", sorted(REGISTRY.games))
+@pytest.mark.parametrize("game_name", [pytest.param(name, marks=pytest.mark.slow) if name == "pawnrace" else name
+                                       for name in sorted(REGISTRY.games)])  # the pawn race takes seconds
 def test_shipped_games_pass_on_every_shipped_map_and_every_option_combination(game_name):
     report = check_game(REGISTRY.game(game_name), MAPS_BY_GAME[game_name], games=1)
     report.assert_ok()

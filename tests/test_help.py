@@ -62,6 +62,7 @@ def run_arena(*args):
     return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_command_line_mistakes_are_one_line_and_exit_2():
     bad_value = run_arena("tournament", "--games", "x", "center_block")
     assert bad_value.returncode == 2 and bad_value.stdout == ""

@@ -1,36 +1,29 @@
 """The HTML report, checked as rendered by a real headless browser, not as text."""
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.needs import need_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 runner = CliRunner()
 
 
 def launch_browser(playwright):
-    """Debian's Chromium, headless."""
+    """A Chromium found on this machine (:func:`tests.needs.need_chromium`), headless."""
     return playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True,
+        executable_path=need_chromium(), headless=True,
         args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
               "--disable-component-update", "--disable-sync"])
 
 
 @pytest.fixture
 def browser_page():
-    missing = []
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing.append("the playwright package (pip install playwright)")
-    if not Path(CHROMIUM).exists():
-        missing.append("Debian's chromium package (apt-get install chromium)")
-    if missing:  # a missing browser fails the test: the report must be checked as a browser renders it
-        pytest.fail("the HTML report test needs " + " and ".join(missing))
+    need_chromium()  # skips, saying how to install it, when there is none
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = launch_browser(playwright)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -38,6 +31,7 @@ def browser_page():
         browser.close()
 
 
+@pytest.mark.slow
 def test_report_renders_standings_heat_map_charts_and_failures(tmp_path, bot_dir, browser_page):
     played = runner.invoke(app, ["tournament", "empty_room", "--bots-dir", str(bot_dir), "-b",
                                  "crasher,steady,random", "-n", "4", "-w", "1", "--time-limit", "0.5", "-f", "json"])

@@ -18,7 +18,7 @@ POSITIONS = random_positions(8, seed=5)
 
 @pytest.mark.parametrize(("evaluation", "ordering", "aspiration"),
                          [("voronoi", "killers", 0), ("chamber", "history", ASPIRATION)])
-@pytest.mark.parametrize("budget", [400, 2500])
+@pytest.mark.parametrize("budget", [400, pytest.param(2500, marks=pytest.mark.slow)])
 def test_both_engines_stop_at_the_same_node_and_choose_the_same_move(evaluation, ordering, aspiration, budget):
     stopped = 0
     for index, obs in enumerate(POSITIONS):
@@ -61,6 +61,7 @@ def test_the_budget_of_a_move():
     assert search_budget(0.0, 0, 35_000, 0.1) == (pytest.approx(0.08), 10_500)  # a short limit: 30% of nodes
 
 
+@pytest.mark.slow
 def test_a_negative_budget_is_refused_before_any_game(tmp_path):
     result = subprocess.run([sys.executable, "-m", "arena", "play", "chamber:nodes=-5", "random"],
                             capture_output=True, text=True, cwd=tmp_path)
@@ -68,6 +69,7 @@ def test_a_negative_budget_is_refused_before_any_game(tmp_path):
     assert result.stderr.strip().splitlines()[-1] == "error: bot spec 'chamber:nodes=-5': nodes must not be negative"
 
 
+@pytest.mark.slow
 def test_the_default_round_robin_gives_the_same_results_with_one_and_two_workers(tmp_path):
     """Every shipped Tron bot of the default field, one game each way per pair, on empty_room."""
     outputs, records = [], []

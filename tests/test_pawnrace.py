@@ -192,6 +192,7 @@ def test_td_training_is_reproducible_and_a_resumed_run_ends_as_an_uninterrupted_
     assert (last.games, last.white, last.black, last.draws, last.mean_moves) == (200, 180, 20, 0, 3.895)
 
 
+@pytest.mark.slow
 def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_path):
     import json
 
@@ -248,6 +249,7 @@ def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdi
     assert wrong.exit_code == 2 and wrong.stderr == "error: no learner for game 'tron': playability judges pawnrace\n"
 
 
+@pytest.mark.slow
 def test_the_network_learner_is_reproducible_resumes_exactly_and_its_model_plays():
     import json
 

@@ -3,6 +3,7 @@
 import json
 import sqlite3
 
+import pytest
 from typer.testing import CliRunner
 
 from arena import run_match
@@ -75,6 +76,7 @@ def test_a_bot_whose_prepare_raises_loses_with_the_reason(tmp_path):
                               f"({path}:{line}, in prepare)")
 
 
+@pytest.mark.slow
 def test_an_isolated_bot_whose_prepare_raises_loses_with_the_reason(tmp_path, monkeypatch):
     registry_with_bots(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -64,6 +64,7 @@ def processes_in(directory):
     return found
 
 
+@pytest.mark.needs("gcc", "node")
 def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(examples):
     registry = registry_of(examples)
     before = registry.bot("aic2010-c").version
@@ -87,6 +88,7 @@ def test_the_c_bot_builds_and_plays_the_node_bot_over_aic2010_and_arena_json(exa
     assert registry_of(examples).bot("aic2010-c").version != before
 
 
+@pytest.mark.needs("node")
 def test_an_exec_spec_names_a_program_directly(examples):
     registry = registry_of(examples)
     program = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
@@ -114,6 +116,7 @@ def play_gauntlet(directory, bots, *extra):
     return result, games
 
 
+@pytest.mark.slow
 def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(programs):
     assert processes_in(programs) == []
     result, games = play_gauntlet(programs, list(EXPECTED))
@@ -131,6 +134,7 @@ def test_misbehaving_programs_lose_their_own_games_and_leave_no_process_behind(p
     assert processes_in(programs) == []  # forker's sleeping children and every stuck program were killed
 
 
+@pytest.mark.slow
 def test_a_program_whose_build_fails_is_left_out_in_one_line(programs):
     result, games = play_gauntlet(programs, ["broken", "garbage"])
     assert result.exit_code == 0, result.output
@@ -169,6 +173,7 @@ def test_program_failures_read_precisely_in_a_single_game(programs):
     assert processes_in(programs) == []
 
 
+@pytest.mark.slow
 def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     result, _ = play_gauntlet(programs, ["garbage"], "-n", "1")
     assert result.exit_code == 0, result.output
@@ -184,6 +189,7 @@ def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     ]
 
 
+@pytest.mark.slow
 def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
     checked = runner.invoke(app, ["check", "bot", "garbage", "--bots-dir", str(programs), "-m", "empty_room",
                                   "--games", "1", "--opponent", "forker", "--verbose"])
@@ -199,6 +205,7 @@ def test_check_bot_shows_the_lines_exchanged_and_says_what_went_wrong(programs):
     assert lines.count("about to answer garbage") == 2
 
 
+@pytest.mark.needs("node")
 def test_check_bot_passes_a_well_behaved_program(examples):
     checked = runner.invoke(app, ["check", "bot", "floodfill-js", "--bots-dir", str(examples), "-m", "empty_room",
                                   "--games", "1"])
@@ -207,6 +214,7 @@ def test_check_bot_passes_a_well_behaved_program(examples):
         "ok    play: 2 games without a crash, timeout or illegal answer (1 s a move)")
 
 
+@pytest.mark.slow
 def test_isolated_tournaments_run_program_bots_in_their_own_processes_as_they_are(programs):
     result, games = play_gauntlet(programs, ["garbage"], "-n", "1", "--isolate")
     assert result.exit_code == 0, result.output
@@ -229,6 +237,7 @@ def failures_of(db):
         return sorted(reason for (reason,) in conn.execute("SELECT reason FROM games"))
 
 
+@pytest.mark.slow
 def test_the_start_up_budget_is_the_manifests_unless_the_command_line_gives_one(programs):
     # slowstart says ready after 1 s; its manifest gives it 0.3 s
     _, standings = tournament(programs, ["slowstart", "floodfill"], "manifest.db")
@@ -245,6 +254,7 @@ def test_the_start_up_budget_is_the_manifests_unless_the_command_line_gives_one(
     assert failures_of("long.db") == ["players 1 and 2 moved into the same cell; draw"] * 2
 
 
+@pytest.mark.slow
 def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
     played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q"])
     assert played.exit_code == 0, played.output
@@ -269,6 +279,7 @@ def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
         assert ("did not say ready within 0.4 s" not in played.stdout) == ready, (flag, own)
 
 
+@pytest.mark.slow
 def test_a_build_over_its_budget_is_left_out_in_one_line_and_tried_again_under_a_bigger_one(programs):
     # slowbuild's build takes 1 s; its manifest gives it 0.3 s
     result, standings = tournament(programs, ["slowbuild", "floodfill", "random"], "short.db")
@@ -299,6 +310,7 @@ def test_budgets_that_are_not_positive_are_refused_in_one_line(programs):
                                      "be a positive number of seconds")
 
 
+@pytest.mark.slow
 def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_database(examples):
     fjs = f"exec:command=node bot.js,dir={examples / 'floodfill-js'},name=fjs"
     _, standings = tournament(examples, [fjs, "floodfill"], "named.db")
@@ -321,6 +333,8 @@ def test_an_exec_spec_with_a_name_is_that_name_in_standings_records_and_the_data
     assert twice.stderr.strip() == "error: a bot is listed twice; give each bot (with its parameters) once"
 
 
+@pytest.mark.slow
+@pytest.mark.needs("gcc", "node")
 def test_records_of_games_with_program_bots_replay_and_check_like_any_other(examples):
     tournament(examples, ["aic2010-c", "floodfill-js"], "programs.db")
     exported = runner.invoke(app, ["export", "1", "--records", "records", "--db", "programs.db"])
@@ -361,6 +375,7 @@ def test_aic2010_sends_a_borderless_map_walled_in_as_the_challenges_maps_were():
     assert aic2010_turn(walled, 0).splitlines()[:4] == ["13 13", "#############", "#           #", "# 1         #"]
 
 
+@pytest.mark.needs("gcc")
 def test_a_bot_that_reads_the_board_as_the_starter_packages_did_plays_on_a_borderless_map(programs, tmp_path):
     (tmp_path / "open.txt").write_text(OPEN_MAP)
     registry = registry_of(programs)
@@ -382,6 +397,7 @@ def test_the_budgets_travel_with_the_configuration_to_ray_nodes(programs):
     shutil.rmtree(Path(next(iter(originals))).parent)
 
 
+@pytest.mark.needs("gcc")
 def test_the_ladder_builds_program_bots_first_and_leaves_out_one_whose_build_fails(programs, tmp_path):
     directory = tmp_path / "ladder"
     directory.mkdir()

@@ -3,6 +3,8 @@
 import inspect
 import typing
 
+import pytest
+
 import arena
 from arena import PluginConfig, Store, TournamentDefinition, leaderboard, rating_history, run_standings, run_tournament
 
@@ -16,6 +18,7 @@ def test_every_public_name_is_importable_and_typed():
     assert not hasattr(arena, "__getattr__")  # nothing hides behind a lazy attribute
 
 
+@pytest.mark.slow
 def test_run_tournament_stores_games_and_results_read_back(tmp_path):
     definition = TournamentDefinition(maps=("center_block",), bots=("floodfill", "random", "chaser"), games=2, seed=3)
     config = PluginConfig(use_cwd_bots=False, use_env_path=False)

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -21,6 +22,7 @@ def play_small_run():
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_records_round_trip_through_export_and_check(tmp_path):
     play_small_run()
     exported = invoke("export", "1", "--records", str(tmp_path / "records"))
@@ -65,6 +67,7 @@ def test_check_reports_differences_and_malformed_records_and_keeps_going(tmp_pat
     assert f"malformed: {tmp_path / 'r' / 'zz.json'}: not JSON" in result.stderr
 
 
+@pytest.mark.slow
 def test_records_of_games_lost_by_a_failing_bot_agree(tmp_path, bot_dir):
     result = invoke("tournament", "empty_room", "--bots-dir", str(bot_dir), "-b", "crasher,illegal,steady", "-n", "2",
                     "-w", "1", "--time-limit", "0.5", "-f", "json")
@@ -113,6 +116,7 @@ def test_ai_challenge_import_without_verdict_uses_the_rules_and_errors_are_one_l
                                 "reason": "player 1 moved into a wall; player 2 moved into a wall; draw"}
 
 
+@pytest.mark.slow
 def test_replay_plays_a_record_back_turn_by_turn(tmp_path):
     play_small_run()
     invoke("export", "1", "--records", str(tmp_path / "r"))
@@ -130,6 +134,7 @@ def test_replay_plays_a_record_back_turn_by_turn(tmp_path):
     assert invoke("replay", str(tmp_path / "r")).stderr.startswith("error: playing back takes one record; 6")
 
 
+@pytest.mark.slow
 def test_export_needs_one_destination_and_a_known_run(tmp_path):
     assert invoke("export", "1").stderr.startswith("error: give exactly one of --records DIR or --jsonl FILE")
     play_small_run()
@@ -137,6 +142,7 @@ def test_export_needs_one_destination_and_a_known_run(tmp_path):
     assert Path("arena.db").exists()
 
 
+@pytest.mark.slow
 def test_stored_games_replay_by_run_and_number_and_show_defaults_to_the_latest_run(tmp_path):
     assert invoke("show").stderr.strip() == "error: arena.db has no runs yet: run a tournament first"
     play_small_run()

@@ -66,6 +66,7 @@ def head_colour_is_drawn(viewer, view, seat):
     return viewer.pixel(piece.x, piece.y, dx=-0.33) == SEAT_COLOURS[seat]
 
 
+@pytest.mark.slow
 def test_tron_page_steps_with_the_keys_opens_at_the_address_and_fetches_nothing(tmp_path, shipped_registry,
                                                                                  browser_page):  # noqa: F811
     record = play_record(shipped_registry, ["chaser", "floodfill"], "center_block", seed=5)
@@ -152,6 +153,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_shipped_game_draws_its_board_pieces_and_result(name, tmp_path, shipped_registry,
                                                               browser_page):  # noqa: F811
@@ -225,6 +227,7 @@ def test_a_400_turn_game_on_a_30x30_board_makes_a_page_well_under_200_kb(shipped
     assert len(page.encode()) < 100_000
 
 
+@pytest.mark.slow
 def test_show_and_export_write_pages_and_the_report_links_every_game(tmp_path, browser_page):  # noqa: F811
     played = runner.invoke(app, ["tournament", "empty_room", "-b", "chaser,random", "-n", "2", "-w", "1"])
     assert played.exit_code == 0, played.output

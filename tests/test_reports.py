@@ -53,6 +53,7 @@ def run_tournament(*extra):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_report_json_latex_and_table():
     run_tournament()
     data = json.loads(runner.invoke(app, ["report", "1", "-f", "json"]).stdout)
@@ -71,6 +72,7 @@ def test_report_json_latex_and_table():
     assert runner.invoke(app, ["report", "1", "-f", "xml"]).stderr.startswith("error: --format 'xml'")
 
 
+@pytest.mark.slow
 def test_compare_runs_and_bots_need_the_right_arguments():
     run_tournament()
     run_tournament("--seed", "5")

@@ -92,6 +92,7 @@ def test_the_window_holds_the_square_around_the_head_in_every_plane():
     assert planes.reshape(-1)[indices].all() and planes.reshape(-1).sum() == len(indices)
 
 
+@pytest.mark.slow
 def test_a_short_run_of_the_script_learns_to_avoid_crashing_and_its_file_plays_in_a_tournament(tmp_path):
     out = tmp_path / "agent.npz"
     command = [sys.executable, str(EXAMPLE / "train_tron.py"), "--steps", "4000", "--games", "2", "--seed", "5",

@@ -360,7 +360,7 @@ def test_run_match_without_a_map_uses_the_size_option(shipped_registry):
     assert again.actions == outcome.actions and again.ranks == outcome.ranks
 
 
-@pytest.mark.parametrize("map_name", ["snafu_15x15", "snafu_30x30"])
+@pytest.mark.parametrize("map_name", ["snafu_15x15", pytest.param("snafu_30x30", marks=pytest.mark.slow)])
 def test_snafu_tournament_end_to_end(shipped_registry, shipped_config, map_name):
     assert sorted(entry.name for entry in shipped_registry.bots_for("snafu")) == SNAFU_BOTS
     # The bots that don't read the clock, so that the same seed replays the same games.

@@ -211,6 +211,7 @@ def repetitions(path):
     return lines[0], sorted(lines[1:])
 
 
+@pytest.mark.slow
 def test_the_experiment_is_the_same_with_one_or_two_workers_and_after_a_resume(tmp_path):
     one, two, resumed = tmp_path / "one.jsonl", tmp_path / "two.jsonl", tmp_path / "resumed.jsonl"
     assert run_experiment(ResultsFile(one, SMALL), TWO, reps=2, workers=1)
@@ -249,6 +250,7 @@ def test_train_command_writes_a_table_with_its_settings(tmp_path):
     assert bad.exit_code == 2 and "distinct letters" in bad.output
 
 
+@pytest.mark.slow
 def test_the_experiment_command_prints_its_verdicts_and_draws_the_curves(tmp_path):
     base = ["experiment", "snafu-scaling", "--strategy", "PR:t=3", "--strategy", "PO", "--reps", "2",
             "--train-games", "6", "--test-games", "4", "--results", str(tmp_path / "r.jsonl")]

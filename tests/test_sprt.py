@@ -3,7 +3,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from typer.testing import CliRunner
@@ -80,6 +79,7 @@ def test_plan_checks_the_map_and_bots(shipped_registry):
         plan_compare("floodfill", "random", "empty_room", shipped_registry, time_limit=0, seed=0)
 
 
+@pytest.mark.slow
 def test_run_compare_decides_the_same_with_any_number_of_workers(shipped_registry, shipped_config):
     def plan(**limits):
         return plan_compare("floodfill", "random", "empty_room", shipped_registry, time_limit=1.0, seed=0, **limits)
@@ -99,6 +99,7 @@ def test_run_compare_decides_the_same_with_any_number_of_workers(shipped_registr
         plan(workers=0)
 
 
+@pytest.mark.slow
 def test_compare_command_prints_llr_and_the_decision():
     result = invoke("compare", "floodfill", "random", "--sprt", "0,50", "-w", "1")
     assert result.exit_code == 0, result.output
@@ -116,6 +117,7 @@ def test_compare_command_prints_llr_and_the_decision():
     assert lines[-1] == "Success +0.652 (games won minus games lost, over games played: Cloppert 2007)"
 
 
+@pytest.mark.slow
 def test_compare_command_without_a_decision_and_with_a_failing_bot(bot_dir):
     capped = invoke("compare", "floodfill", "wallhugger", "--sprt", "0,50", "-w", "1", "--max-pairs", "3",
                     "--seed", "5", "--map", "center_block")
@@ -158,6 +160,7 @@ def test_compare_user_errors_are_one_line_and_exit_2():
     assert len(errors) == 1 and errors[0].startswith("error: unknown bot 'randon'; did you mean: random")
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_with_the_figures_so_far(tmp_path):
     write_module(tmp_path / "bots", "slow.py", "import time\nfrom arena import bot\n\n"
                  "@bot(name='slow', game='tron')\ndef slow(obs, rng):\n    time.sleep(0.02)\n"
@@ -166,11 +169,13 @@ def test_ctrl_c_stops_with_the_figures_so_far(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "arena", "compare", "slow", "random", "--sprt", "0,5",
                                 "--map", "open_30", "-w", "2"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    header = process.stdout.readline()
+    first = process.stdout.readline()  # Ctrl-C once the first pair is played
+    assert header.startswith("slow vs random") and first.startswith("pair 1 "), (header, first)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
-    lines = stdout.splitlines()
+    lines = [first.rstrip("\n"), *stdout.splitlines()]
     pairs = int(lines[-4].split()[1])
     assert lines[-3] == f"no decision after {pairs} pairs (stopped)"
     assert lines[-2].startswith("Elo ") and lines[-1].startswith("Success ") and "Traceback" not in stderr

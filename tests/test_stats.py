@@ -337,6 +337,7 @@ def test_gsprt_llr_trinomial_matches_the_closed_form():
             trinomial_llr_closed_form(losses, draws, wins, elo0, elo1), rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_gsprt_llr_pentanomial_matches_a_brute_force_maximum():
     for counts, elo0, elo1 in [([10, 30, 60, 35, 15], 0, 20), ([3, 20, 40, 22, 2], -10, 10),
                                ([1, 2, 50, 2, 1], 0, 30)]:
@@ -463,6 +464,7 @@ def load_calibration():
     return module
 
 
+@pytest.mark.slow
 def test_simulated_intervals_cover_the_truth_about_95_percent():
     calibration = load_calibration()
     coverage = calibration.pair_interval_coverage(seed=7, trials=1000, games=100)

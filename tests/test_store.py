@@ -116,12 +116,14 @@ def test_a_new_database_has_schema_version_3_application_arena_and_wal():
     assert invoke("ratings", "--recompute").exit_code == 0 and Path("arena.db").exists()
 
 
+@pytest.mark.slow
 def test_arena_db_variable_chooses_the_database(monkeypatch):
     monkeypatch.setenv("ARENA_DB", "elsewhere.db")
     assert invoke("tournament", "empty_room", "-b", "random,floodfill", "-n", "2", "-w", "1").exit_code == 0
     assert count_games("elsewhere.db") == 2 and not Path("arena.db").exists()
 
 
+@pytest.mark.slow
 def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
     first = invoke("tournament", "empty_room", "-b", "random,floodfill", "-n", "4", "-w", "1", "-f", "json")
     standings = stored_json(first)
@@ -240,6 +242,7 @@ def tournament_command(db, bots_dir):
             "-w", "2", "--seed", "5", "-f", "json", "--db", str(db), "--bots-dir", str(bots_dir)]
 
 
+@pytest.mark.slow
 def test_kill_9_loses_no_finished_game_and_rerunning_plays_only_what_is_missing(tmp_path):
     bots, reference_bots = thinker_dir(tmp_path / "killed_bots"), thinker_dir(tmp_path / "reference_bots")
     log = bots / "games.log"
@@ -337,6 +340,7 @@ def interrupt_in_process(db, maps, bots, games, stop_after, seed=0):
     return run_id
 
 
+@pytest.mark.slow
 def test_resume_run_plays_the_rest_and_gives_the_uninterrupted_results():
     assert interrupt_in_process("arena.db", ["center_block"], ["random", "chaser", "floodfill"], 4, 5) == 1
     runs = stored_json(invoke("runs", "-f", "json"))
@@ -363,6 +367,7 @@ def test_resume_run_plays_the_rest_and_gives_the_uninterrupted_results():
 # --- two processes at once --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_arena_processes_write_the_same_database_at_once(tmp_path):
     bots = thinker_dir(tmp_path / "shared_bots")
     db = tmp_path / "shared.db"
@@ -437,6 +442,7 @@ def test_opening_a_new_database_while_another_process_holds_its_lock_waits_for_i
 # --- ratings, runs, show --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_recompute_finds_the_stored_ratings_and_restores_a_tampered_one():
     stored_json(invoke("tournament", "empty_room", "-b", "random,floodfill,chaser", "-n", "2", "-w", "1",
                        "-f", "json"))
@@ -462,6 +468,7 @@ def test_recompute_finds_the_stored_ratings_and_restores_a_tampered_one():
     assert invoke("ratings", "--recompute").stdout.endswith("all equal to the stored ones\n")
 
 
+@pytest.mark.slow
 def test_ratings_after_resuming_an_older_run_include_its_new_games():
     """Run 1 is interrupted, run 2 plays, run 1 is resumed: the current leaderboard counts all of run 1."""
     interrupt_in_process("arena.db", ["empty_room"], ["random", "floodfill"], 4, 2)
@@ -472,6 +479,7 @@ def test_ratings_after_resuming_an_older_run_include_its_new_games():
     assert invoke("ratings", "--recompute").stdout.endswith(": all equal to the stored ones\n")
 
 
+@pytest.mark.slow
 def test_runs_and_show_read_the_stored_runs_back():
     first = stored_json(invoke("tournament", "empty_room", "-b", "random,floodfill", "-n", "2", "-w", "1", "-f",
                                "json"))
@@ -514,6 +522,7 @@ def bot_versions(bots_dir):
             for row in json.loads(invoke("bots", "-f", "json", "--bots-dir", bots_dir).stdout)}
 
 
+@pytest.mark.slow
 def test_ratings_leaderboard_keeps_every_version_and_latest_shows_the_newest(tmp_path):
     bots = tmp_path / "bots"
     write_module(bots, "edited.py", EDITABLE.format(version=1))
@@ -540,6 +549,7 @@ def test_ratings_leaderboard_keeps_every_version_and_latest_shows_the_newest(tmp
     assert stored_json(invoke("ratings", "--game", "chess", "-f", "json")) == []
 
 
+@pytest.mark.slow
 def test_ratings_history_lists_each_version_in_the_runs_it_played_with_the_change(tmp_path):
     bots = tmp_path / "mine"
     write_module(bots, "hugger.py", HUGGER.format(version=1))
@@ -590,6 +600,7 @@ HUGGER = """
     """
 
 
+@pytest.mark.slow
 def test_a_copy_of_a_database_reads_the_same(tmp_path):
     first = stored_json(invoke("tournament", "empty_room", "-b", "random,chaser", "-n", "2", "-w", "1", "-f", "json"))
     shutil.copy("arena.db", tmp_path / "copy.db")

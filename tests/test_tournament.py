@@ -71,6 +71,7 @@ def test_schedule_rejects_bad_requests(shipped_registry):
         plan(["empty_room"], [], shipped_registry, time_limit=0)
 
 
+@pytest.mark.slow
 def test_two_worker_processes_give_the_same_results_as_one(shipped_registry, shipped_config):
     def tournament(workers):
         return round_robin_run(["empty_room", "diagonal_blocks"], SHIPPED, shipped_registry, shipped_config,

@@ -54,6 +54,7 @@ def test_split_is_by_games_and_seeded():
         split_games(10, 1.5, seed=3)
 
 
+@pytest.mark.slow
 def test_dataset_and_fit_are_exact_with_a_seed(db):
     data = build_dataset(records_from_db(db), load_registry())
     assert (data.games, data.skipped, data.x.shape) == (12, 0, (478, 5))

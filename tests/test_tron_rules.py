@@ -733,7 +733,7 @@ def test_record_has_every_field(registry, bots_file):
         "failures": [],
     }
     assert len(think_time) == 2
-    assert all(isinstance(seconds, float) and 0 <= seconds < 1 for seconds in think_time)
+    assert all(isinstance(seconds, float) and seconds >= 0 for seconds in think_time)
 
 
 def test_record_of_an_alternating_game_has_one_seat_per_turn(registry):

@@ -2,6 +2,8 @@
 
 import sqlite3
 
+import pytest
+
 from arena.core.bot import BotSpec
 from arena.core.maps import resolve_map
 from arena.play.executors import BATCHES_AHEAD, QUEUED_BYTES, WorkerPool, _Worker
@@ -39,6 +41,7 @@ def test_a_worker_accounts_for_each_game_of_each_batch_in_order():
     assert not worker.batches and not worker.in_flight
 
 
+@pytest.mark.slow
 def test_outcomes_that_arrive_together_come_as_one_list(shipped_config, shipped_registry):
     setups = short_games(300)
     with WorkerPool(2, shipped_config, registry=shipped_registry) as pool:
@@ -49,6 +52,7 @@ def test_outcomes_that_arrive_together_come_as_one_list(shipped_config, shipped_
     assert len(arrivals) < 300
 
 
+@pytest.mark.slow
 def test_every_game_is_committed_before_it_is_counted(tmp_path, shipped_config, shipped_registry):
     plan = plan_tournament(TournamentDefinition(maps=("empty_room",), bots=("random", "wallhugger", "chaser"),
                                                 games=20, seed=3), shipped_registry)
@@ -69,6 +73,7 @@ def test_every_game_is_committed_before_it_is_counted(tmp_path, shipped_config, 
     assert seen_stored == [1] * 60
 
 
+@pytest.mark.slow
 def test_a_busy_worker_is_sent_its_next_batch_before_it_finishes(shipped_config, shipped_registry, monkeypatch):
     held = []
     send = _Worker.send
