@@ -189,7 +189,7 @@ def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
                  f"{s.run.played}/{s.run.scheduled}", s.run.created_at[5:16].replace("T", " "), s.duration_text()]
                 for s in run_summaries(store)]
     emit_table(["run", "name", "game", "format", "bots", "leader", "status", "games", "started", "took"], rows, fmt,
-               "Runs")
+               "Runs", names=("run", "game", "format", "bots", "leader", "status", "games", "took"), prose=("name",))
 
 
 @app.command("show")
@@ -286,14 +286,15 @@ def ratings_command(
                      f"{p.rating.conservative:.2f}", "first run" if p.change is None else f"{p.change:+.2f}",
                      f"{p.rating.mu:.2f} ± {p.rating.sigma:.2f}", str(p.rating.games)] for p in points]
             emit_table(["after run", "version", "mu-3σ", "change", "mu ± σ", "games"], rows, fmt,
-                       f"{history} over time")
+                       f"{history} over time", names=("after run", "version"))
             if fmt == "table":
                 for version, values in _by_version(points).items():
                     out.print(f"{version}: mu-3σ by run {sparkline(values)}", highlight=False)
             return
         rows = [[r.game, r.label, r.version, r.role or "", f"{r.conservative:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
                  str(r.games)] for r in leaderboard(store, game, latest)]
-    emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
+    emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs",
+               names=("game", "bot", "version", "role"))
 
 
 def _by_version(points: list[HistoryPoint]) -> dict[str, list[float]]:
@@ -352,7 +353,8 @@ def ladder_command(
              str(played_games), str(last), "" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
             for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
                                                                       key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
-    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder")
+    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder",
+               names=("bot", "version", "status"))
 
 
 __all__ = ["split_formats", "sparkline"]
