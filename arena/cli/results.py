@@ -42,7 +42,7 @@ from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
-from arena.tournament.ladder import check_ladder_maps, next_round_number, play_round
+from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_run
 from arena.tournament.selection import command_line_definition, default_maps, load_maps
@@ -337,24 +337,32 @@ def ladder_command(
     with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
                                                                               registry) as pool:
         for _ in range(rounds):
-            with games_progress() as progress:
-                task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)
-                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
-                                    lambda _, task=task: progress.advance(task))
-            for line in played.left_out:
+            planned = plan_round(store, registry, game, game_maps)
+            for line in planned.left_out:
                 warn(line)
-            sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""
-            err.print(f"round {played.number} (run {played.run_id}): {len(played.pairs)} pairings, "
-                      f"{played.games} games{sat_out}", highlight=False)
+            with games_progress() as progress:
+                task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
+                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
+                                    lambda _, task=task: progress.advance(task), planned=planned)
+            err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}
     live = {(entry.name, entry.version) for entry in registry.bots.values()}
     rows = [[bots[bot]["label"], bots[bot]["version"], f"{mu - 3 * sigma:.2f}", f"{mu:.2f} ± {sigma:.2f}",
-             str(played_games), str(last), "" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
+             str(played_games), "never" if last == NEVER else str(last),
+             "playing" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
             for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
                                                                       key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
     emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder",
                names=("bot", "version", "status"))
 
 
-__all__ = ["split_formats", "sparkline"]
+def ladder_round_summary(played: LadderRound, bots: int) -> str:
+    """What a ladder round did, in one sentence."""
+    sat_out = (f"; {', '.join(played.sat_out)} sat out (an odd number of bots: one waits for the next round)"
+               if played.sat_out else "")
+    return (f"round {played.number} (run {played.run_id}): {bots} bots in {len(played.pairs)} pairings played "
+            f"{played.games} games{sat_out}")
+
+
+__all__ = ["ladder_round_summary", "split_formats", "sparkline"]

@@ -22,6 +22,7 @@ from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
 from arena.storage.history import finalize_run, played_from_rows
+from arena.storage.run_names import unique_run_name
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
@@ -203,8 +204,10 @@ def open_run(store: Store, tournament: TournamentPlan, new: bool = False) -> Ope
     if existing is not None:
         return _stored_run(store, existing.id, tournament, "complete" if existing.status == "complete" else "resumed")
     definition = tournament.definition
-    run_id = store.create_run(tournament.title(), tournament.game.name, definition.format,
-                              definition.as_json(), tournament.fingerprint, tournament.total_games())
+    with store.transaction():
+        run_id = store.create_run(unique_run_name(store, tournament.title()), tournament.game.name,
+                                  definition.format, definition.as_json(), tournament.fingerprint,
+                                  tournament.total_games())
     return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
 
 
