@@ -253,7 +253,7 @@ def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
             in played.stdout)
     played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q",
                                  "--startup-timeout", "3"])
-    assert "Reason: players 1 and 2 moved into the same cell; draw" in played.stdout
+    assert "Reason: players 1 (slowstart) and 2 (floodfill) moved into the same cell; draw" in played.stdout
 
     checked = runner.invoke(app, ["check", "bot", "slowstart", "--bots-dir", str(programs), "-m", "empty_room",
                                   "--games", "1", "--opponent", "floodfill"])
