@@ -173,7 +173,7 @@ def test_program_failures_read_precisely_in_a_single_game(programs):
 def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     result, _ = play_gauntlet(programs, ["garbage"], "-n", "1")
     assert result.exit_code == 0, result.output
-    shown = runner.invoke(app, ["show", "1", "--game", "0", "--db", "programs.db"])
+    shown = runner.invoke(app, ["show", "1", "0", "--db", "programs.db"])
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.splitlines()[1:] == [
         f"  player 1: forker (version {directory_version(programs / 'forker')})",

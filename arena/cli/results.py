@@ -196,31 +196,37 @@ def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
 @user_errors
 def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
                                                          show_default=False)] = None,
-                 db: Db = None, formats: OutputFormatOption = None,
-                 game: Annotated[int | None, typer.Option(
-                     "--game", help="One game of the run, by number: its players, result, failures and the stderr "
-                     "of its program bots (with --html, its replay page).", show_default=False)] = None,
-                 html_file: Annotated[Path | None, typer.Option(
-                     "--html", help="Write game --game N as a self-contained HTML replay page.",
+                 game_number: Annotated[int | None, typer.Argument(
+                     metavar="GAME", help="One game of the run, by its number (as arena replay RUN GAME takes it): "
+                     "its players, result, failures and the stderr of its program bots (with --html, its replay page).",
                      show_default=False)] = None,
-                 bots_dir: BotsDir = None) -> None:
-    """Show a stored run's standings again (the latest run without RUN), one of its games (--game N), or write
-    one of its games as an HTML replay page (--game N --html FILE)."""
-    if game is None and html_file is not None:
-        raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
-    if game is not None and html_file is None:
+                 db: Db = None, formats: OutputFormatOption = None,
+                 html_file: Annotated[Path | None, typer.Option(
+                     "--html", help="Write game GAME as a self-contained HTML replay page.",
+                     show_default=False)] = None,
+                 bots_dir: BotsDir = None,
+                 game_option: Annotated[str | None, typer.Option(
+                     "--game", hidden=True, help="Not a game's number: see GAME.")] = None) -> None:
+    """Show a stored run's standings again (the latest run without RUN), one of its games (arena show RUN GAME),
+    or write one of its games as an HTML replay page (arena show RUN GAME --html FILE)."""
+    if game_option is not None:  # --game names a game (tron, catmouse) in every other command
+        raise ArenaError(f"--game names a game in every command; give a game's number after the run: "
+                         f"arena show {run if run is not None else 'RUN'} {game_option}")
+    if game_number is None and html_file is not None:
+        raise ArenaError("--html FILE writes one game: arena show RUN GAME --html FILE")
+    if game_number is not None and html_file is None:
         with Store(db) as store:
             run_id = store.latest_run().id if run is None else run
-            record = store.game(run_id, game).record
-        out.print(game_summary(run_id, game, record), markup=False, highlight=False, soft_wrap=True)
+            record = store.game(run_id, game_number).record
+        out.print(game_summary(run_id, game_number, record), markup=False, highlight=False, soft_wrap=True)
         return
-    if game is not None and html_file is not None:
+    if game_number is not None and html_file is not None:
         registry = load_registry_reporting(plugin_config(bots_dir))
         with Store(db) as store:
             run_id = store.latest_run().id if run is None else run
-            record = store.game(run_id, game).record
+            record = store.game(run_id, game_number).record
         html_file.write_text(build_replay_html(record, registry), encoding="utf-8")
-        err.print(f"replay page of run {run_id}, game {game} written to {html_file}", highlight=False)
+        err.print(f"replay page of run {run_id}, game {game_number} written to {html_file}", highlight=False)
         return
     fmt = _output_format(formats)
     with Store(db) as store:
