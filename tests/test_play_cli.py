@@ -3,8 +3,7 @@
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.play import with_bot_names
-from arena.core.bot import BotSpec
+from arena.cli.players import with_bot_names
 
 runner = CliRunner()
 
@@ -49,9 +48,22 @@ def test_catmouse_says_which_bot_is_the_cat():
 
 
 def test_a_reason_names_each_seat_with_its_bot():
-    specs = [BotSpec("random"), BotSpec("minimax", {"depth": 2}), BotSpec("chaser"), BotSpec("floodfill")]
-    assert with_bot_names("players 1, 2 and 4 crashed into each other; player 3 wins", specs) == (
+    labels = ["random", "minimax:depth=2", "chaser", "floodfill"]
+    assert with_bot_names("players 1, 2 and 4 crashed into each other; player 3 wins", labels) == (
         "players 1 (random), 2 (minimax:depth=2) and 4 (floodfill) crashed into each other; player 3 (chaser) wins")
-    assert with_bot_names("white (player 1) wins", specs[:2]) == "white (player 1 (random)) wins"
+    assert with_bot_names("white (player 1) wins", labels[:2]) == "white (player 1 (random)) wins"
     named = "player 1 (crasher) raised ValueError"  # a failure's reason names the bot already
-    assert with_bot_names(named, [BotSpec("crasher"), BotSpec("random")]) == named
+    assert with_bot_names(named, ["crasher", "random"]) == named
+
+
+def test_replay_names_players_and_trails_as_play_does():
+    played = runner.invoke(app, ["tournament", "empty_room", "-b", "random,wallhugger", "-n", "2", "-w", "1"])
+    assert played.exit_code == 0, played.output
+    replayed = runner.invoke(app, ["replay", "1", "0", "--delay", "0"])
+    assert replayed.exit_code == 0, replayed.output
+    lines = replayed.stdout.splitlines()
+    assert lines[0] == "tron on empty_room, seed 2968811710: 1=random  2=wallhugger"
+    board = "".join(frames(replayed.stdout)[-1])
+    assert "█" not in replayed.stdout and "a" in board and "b" in board
+    assert lines[-2:] == ["Result: 1=random rank 1, 2=wallhugger rank 2 (rank 1 is best)",
+                          "Reason: player 2 (wallhugger) moved into its own trail; player 1 (random) wins"]

@@ -232,7 +232,8 @@ def test_show_and_export_write_pages_and_the_report_links_every_game(tmp_path, b
     assert shown.exit_code == 0 and "replay page of run 1, game 1 written to" in shown.stderr
     assert "tron on empty_room" in (tmp_path / "one.html").read_text()
     alone = runner.invoke(app, ["show", "1", "--html", str(tmp_path / "x.html")])
-    assert alone.exit_code != 0 and alone.stderr.startswith("error: --html FILE writes one game: arena show RUN GAME --html FILE")
+    assert alone.exit_code != 0
+    assert alone.stderr.startswith("error: --html FILE writes one game: arena show RUN GAME --html FILE")
 
     exported = runner.invoke(app, ["export", "1", "--html", str(tmp_path / "games")])
     assert exported.exit_code == 0 and "2 replay pages and index.html written to" in exported.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -25,6 +24,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.players import seat_names, with_bot_names
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import player_name
@@ -63,7 +63,7 @@ def play_command(
                                         seed=seed, time_limit=time_limit)
     specs = setup.bots
 
-    names = seat_names(specs, game.roles)
+    names = seat_names([spec.label for spec in specs], game.roles)
     animate = out.is_terminal and not quiet
     colour = out.color_system is not None  # else the plain drawing, which tells players apart without colour
 
@@ -94,29 +94,11 @@ def play_command(
     _print_result(outcome, specs, names)
 
 
-def seat_names(specs: Sequence[BotSpec], roles: Sequence[str] = ()) -> list[str]:
-    """How ``arena play`` names each seat's player: ``1=greedy (cat)``, numbered from 1 as boards draw them,
-    with its role in a game that declares roles."""
-    return [f"{seat + 1}={spec.label}" + (f" ({roles[seat]})" if roles else "") for seat, spec in enumerate(specs)]
-
-
-def with_bot_names(text: str, specs: Sequence[BotSpec]) -> str:
-    """``text`` (a game's reason, which names seats as ``player 2`` or ``players 1 and 2``) with each seat's
-    bot after its number, as the referee names a player that failed: ``player 2 (wallhugger)``."""
-    def named(number: str) -> str:
-        seat = int(number) - 1
-        return f"{number} ({specs[seat].label})" if 0 <= seat < len(specs) else number
-
-    def players(match: re.Match[str]) -> str:
-        return match[1] + re.sub(r"\d+", lambda m: named(m[0]), match[2])
-
-    return re.sub(r"\b(players? )(\d+(?:(?:, | and )\d+)*)\b(?! \()", players, text)  # unless named already
-
-
 def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequence[str]) -> None:
     placing = ", ".join(f"{name} rank {rank}" for name, rank in zip(names, outcome.ranks, strict=True))
     out.print(f"[bold]Result[/] after {outcome.turns} turns: {escape(placing)} (rank 1 is best)", soft_wrap=True)
-    out.print(f"[bold]Reason:[/] {escape(with_bot_names(outcome.reason, specs))}", soft_wrap=True)
+    out.print(f"[bold]Reason:[/] {escape(with_bot_names(outcome.reason, [spec.label for spec in specs]))}",
+              soft_wrap=True)
     think = ", ".join(f"{name} {t:.3f} s" for name, t in zip(names, outcome.think_time, strict=True))
     out.print(f"Thinking time: {escape(think)}", style="dim", soft_wrap=True)
     for seat, failure in sorted(outcome.failures.items()):
