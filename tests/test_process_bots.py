@@ -334,7 +334,7 @@ def test_records_of_games_with_program_bots_replay_and_check_like_any_other(exam
     shown = runner.invoke(app, ["replay", "1", "0", "--delay", "0", "--db", "programs.db"])
     file_shown = runner.invoke(app, ["replay", "records/run1-game00000.json", "--delay", "0"])
     assert shown.exit_code == 0 and shown.stdout == file_shown.stdout
-    assert "players 1 and 2 moved into the same cell; draw" in shown.stdout
+    assert "players 1 (aic2010-c) and 2 (floodfill-js) moved into the same cell; draw" in shown.stdout
 
     path = Path("records/run1-game00000.json")
     record = json.loads(path.read_text())

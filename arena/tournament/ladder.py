@@ -72,7 +72,7 @@ def current_entries(store: Store, registry: Registry, game: type[Game], maps: Se
         left_out.extend(skipped)
     if len(specs) < 2:
         found = f"found only {specs[0].name}" if specs else "found none"
-        dropped = f" ({len(skipped)} left out: their builds failed)" if skipped else ""
+        dropped = f" (left out: {'; '.join(skipped)})" if skipped else ""
         raise ArenaError(f"nothing to play: the {game.name} ladder pairs two bots at a time and {found}{dropped}; "
                          f"add bots that play {game.name} to ./bots or give their directory with --bots-dir "
                          f"(arena bots --game {game.name} lists the bots found)")
