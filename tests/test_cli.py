@@ -184,8 +184,8 @@ def test_play_shows_every_turn_then_result_and_reason():
     turns = [line for line in lines if line.startswith("turn ")]
     assert len(turns) == 52
     result_line = next(line for line in lines if line.startswith("Result after"))
-    assert result_line == "Result after 52 turns: floodfill: 1, wallhugger: 1 (rank 1 is best)"
-    assert "Reason: players 1 and 2 moved into the same cell; draw" in lines
+    assert result_line == "Result after 52 turns: 1=floodfill rank 1, 2=wallhugger rank 1 (rank 1 is best)"
+    assert "Reason: players 1 (floodfill) and 2 (wallhugger) moved into the same cell; draw" in lines
     quiet = invoke("play", "floodfill", "wallhugger", "--map", "empty_room", "--seed", "2", "--quiet")
     assert [line for line in quiet.output.splitlines() if line.startswith("Result")] == [result_line]
     assert not any(line.startswith("turn ") for line in quiet.output.splitlines())
@@ -234,7 +234,7 @@ def test_size_plays_snafu_on_an_open_board_without_a_map():
     lines = result.stdout.splitlines()
     assert lines[0] == "snafu on snafu_15x15, seed 3: 1=mindless  2=floodfill"
     assert [len(line) for line in lines[1:9]] == [12] * 8  # the final position, 12 wide and 8 high
-    assert lines[-3] == "Result after 37 turns: mindless: 2, floodfill: 1 (rank 1 is best)"
+    assert lines[-3] == "Result after 37 turns: 1=mindless rank 2, 2=floodfill rank 1 (rank 1 is best)"
     wrong = invoke("play", "random", "chaser", "--size", "9x9", "--map", "empty_room")
     assert wrong.exit_code == 2
     assert wrong.stderr.strip() == (

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
+from arena.core.paths import shipped_bots_dir
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.tournament.definition import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
 from arena.tournament.plan import plan_tournament
@@ -249,9 +250,10 @@ SHIPPED = {  # file: name, format, maps, bots, total games
     "snafu": ("snafu", "round-robin", ["snafu_15x15", "snafu_30x30"],
               ["mindless", "floodfill", "wallhugger", "chaser", "random"], 10 * 2 * 20),
     "classic": ("classic", "round-robin", ["empty_room", "center_block", "diagonal_blocks"],
-                ["floodfill", "wallhugger", "chaser", "random"], 6 * 3 * 20),
+                ["chamber", "voronoi", "minimax", "floodfill", "wallhugger", "chaser", "random"], 21 * 3 * 10),
     "floodfill_gauntlet": ("floodfill-gauntlet", "gauntlet", ["empty_room", "center_block", "diagonal_blocks"],
-                           ["floodfill", "wallhugger", "chaser", "random"], 3 * 3 * 20),
+                           ["floodfill", "chamber", "voronoi", "minimax", "wallhugger", "chaser", "random"],
+                           6 * 3 * 10),
     "four_player": ("four-player", "round-robin", ["four_corners"], ["floodfill", "wallhugger", "chaser", "random"],
                     8),
     "large": ("large", "round-robin", ["open_30", "pillars_30"], ["floodfill", "wallhugger", "chaser"], 3 * 2 * 10),
@@ -278,9 +280,27 @@ def test_every_shipped_definition_loads_and_prepares(shipped_registry):
             assert len(tournament.first_stage()) == total, path
 
 
+def shipped_tron_bots(registry):
+    """The Tron bots shipped in bots/ that play without a file of their own (the game's default field)."""
+    return sorted(entry.name for entry in registry.bots_for("tron")
+                  if entry.cls.in_default_field and Path(entry.source).parent == shipped_bots_dir())
+
+
+@pytest.mark.parametrize("file", ["classic", "floodfill_gauntlet"])
+def test_the_files_that_promise_every_shipped_tron_bot_list_them_all(shipped_registry, file):
+    path = REPO / "tournaments" / f"{file}.toml"
+    assert "every" in path.read_text().splitlines()[0] and "shipped Tron bot" in path.read_text().splitlines()[0]
+    definition = load_definition(path)
+    listed = [*definition.bots, *([definition.gauntlet] if definition.gauntlet else [])]
+    assert sorted(listed) == shipped_tron_bots(shipped_registry)
+    assert len(shipped_tron_bots(shipped_registry)) == 7
+
+
 @pytest.mark.slow
 def test_a_shipped_definition_runs_end_to_end():
-    result = invoke("tournament", REPO / "tournaments" / "classic.toml", "--games", "2", "-w", "2", "-f", "json")
+    # the fast bots only (the file lists the search bots too, which take minutes at 10 games a pairing)
+    result = invoke("tournament", REPO / "tournaments" / "classic.toml", "--games", "2", "-w", "2", "-f", "json",
+                    "--bots", "floodfill,wallhugger,chaser,random")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["games_played"] == data["games_scheduled"] == 6 * 3 * 2

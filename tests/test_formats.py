@@ -331,7 +331,8 @@ BETA = """
         return moves[-1] if moves else "S"
     """
 
-ROUND_LINE = re.compile(r"round (\d+) \(run (\d+)\): (\d+) pairings, (\d+) games(?:; sat out: (.*))?$")
+ROUND_LINE = re.compile(r"round (\d+) \(run (\d+)\): \d+ bots in (\d+) pairings played (\d+) games"
+                        r"(?:; (.*) sat out \(an odd number of bots: one waits for the next round\))?$")
 
 
 def ladder(bots_dir, rounds=1):
@@ -339,7 +340,8 @@ def ladder(bots_dir, rounds=1):
                     "-f", "json")
     table = ok_json(result)
     progress = [line for line in stderr_lines(result.stderr) if line.startswith("ladder round ")]
-    assert len(progress) == int(rounds)  # each round says at once that it started
+    starts = [line for line in progress if re.match(r"ladder round \d+: 0/\d+ games \(0%\)$", line)]
+    assert len(starts) == int(rounds)  # each round says at once that it started, and how many games it plays
     lines = [ROUND_LINE.match(line) for line in stderr_lines(result.stderr) if line not in progress]
     assert all(lines), result.stderr
     return table, [(int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5]) for m in lines]
@@ -380,7 +382,7 @@ def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):
     assert {row["bot"] for row in table} == everyone
     assert sum(int(row["games"]) for row in table) == 4 * 2 * pairings * 2
     assert all(int(row["last round"]) >= 2 for row in table)
-    assert all(row["status"] == "" for row in table)
+    assert all(row["status"] == "playing" for row in table)
     conservative = [float(row["mu-3σ"]) for row in table]
     assert conservative == sorted(conservative, reverse=True)
     runs = ok_json(invoke("runs", "-f", "json"))
@@ -403,7 +405,7 @@ def test_a_bot_dropped_into_the_bots_dir_joins_the_next_round(tmp_path):
     new_games = [labels for index, (_, labels, _, _) in enumerate(stored_games(run_id=1)) if index >= first_round_games]
     assert any("beta" in labels for labels in new_games)  # a new bot has waited longest: it plays at once
     beta = next(row for row in table if row["bot"] == "beta")
-    assert (beta["games"], beta["last round"], beta["status"]) == ("2", "1", "")
+    assert (beta["games"], beta["last round"], beta["status"]) == ("2", "1", "playing")
 
 
 @pytest.mark.slow
@@ -421,8 +423,8 @@ def test_a_changed_bot_joins_as_a_new_entry_linked_to_the_old_one(tmp_path):
     new = next(row for row in alphas if row["version"] != old["version"])
     assert retired["status"] == "retired" and retired["games"] == old["games"]
     assert retired["last round"] == old["last round"]
-    assert new["status"] == "" and new["last round"] == "2" and new["games"] == "2"  # new: it plays at once
-    assert {row["status"] for row in table if row["bot"] != "alpha"} == {""}
+    assert new["status"] == "playing" and new["last round"] == "2" and new["games"] == "2"  # new: it plays at once
+    assert {row["status"] for row in table if row["bot"] != "alpha"} == {"playing"}
     with Store("arena.db") as store:
         rows = {(row["label"], row["version"]): row for row in store.bot_rows()}
     assert rows[("alpha", new["version"])]["previous_id"] == rows[("alpha", old["version"])]["id"]

@@ -177,7 +177,7 @@ def test_program_failures_read_precisely_in_a_single_game(programs):
 def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
     result, _ = play_gauntlet(programs, ["garbage"], "-n", "1")
     assert result.exit_code == 0, result.output
-    shown = runner.invoke(app, ["show", "1", "--game", "0", "--db", "programs.db"])
+    shown = runner.invoke(app, ["show", "1", "0", "--db", "programs.db"])
     assert shown.exit_code == 0, shown.output
     assert shown.stdout.splitlines()[1:] == [
         f"  player 1: forker (version {directory_version(programs / 'forker')})",
@@ -262,7 +262,7 @@ def test_the_start_up_budget_reaches_play_check_bot_and_exec_specs(programs):
             in played.stdout)
     played = runner.invoke(app, ["play", "slowstart", "floodfill", "--bots-dir", str(programs), "-q",
                                  "--startup-timeout", "3"])
-    assert "Reason: players 1 and 2 moved into the same cell; draw" in played.stdout
+    assert "Reason: players 1 (slowstart) and 2 (floodfill) moved into the same cell; draw" in played.stdout
 
     checked = runner.invoke(app, ["check", "bot", "slowstart", "--bots-dir", str(programs), "-m", "empty_room",
                                   "--games", "1", "--opponent", "floodfill"])
@@ -347,7 +347,7 @@ def test_records_of_games_with_program_bots_replay_and_check_like_any_other(exam
     shown = runner.invoke(app, ["replay", "1", "0", "--delay", "0", "--db", "programs.db"])
     file_shown = runner.invoke(app, ["replay", "records/run1-game00000.json", "--delay", "0"])
     assert shown.exit_code == 0 and shown.stdout == file_shown.stdout
-    assert "players 1 and 2 moved into the same cell; draw" in shown.stdout
+    assert "players 1 (aic2010-c) and 2 (floodfill-js) moved into the same cell; draw" in shown.stdout
 
     path = Path("records/run1-game00000.json")
     record = json.loads(path.read_text())

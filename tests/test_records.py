@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.cli.players import with_bot_names
 from arena.core.records import RECORD_FORMAT
 
 runner = CliRunner()
@@ -126,7 +127,8 @@ def test_replay_plays_a_record_back_turn_by_turn(tmp_path):
     assert result.exit_code == 0
     frames = [line for line in result.stdout.splitlines() if line.startswith("turn ")]
     assert len(frames) == len(record["turns"]) + 1
-    assert result.stdout.splitlines()[-1] == f"Reason: {record['result']['reason']}"
+    labels = [player["bot"] for player in record["players"]]
+    assert result.stdout.splitlines()[-1] == f"Reason: {with_bot_names(record['result']['reason'], labels)}"
     only = invoke("replay", str(path), "--turn", "3")
     assert [line for line in only.stdout.splitlines() if line.startswith("turn ")] == [
         f"turn 3/{len(record['turns'])}  " + " ".join(f"{int(s) + 1}:{a}" for s, a in record["turns"][2].items())]

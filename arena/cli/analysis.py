@@ -157,7 +157,8 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
              f"{c.mu_b:.2f} ± {c.sigma_b:.2f}", f"{c.change:+.2f}", f"{c.z:+.2f}", f"{c.p_value:.3g}",
              "yes" if c.significant else "no"] for c in changes]
     emit_table(["bot", f"run {run_a}", f"run {run_b}", "change", "z", "p", "significant"], rows, fmt,
-          f"Rating changes from run {run_a} to run {run_b} (TrueSkill mu ± sigma; z-test at 5%)")
+          f"Rating changes from run {run_a} to run {run_b} (TrueSkill mu ± sigma; z-test at 5%)",
+               names=("bot",))
 
 
 @app.command("report")

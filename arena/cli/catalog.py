@@ -34,7 +34,8 @@ def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
         options = ", ".join(f"{k} ({'|'.join(o.choices)})" for k, o in game.options.items())
         rows.append([name, players, ", ".join(game.roles) or "-", options or "-", " ".join(game.default_maps) or "-",
                      game.description])
-    emit_table(["game", "players", "roles", "options", "default maps", "description"], rows, fmt, "Games")
+    emit_table(["game", "players", "roles", "options", "default maps", "description"], rows, fmt, "Games",
+               names=("game",), prose=("roles", "default maps"))
 
 
 @app.command("maps")
@@ -51,7 +52,7 @@ def maps_command(
         warn(problem)
     rows = [[m.name, m.game, f"{m.width}x{m.height}", str(m.players), m.title or "-",
              "shipped" if m.shipped else short_path(m.path)] for m in summaries]
-    emit_table(["map", "game", "size (WxH)", "players", "title", "from"], rows, fmt, "Maps")
+    emit_table(["map", "game", "size (WxH)", "players", "title", "from"], rows, fmt, "Maps", names=("map", "game"))
 
 
 @app.command("bots")
@@ -72,7 +73,8 @@ def bots_command(
         for name, entry in sorted(registry.bots.items())
         if game is None or entry.cls.plays(game)
     ]
-    emit_table(["bot", "games", "roles", "version", "found in", "description"], rows, fmt, "Bots")
+    emit_table(["bot", "games", "roles", "version", "found in", "description"], rows, fmt, "Bots",
+               names=("bot", "version"), prose=("games", "roles"))
 
 
 @app.command("plugins")
@@ -82,6 +84,6 @@ def plugins_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     check_output_format(fmt)
     registry = load_registry_reporting(plugin_config(bots_dir))
     rows = [[p.name, p.kind, p.location, ", ".join(p.hooks)] for p in registry.plugins]
-    emit_table(["plugin", "kind", "location", "hooks"], rows, fmt, "Plugins")
+    emit_table(["plugin", "kind", "location", "hooks"], rows, fmt, "Plugins", names=("plugin", "kind"))
 
 

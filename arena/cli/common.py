@@ -8,21 +8,20 @@ import io
 import json
 import math
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 from tabulate import tabulate
 
 from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.report.failures import BotFailures, failure_lines, failures_by_bot
-from arena.report.tables import FORMATS
+from arena.report.tables import FORMATS, rich_table
 from arena.storage.store import Store
 
 out = Console()
@@ -153,15 +152,17 @@ def check_output_format(fmt: str) -> None:
         raise ArenaError(f"--format {fmt!r} is not one of: {', '.join(FORMATS)}")
 
 
-def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
-    """Print a table as rich (``table``), ``md``, ``csv`` or ``json``."""
+def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str, *, names: Collection[str] = (),
+               prose: Collection[str] = ()) -> None:
+    """Print a table as rich (``table``), ``md``, ``csv`` or ``json``.
+
+    On a console the columns headed ``names`` stay on one line (a name is cut with an ellipsis, never split);
+    the others wrap at spaces first: in those headed ``prose`` (text holding names) a word too long is cut
+    with an ellipsis, in the rest it is broken across lines.
+    """
     if fmt == "table":
-        table = Table(title=title, title_justify="left")
-        for index, header in enumerate(headers):
-            table.add_column(header, no_wrap=index == 0, overflow="fold")
-        for row in rows:
-            table.add_row(*(escape(cell) for cell in row))
-        out.print(table)
+        out.print(rich_table(title, headers, rows, names=[i for i, h in enumerate(headers) if h in names],
+                             prose=[i for i, h in enumerate(headers) if h in prose]))
     elif fmt == "json":
         typer.echo(json.dumps([dict(zip(headers, row, strict=True)) for row in rows], indent=2))
     elif fmt == "csv":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -23,6 +24,8 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.players import seat_names, with_bot_names
+from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import player_name
 from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, play, replay_position
@@ -50,7 +53,9 @@ def play_command(
 ) -> None:
     """Play one game and show it move by move, then the result and its reason.
 
-    In a game with roles, each bot is seated in a role it plays (cat and mouse: the cat is player 1).
+    Players are numbered from 1, as the board draws them. In a game with roles, each bot is seated in a role it
+    plays (cat and mouse: the cat is player 1). Without colours (output piped, or NO_COLOR set), each
+    player's trail is drawn with its own letter.
     """
     if time_limit <= 0:
         raise ArenaError("--time-limit must be positive")
@@ -61,16 +66,17 @@ def play_command(
                                         seed=seed, time_limit=time_limit)
     specs = setup.bots
 
-    legend = "  ".join(f"{seat + 1}={spec.label}" for seat, spec in enumerate(specs))
+    names = seat_names([spec.label for spec in specs], game.roles)
     animate = out.is_terminal and not quiet
+    colour = out.color_system is not None  # else the plain drawing, which tells players apart without colour
 
     def frame(state: Any, actions: Any) -> Text:
         moves = " ".join(f"{seat + 1}:{action}" for seat, action in sorted(actions.items()))
         turn_line = f"turn {len(frames_seen)}  {moves}\n" if actions else "start\n"
-        return Text.from_markup(escape(turn_line) + state.render(color=True))
+        return Text.from_markup(escape(turn_line) + state.render(color=colour))
 
     frames_seen: list[int] = []
-    out.print(f"[bold]{game.name}[/] on {escape(game_map.name)}, seed {seed}: {escape(legend)}")
+    out.print(f"[bold]{game.name}[/] on {escape(game_map.name)}, seed {seed}: {escape('  '.join(names))}")
     if animate:
         with Live(console=out, auto_refresh=False) as live:
             def on_turn(state: Any, actions: Any) -> None:
@@ -87,16 +93,17 @@ def play_command(
 
         outcome = play(setup, registry, on_turn)
         if quiet:
-            out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=True)))
-    _print_result(outcome, specs)
+            out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=colour)))
+    _print_result(outcome, specs, names)
 
 
-def _print_result(outcome: MatchOutcome, specs: Any) -> None:
-    placing = ", ".join(f"{spec.label}: {rank}" for spec, rank in zip(specs, outcome.ranks, strict=True))
-    out.print(f"[bold]Result[/] after {outcome.turns} turns: {escape(placing)} (rank 1 is best)")
-    out.print(f"[bold]Reason:[/] {escape(outcome.reason)}", soft_wrap=True)
-    think = ", ".join(f"{spec.label} {t:.3f} s" for spec, t in zip(specs, outcome.think_time, strict=True))
-    out.print(f"Thinking time: {escape(think)}", style="dim")
+def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequence[str]) -> None:
+    placing = ", ".join(f"{name} rank {rank}" for name, rank in zip(names, outcome.ranks, strict=True))
+    out.print(f"[bold]Result[/] after {outcome.turns} turns: {escape(placing)} (rank 1 is best)", soft_wrap=True)
+    out.print(f"[bold]Reason:[/] {escape(with_bot_names(outcome.reason, [spec.label for spec in specs]))}",
+              soft_wrap=True)
+    think = ", ".join(f"{name} {t:.3f} s" for name, t in zip(names, outcome.think_time, strict=True))
+    out.print(f"Thinking time: {escape(think)}", style="dim", soft_wrap=True)
     for seat, failure in sorted(outcome.failures.items()):
         if failure.traceback:
             out.print(f"Traceback of {player_name(seat)} ({escape(specs[seat].label)}), its own code:",

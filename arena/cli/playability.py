@@ -75,7 +75,7 @@ def show(run: StudyRun, fmt: str, html_file: Path | None) -> None:
         typer.echo(json.dumps({"title": run.title, "blocks": [row.as_json(run.sides) for row in rows],
                                "perfect_play": run.perfect_play}, indent=2))
     else:
-        emit_table(headers, table_rows, fmt, run.title)
+        emit_table(headers, table_rows, fmt, run.title, names=("block",))
         if run.perfect_play:
             out.print(run.perfect_play, highlight=False, soft_wrap=True)
     if html_file is not None:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
+from arena.cli.players import seat_names, with_bot_names
 from arena.core.errors import ArenaError
 from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.plugins.registry import PluginConfig, Registry
@@ -190,16 +191,18 @@ def stored_game(targets: list[str]) -> tuple[int, int] | None:
 
 def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, only: int | None) -> None:
     game = new_game(record, registry)
-    players = "  ".join(f"{p['seat'] + 1}={p['bot']}" for p in record["players"])
+    labels = [player["bot"] for player in record["players"]]
+    names = seat_names(labels, type(game).roles)
+    colour = out.color_system is not None  # else the plain drawing, which tells players apart without colour
     out.print(f"[bold]{escape(record['game'])}[/] on {escape((record.get('map') or {}).get('name', '-'))}, "
-              f"seed {record['seed']}: {escape(players)}")
+              f"seed {record['seed']}: {escape('  '.join(names))}")
     turns = record["turns"]
     if only is not None and not 0 <= only <= len(turns):
         raise ArenaError(f"--turn {only}: the record has turns 0 to {len(turns)}")
 
     def frame(number: int, actions: dict[str, Any]) -> Text:
         moves = " ".join(f"{int(s) + 1}:{a}" for s, a in sorted(actions.items()))
-        return Text.from_markup(escape(f"turn {number}/{len(turns)}  {moves}\n") + game.render(color=True))
+        return Text.from_markup(escape(f"turn {number}/{len(turns)}  {moves}\n") + game.render(color=colour))
 
     if only is not None:
         for actions in turns[:only]:
@@ -219,6 +222,7 @@ def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, 
                 typer.prompt("", default="", show_default=False, prompt_suffix="")
             game.apply({int(s): a for s, a in actions.items()})
             out.print(frame(number, actions))
-    ranks = ", ".join(f"{p['bot']}: {r}" for p, r in zip(record["players"], record["result"]["ranks"], strict=True))
-    out.print(f"[bold]Result:[/] {escape(ranks)} (rank 1 is best)")
-    out.print(f"[bold]Reason:[/] {escape(record['result'].get('reason', ''))}")
+    ranks = ", ".join(f"{name} rank {rank}" for name, rank in zip(names, record["result"]["ranks"], strict=True))
+    out.print(f"[bold]Result:[/] {escape(ranks)} (rank 1 is best)", soft_wrap=True)
+    out.print(f"[bold]Reason:[/] {escape(with_bot_names(record['result'].get('reason', ''), labels))}",
+              soft_wrap=True)

@@ -42,7 +42,7 @@ from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
 from arena.tournament.definition import FORMATS as TOURNAMENT_FORMATS
-from arena.tournament.ladder import check_ladder_maps, next_round_number, play_round
+from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_config, resume_run
 from arena.tournament.selection import command_line_definition, default_maps, load_maps
@@ -198,38 +198,44 @@ def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
                  f"{s.run.played}/{s.run.scheduled}", s.run.created_at[5:16].replace("T", " "), s.duration_text()]
                 for s in run_summaries(store)]
     emit_table(["run", "name", "game", "format", "bots", "leader", "status", "games", "started", "took"], rows, fmt,
-               "Runs")
+               "Runs", names=("run", "game", "format", "bots", "leader", "status", "games", "took"), prose=("name",))
 
 
 @app.command("show")
 @user_errors
 def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
                                                          show_default=False)] = None,
-                 db: Db = None, formats: OutputFormatOption = None,
-                 game: Annotated[int | None, typer.Option(
-                     "--game", help="One game of the run, by number: its players, result, failures and the stderr "
-                     "of its program bots (with --html, its replay page).", show_default=False)] = None,
-                 html_file: Annotated[Path | None, typer.Option(
-                     "--html", metavar="FILE", help="Write game --game N as a self-contained HTML replay page.",
+                 game_number: Annotated[int | None, typer.Argument(
+                     metavar="GAME", help="One game of the run, by its number (as arena replay RUN GAME takes it): "
+                     "its players, result, failures and the stderr of its program bots (with --html, its replay page).",
                      show_default=False)] = None,
-                 bots_dir: BotsDir = None) -> None:
-    """Show a stored run's standings again (the latest run without RUN), one of its games (--game N), or write
-    one of its games as an HTML replay page (--game N --html FILE)."""
-    if game is None and html_file is not None:
-        raise ArenaError("--game N and --html FILE go together: arena show RUN --game N --html FILE")
-    if game is not None and html_file is None:
+                 db: Db = None, formats: OutputFormatOption = None,
+                 html_file: Annotated[Path | None, typer.Option(
+                     "--html", help="Write game GAME as a self-contained HTML replay page.",
+                     show_default=False)] = None,
+                 bots_dir: BotsDir = None,
+                 game_option: Annotated[str | None, typer.Option(
+                     "--game", hidden=True, help="Not a game's number: see GAME.")] = None) -> None:
+    """Show a stored run's standings again (the latest run without RUN), one of its games (arena show RUN GAME),
+    or write one of its games as an HTML replay page (arena show RUN GAME --html FILE)."""
+    if game_option is not None:  # --game names a game (tron, catmouse) in every other command
+        raise ArenaError(f"--game names a game in every command; give a game's number after the run: "
+                         f"arena show {run if run is not None else 'RUN'} {game_option}")
+    if game_number is None and html_file is not None:
+        raise ArenaError("--html FILE writes one game: arena show RUN GAME --html FILE")
+    if game_number is not None and html_file is None:
         with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
-            record = store.game(run_id, game).record
-        out.print(game_summary(run_id, game, record), markup=False, highlight=False, soft_wrap=True)
+            record = store.game(run_id, game_number).record
+        out.print(game_summary(run_id, game_number, record), markup=False, highlight=False, soft_wrap=True)
         return
-    if game is not None and html_file is not None:
+    if game_number is not None and html_file is not None:
         registry = load_registry_reporting(plugin_config(bots_dir))
         with Store(db, read_only=True) as store:
             run_id = store.latest_run().id if run is None else run
-            record = store.game(run_id, game).record
+            record = store.game(run_id, game_number).record
         html_file.write_text(build_replay_html(record, registry), encoding="utf-8")
-        err.print(f"replay page of run {run_id}, game {game} written to {html_file}", highlight=False)
+        err.print(f"replay page of run {run_id}, game {game_number} written to {html_file}", highlight=False)
         return
     fmt = _output_format(formats)
     with Store(db, read_only=True) as store:
@@ -295,14 +301,15 @@ def ratings_command(
                      f"{p.rating.conservative:.2f}", "first run" if p.change is None else f"{p.change:+.2f}",
                      f"{p.rating.mu:.2f} ± {p.rating.sigma:.2f}", str(p.rating.games)] for p in points]
             emit_table(["after run", "version", "mu-3σ", "change", "mu ± σ", "games"], rows, fmt,
-                       f"{history} over time")
+                       f"{history} over time", names=("after run", "version"))
             if fmt == "table":
                 for version, values in _by_version(points).items():
                     out.print(f"{version}: mu-3σ by run {sparkline(values)}", highlight=False)
             return
         rows = [[r.game, r.label, r.version, r.role or "", f"{r.conservative:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}",
                  str(r.games)] for r in leaderboard(store, game, latest)]
-    emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs")
+    emit_table(["game", "bot", "version", "role", "mu-3σ", "mu ± σ", "games"], rows, fmt, "Ratings across all runs",
+               names=("game", "bot", "version", "role"))
 
 
 def _by_version(points: list[HistoryPoint]) -> dict[str, list[float]]:
@@ -345,23 +352,32 @@ def ladder_command(
     with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
                                                                               registry) as pool:
         for _ in range(rounds):
-            with games_progress() as progress:
-                task = progress.add_task(f"ladder round {next_round_number(store, game.name)}", total=None)
-                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
-                                    lambda _, task=task: progress.advance(task))
-            for line in played.left_out:
+            planned = plan_round(store, registry, game, game_maps)
+            for line in planned.left_out:
                 warn(line)
-            sat_out = f"; sat out: {', '.join(played.sat_out)}" if played.sat_out else ""
-            err.print(f"round {played.number} (run {played.run_id}): {len(played.pairs)} pairings, "
-                      f"{played.games} games{sat_out}", highlight=False)
+            with games_progress() as progress:
+                task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
+                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
+                                    lambda _, task=task: progress.advance(task), planned=planned)
+            err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}
     live = {(entry.name, entry.version) for entry in registry.bots.values()}
     rows = [[bots[bot]["label"], bots[bot]["version"], f"{mu - 3 * sigma:.2f}", f"{mu:.2f} ± {sigma:.2f}",
-             str(played_games), str(last), "" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
+             str(played_games), "never" if last == NEVER else str(last),
+             "playing" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
             for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
                                                                       key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
-    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder")
+    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder",
+               names=("bot", "version", "status"))
 
 
-__all__ = ["split_formats", "sparkline"]
+def ladder_round_summary(played: LadderRound, bots: int) -> str:
+    """What a ladder round did, in one sentence."""
+    sat_out = (f"; {', '.join(played.sat_out)} sat out (an odd number of bots: one waits for the next round)"
+               if played.sat_out else "")
+    return (f"round {played.number} (run {played.run_id}): {bots} bots in {len(played.pairs)} pairings played "
+            f"{played.games} games{sat_out}")
+
+
+__all__ = ["ladder_round_summary", "split_formats", "sparkline"]

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from tabulate import tabulate
 
 from arena.report.failures import BotFailures, failure_lines, failure_records
+from arena.report.tables import rich_table
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import PlayedGame, Standings, failure_summary
 
@@ -117,13 +117,9 @@ def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str
         titles[key] = f"Standings{', ' + role if role else ''}: {standings.game}, {standings.played} games"
     if fmt == "table":
         for name, (headers, rows) in tables.items():
-            table = Table(title=titles[name], title_justify="left")
-            for index, header in enumerate(headers):
-                left = index < 2 and name != "seats" and not (name == "standings" and index == 0)
-                table.add_column(header, justify="left" if left else "right", no_wrap=index < 2)
-            for row in rows:
-                table.add_row(*row)
-            console.print(table)
+            names = [i for i, header in enumerate(headers) if header in ("bot", "vs", "map")]
+            console.print(rich_table(titles[name], headers, rows, names=names, named_columns=name == "pairwise",
+                                     right=[i for i in range(len(headers)) if i not in names]))
         console.print(LEGEND, style="dim")
         _print_failures(failures, console)
         return

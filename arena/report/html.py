@@ -11,12 +11,13 @@ import html
 from collections.abc import Sequence
 
 from arena.report.analysis import analysis_tables, standings_sections
-from arena.report.charts import line_chart
+from arena.report.charts import line_chart, point_chart
 from arena.report.failures import BotFailures, failures_by_bot
 from arena.report.replay_page import game_page_name
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
+from arena.storage.queries import rating_series, run_rating_series
 from arena.storage.store import GameRow, Store
 
 STYLE = """
@@ -113,14 +114,10 @@ def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
     analysis = analyse(played)
     order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
 
-    bots = {row["id"]: row["label"] for row in store.bot_rows()}
-    in_run: dict[str, list[float]] = {}
-    for _, bot, _, mu, sigma in store.snapshots(run_id):
-        in_run.setdefault(bots[bot], []).append(mu - 3 * sigma)
-    across: dict[str, list[float]] = {}
-    for board_run, _, bot, _, mu, sigma, _ in store.leaderboard_rows(run.game):
-        if board_run <= run_id and bots[bot] in order:
-            across.setdefault(bots[bot], []).append(mu - 3 * sigma)
+    in_run = run_rating_series(store, run_id)
+    across = rating_series(store, run.game, [row.label for row in standings.rows], run_id)
+    runs = sorted({after for points in across.values() for after, _ in points})
+    position = {after: index for index, after in enumerate(runs)}
 
     failures = [[row.idx, row.labels[seat], kind, row.reason]
                 for row in rows for seat, kind in sorted(row.failures.items())]
@@ -142,7 +139,9 @@ def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
         "(exact sign test on the decisive games). Hover a cell for its wins-draws-losses and p-values.</p>",
         "<h2>Rating history</h2>",
         line_chart("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
-        line_chart("mu - 3 sigma after each run, across every stored run", across, "runs the bot played"),
+        point_chart("mu - 3 sigma after each run it played, version by version, across every stored run",
+                    {name: [(position[after], value) for after, value in points] for name, points in across.items()},
+                    "run", [f"run {after}" for after in runs]),
         "<h2>Maps</h2>", _table(*tables["maps"], "maps", names=2),
         "<h2>Seat advantage</h2>",
         _table(*tables["seats"], "seats", names=0),

@@ -5,18 +5,35 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 from tabulate import tabulate
 
 from arena.core.failure import FAILURE_KINDS
+from arena.report.fitted_table import FOLD, NAME, PROSE, FittedTable
 from arena.stats.proportions import score_rate
 from arena.stats.standings import BotStanding, Standings, failure_summary
 
 FORMATS = ("table", "md", "csv", "json")
+
+
+def rich_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], *, names: Collection[int] = (),
+               prose: Collection[int] = (), right: Collection[int] = (), named_columns: bool = False,
+               **options: Any) -> FittedTable:
+    """A table for the console that never splits a name across lines, however narrow the console.
+
+    The columns ``names`` (indices) stay on one line, cut with an ellipsis only when the console is too
+    narrow for them; the others wrap at spaces and give up their width first: in the columns ``prose``
+    (text that holds names) a word too long is cut with an ellipsis, in the rest (numbers, paths) it is
+    broken across lines. ``named_columns``: every header is a name (a matrix's). ``right``: the columns
+    aligned right. Cells are plain text (no console markup).
+    """
+    kinds = [NAME if i in names else PROSE if i in prose else FOLD for i in range(len(headers))]
+    return FittedTable(headers, rows, kinds, named_columns=named_columns, right=right, title=title,
+                       title_justify="left", **options)
 
 
 def standings_records(standings: Standings) -> list[dict[str, Any]]:
@@ -120,23 +137,18 @@ def _title(standings: Standings) -> str:
 
 
 def render_console(standings: Standings, console: Console) -> None:
-    """Print the standings and head-to-head tables with rich (with roles, a standings table per role)."""
+    """Print the standings and head-to-head tables with rich (with roles, a standings table per role).
+
+    Bot names are never split across lines: on a narrow console the numbers wrap first, and a name that
+    still does not fit is cut with an ellipsis."""
     for heading, role in _sections(standings):
         headers, rows = _display_rows(standings, role)
-        table = Table(title=f"{heading} — {_title(standings)}", title_justify="left", box=box.SIMPLE_HEAD)
-        for header in headers:
-            table.add_column(header, justify="left" if header in ("bot", "role") else "right", overflow="fold",
-                             min_width=len(header) if header in ("#", "games") else None)
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
+        names = [i for i, header in enumerate(headers) if header in ("bot", "role")]
+        console.print(rich_table(f"{heading} — {_title(standings)}", headers, rows, names=names, box=box.SIMPLE_HEAD,
+                                 right=[i for i in range(len(headers)) if i not in names]))
     headers, rows = _matrix(standings)
-    matrix = Table(title=_matrix_title(standings), title_justify="left", box=box.SIMPLE_HEAD)
-    for header in headers:
-        matrix.add_column(header, justify="left" if header == "vs" else "right", overflow="fold")
-    for row in rows:
-        matrix.add_row(*row)
-    console.print(matrix)
+    console.print(rich_table(_matrix_title(standings), headers, rows, names=[0], named_columns=True,
+                             right=range(1, len(headers)), box=box.SIMPLE_HEAD))
     console.print(
         "Score: 95% Wilson interval. T/C/I/M: timeouts / crashes / illegal moves / out of memory. "
         f"TrueSkill (tau 0, draw probability {standings.draw_probability:.3f} from the observed draws); "

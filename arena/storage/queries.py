@@ -3,6 +3,7 @@ and one bot's rating run after run."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -116,3 +117,42 @@ def rating_history(store: Store, bot: str) -> list[HistoryPoint]:
         points.append(HistoryPoint(rating, None if before is None else rating.conservative - before.conservative))
         previous[key] = rating
     return points
+
+
+def version_name(label: str, version: str, role: str | None, with_version: bool) -> str:
+    """How charts name a bot version: ``label``, or ``label@version`` where versions must be told apart,
+    then `` (role)`` in games with roles."""
+    return (f"{label}@{version}" if with_version else label) + (f" ({role})" if role else "")
+
+
+def rating_series(store: Store, game: str, labels: Iterable[str], up_to_run: int) -> dict[str, list[tuple[int, float]]]:
+    """The all-time ``mu - 3 sigma`` of every version (and role) of the bots ``labels`` in ``game``, after each
+    run up to ``up_to_run`` that the version played in, as ``(run id, value)`` oldest first: one series per
+    version, named by :func:`version_name` (with the version where a bot has more than one). Runs a version
+    sat out are left out, so no series jumps between versions or repeats a rating it did not earn."""
+    points = [point.rating for label in dict.fromkeys(labels) for point in rating_history(store, label)
+              if point.rating.label == label and point.rating.game == game and point.rating.run_id <= up_to_run]
+    versions: dict[str, set[str]] = {}
+    for rating in points:
+        versions.setdefault(rating.label, set()).add(rating.version)
+    series: dict[str, list[tuple[int, float]]] = {}
+    for rating in points:
+        name = version_name(rating.label, rating.version, rating.role, len(versions[rating.label]) > 1)
+        series.setdefault(name, []).append((rating.run_id, rating.conservative))
+    return series
+
+
+def run_rating_series(store: Store, run_id: int) -> dict[str, list[float]]:
+    """A run's own ``mu - 3 sigma`` of each bot version (and role) after each of its games, in schedule order,
+    named by :func:`version_name`."""
+    bots = {row["id"]: row for row in store.bot_rows()}
+    snapshots = store.snapshots(run_id)
+    versions: dict[str, set[int]] = {}
+    for _, bot, _, _, _ in snapshots:
+        versions.setdefault(bots[bot]["label"], set()).add(bot)
+    series: dict[str, list[float]] = {}
+    for _, bot, role, mu, sigma in snapshots:
+        label = bots[bot]["label"]
+        series.setdefault(version_name(label, bots[bot]["version"], role, len(versions[label]) > 1),
+                          []).append(mu - 3 * sigma)
+    return series

@@ -25,6 +25,7 @@ from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
 from arena.stats.ratings import environment as ratings_environment
 from arena.stats.two_player import draw_margin, rate_two
 from arena.storage.history import finalize_run
+from arena.storage.run_names import unique_run_name
 from arena.storage.store import Store
 from arena.tournament.runner import store_game
 from arena.tournament.schedules import game_seed
@@ -69,14 +70,18 @@ def current_entries(store: Store, registry: Registry, game: type[Game], maps: Se
     specs, skipped = prepare_programs(specs, game.name, setups, registry)
     if left_out is not None:
         left_out.extend(skipped)
+    if len(specs) < 2:
+        found = f"found only {specs[0].name}" if specs else "found none"
+        dropped = f" (left out: {'; '.join(skipped)})" if skipped else ""
+        raise ArenaError(f"nothing to play: the {game.name} ladder pairs two bots at a time and {found}{dropped}; "
+                         f"add bots that play {game.name} to ./bots or give their directory with --bots-dir "
+                         f"(arena bots --game {game.name} lists the bots found)")
     entries = []
     for spec in specs:
         bot = registry.bot(spec.name)
         bot_id = store.bot_id(bot.name, bot.name, registry.version_of(spec), bot.source)
         mu, sigma, games, last = stored.get((bot_id, None), (MU, SIGMA, 0, NEVER))
         entries.append(LadderEntry(bot_id, bot.name, mu, sigma, games, last))
-    if len(entries) < 2:
-        raise ArenaError(f"the {game.name} ladder needs at least two bots")
     return entries
 
 
@@ -131,6 +136,39 @@ def update(store: Store, game: str, entries: Sequence[LadderEntry],
 
 
 @dataclass(frozen=True)
+class PlannedRound:
+    """The next round of a game's ladder, before it is played: its number, the bots on the ladder now and how
+    they are paired."""
+
+    number: int
+    entries: list[LadderEntry]
+    pairs: list[tuple[LadderEntry, LadderEntry]]
+    env: trueskill.TrueSkill
+    left_out: list[str] = field(default_factory=list)
+    """One line for each program bot left out because its build failed."""
+
+    @property
+    def sat_out(self) -> list[str]:
+        """The bots on the ladder that this round does not pair (one, when their number is odd)."""
+        playing = {e.label for pair in self.pairs for e in pair}
+        return sorted(e.label for e in self.entries if e.label not in playing)
+
+    def game_count(self, games_per_pair: int) -> int:
+        """How many games the round plays: every pair, both seats equally often."""
+        return len(self.pairs) * 2 * -(-games_per_pair // 2)
+
+
+def plan_round(store: Store, registry: Registry, game: type[Game], maps: Sequence[GameMap]) -> PlannedRound:
+    """The next round of ``game``'s ladder: the bots that play it now (added to the ladder if new) and their
+    pairs. Nothing is stored but new bot versions; an :class:`ArenaError` if there is nothing to play."""
+    check_ladder_maps(game, maps)
+    left_out: list[str] = []
+    entries = current_entries(store, registry, game, maps, left_out)
+    env = environment(store, game.name)
+    return PlannedRound(next_round_number(store, game.name), entries, pair_round(entries, env), env, left_out)
+
+
+@dataclass(frozen=True)
 class LadderRound:
     """What one ladder round played."""
 
@@ -147,17 +185,15 @@ class LadderRound:
 
 def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game], maps: Sequence[GameMap],
                games_per_pair: int, seed: int, time_limit: float,
-               on_outcome: Callable[[MatchOutcome], None] | None = None) -> LadderRound:
-    """Pair the current bots, play the round's games (each stored as it finishes), and update the ladder.
+               on_outcome: Callable[[MatchOutcome], None] | None = None,
+               planned: PlannedRound | None = None) -> LadderRound:
+    """Play the round ``planned`` (by default the next one, see :func:`plan_round`): its games, each stored as
+    it finishes, then update the ladder.
 
     The ladder's games are stored in a run that grows round by round (see :func:`ladder_run`).
     """
-    check_ladder_maps(game, maps)
-    number = next_round_number(store, game.name)
-    left_out: list[str] = []
-    entries = current_entries(store, registry, game, maps, left_out)
-    env = environment(store, game.name)
-    pairs = pair_round(entries, env)
+    planned = planned or plan_round(store, registry, game, maps)
+    number, entries, pairs, env = planned.number, planned.entries, planned.pairs, planned.env
     run_id, first = ladder_run(store, game.name)
     setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, first)
     store.set_run_status(run_id, "running", scheduled=first + len(setups))
@@ -171,9 +207,7 @@ def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game
             on_outcome(outcome)
     update(store, game.name, entries, [(s, ranks[s.index]) for s in setups], number, env)
     finalize_run(store, run_id, "complete")
-    playing = {e.label for pair in pairs for e in pair}
-    return LadderRound(number, run_id, pairs, len(setups), sorted(e.label for e in entries if e.label not in playing),
-                       first, left_out)
+    return LadderRound(number, run_id, pairs, len(setups), planned.sat_out, first, planned.left_out)
 
 
 def ladder_run(store: Store, game: str) -> tuple[int, int]:
@@ -188,9 +222,10 @@ def ladder_run(store: Store, game: str) -> tuple[int, int]:
     run = store.latest_run_with(fingerprint)
     if run is not None and run.id == store.game_runs(game)[-1][0] and run.scheduled < LADDER_RUN_GAMES:
         return run.id, run.scheduled
-    parts = store.count_runs_with(fingerprint)
-    name = f"{game} ladder" + (f", part {parts + 1}" if parts else "")
-    return store.create_run(name, game, "ladder", {"game": game}, fingerprint, 0), 0
+    with store.transaction():
+        parts = store.count_runs_with(fingerprint)
+        name = unique_run_name(store, f"{game} ladder" + (f", part {parts + 1}" if parts else ""))
+        return store.create_run(name, game, "ladder", {"game": game}, fingerprint, 0), 0
 
 
 def check_ladder_maps(game: type[Game], maps: Sequence[GameMap]) -> None:

@@ -23,6 +23,7 @@ from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
 from arena.storage.history import finalize_run, played_from_rows
 from arena.storage.sources import keep_source, stored_bots_of
+from arena.storage.run_names import unique_run_name
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
@@ -232,8 +233,10 @@ def open_run(store: Store, tournament: TournamentPlan, new: bool = False,
     if config is not None:
         stored_definition[BOT_DIRS_KEY] = [str(directory.resolve()) for directory, label in bot_directories(config)
                                            if label != "shipped"]
-    run_id = store.create_run(tournament.title(), tournament.game.name, definition.format,
-                              stored_definition, tournament.fingerprint, tournament.total_games())
+    with store.transaction():
+        run_id = store.create_run(unique_run_name(store, tournament.title()), tournament.game.name,
+                                  definition.format, stored_definition, tournament.fingerprint,
+                                  tournament.total_games())
     return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
 
 

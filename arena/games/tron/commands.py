@@ -205,7 +205,8 @@ def scaling_command(
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
     if summaries:
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
-                   f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}")
+                   f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}",
+                   names=("strategy",))
     if plot is not None and summaries:
         from arena.learning.tron.snafu.plots import plot_curves
 
