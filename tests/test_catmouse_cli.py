@@ -52,7 +52,8 @@ def test_play_seats_each_bot_in_a_role_it_plays_and_finds_the_game_from_the_bots
     assert cat_first.output.splitlines()[0] == "catmouse on catmouse_8x7, seed 2: 1=greedy (cat)  2=wary (mouse)"
     # the same game whichever order the bots are named in; only the measured thinking times may differ
     assert without_thinking_times(mouse_first.output) == without_thinking_times(cat_first.output)
-    assert re.fullmatch(r"Thinking time: greedy \d+\.\d{3} s, wary \d+\.\d{3} s", mouse_first.output.splitlines()[-1])
+    assert re.fullmatch(r"Thinking time: 1=greedy \(cat\) \d+\.\d{3} s, 2=wary \(mouse\) \d+\.\d{3} s",
+                        mouse_first.output.splitlines()[-1])
     both_mice = invoke("play", "wary", "cm_random", "--map", "catmouse_5x5")
     assert both_mice.exit_code == 0 and "1=cm_random (cat)  2=wary (mouse)" in both_mice.output
     cannot = invoke("play", "wary", "wary")

@@ -137,9 +137,8 @@ MISSING = {
                           "(see 'arena report --help')",
     ("ratings", "--history"): "--history needs a value (BOT): a bot's rating after each run it played, version "
                               "by version, with the change (see 'arena ratings --help')",
-    ("show", "1", "--game"): "--game needs a value (N): one game of the run, by number: its players, result, "
-                             "failures and the stderr of its program bots (with --html, its replay page) "
-                             "(see 'arena show --help')",
+    ("show", "1", "1", "--html"): "--html needs a value (FILE): write game GAME as a self-contained HTML replay "
+                                  "page (see 'arena show --help')",
     ("tournament", "-b"): "-b needs a value (SPECS): bot specs, comma separated (see 'arena tournament --help')",
     ("train", "pawnrace-td", "--lambda"): "--lambda needs a value (NUMBER): trace decay lambda "
                                           "(see 'arena train pawnrace-td --help')",

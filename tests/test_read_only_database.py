@@ -45,7 +45,7 @@ print(json.dumps({"can_write": can_write, "results": [[r.exit_code, r.stdout, r.
 READERS = [
     ["runs", "-f", "json"],
     ["show", "-f", "json"],
-    ["show", "1", "--game", "1"],
+    ["show", "1", "1"],
     ["ratings", "-f", "json"],
     ["ratings", "--history", "random", "-f", "json"],
     ["report", "1", "-f", "json"],

@@ -124,7 +124,7 @@ def test_an_older_stored_version_plays_as_its_old_source_beside_the_current_one(
     assert compared.stdout.splitlines()[0] == f"hugger@{old} vs hugger on empty_room: H0 +0 Elo, H1 +10 Elo, " \
                                               "alpha 0.05, beta 0.05"
     played = invoke("play", f"hugger@{old[:3]}", "random", "-m", "empty_room", "-q")
-    assert played.exit_code == 0 and f"hugger@{old}: " in played.stdout
+    assert played.exit_code == 0 and f"1=hugger@{old} " in played.stdout
 
     # replay --rerun plays a recorded game again with the versions it names: the stored one for run 1's hugger
     turns = len(games_of("arena.db", 1)[0][2])

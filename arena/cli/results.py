@@ -211,7 +211,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
                      show_default=False)] = None,
                  db: Db = None, formats: OutputFormatOption = None,
                  html_file: Annotated[Path | None, typer.Option(
-                     "--html", help="Write game GAME as a self-contained HTML replay page.",
+                     "--html", metavar="FILE", help="Write game GAME as a self-contained HTML replay page.",
                      show_default=False)] = None,
                  bots_dir: BotsDir = None,
                  game_option: Annotated[str | None, typer.Option(

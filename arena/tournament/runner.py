@@ -22,8 +22,8 @@ from arena.plugins.registry import PluginConfig, Registry, bot_directories, load
 from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
 from arena.storage.history import finalize_run, played_from_rows
-from arena.storage.sources import keep_source, stored_bots_of
 from arena.storage.run_names import unique_run_name
+from arena.storage.sources import keep_source, stored_bots_of
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
