@@ -12,6 +12,7 @@ REPO = Path(__file__).resolve().parent.parent
 def _isolated_environment(monkeypatch, tmp_path_factory):
     """Every test starts outside the repository, with no ARENA_BOTS_PATH, so only what it sets up is found."""
     monkeypatch.delenv("ARENA_BOTS_PATH", raising=False)
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path_factory.getbasetemp() / "arena-cache"))  # never ~/.cache
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
 
 

@@ -106,7 +106,7 @@ def _opponents(registry: Registry, game_class: type[Game], bot_spec: BotSpec, gi
     if given is not None:
         return [registry.spec(given)]
     others = [entry for entry in registry.bots_for(game_class.name)
-              if entry.name != bot_spec.name and entry.cls.in_default_field]
+              if entry.name != bot_spec.name and entry.in_default_field]
     others.sort(key=lambda entry: ("random" not in entry.name, entry.name))
     return [BotSpec(entry.name) for entry in others]
 
