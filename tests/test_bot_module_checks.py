@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from textwrap import dedent
 
@@ -182,3 +183,26 @@ def test_a_bad_import_time_limit_is_a_one_line_error(value, monkeypatch):
     result = CliRunner().invoke(app, ["bots"])
     assert result.exit_code != 0
     assert result.stderr == f"error: ARENA_IMPORT_TIMEOUT={value}: expected a number of seconds above 0\n"
+
+
+def test_a_process_with_threads_checks_in_a_fresh_python(tmp_path, monkeypatch):
+    # forking a process that runs other threads is not safe, so the check starts a new interpreter then
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path / "cache"))
+    write_module(tmp_path / "bots", "good.py", GOOD.format(name="good"))
+    write_module(tmp_path / "bots", "exits.py", MISBEHAVING["exits.py"])
+    write_module(tmp_path / "bots", "segfaults.py", MISBEHAVING["segfaults.py"])
+    argv = tmp_path / "argv"
+    write_module(tmp_path / "bots", "argv.py", f"import sys\nopen({str(argv)!r}, 'w').write(sys.argv[0])\n")
+    release = threading.Event()
+    waiting = threading.Thread(target=release.wait)
+    waiting.start()
+    try:
+        registry = counted_registry(tmp_path / "bots")
+    finally:
+        release.set()
+        waiting.join()
+    assert sorted(registry.problems) == [
+        f"{tmp_path / 'bots' / 'exits.py'}: ended the Python process importing it (exit status 0); skipped",
+        f"{tmp_path / 'bots' / 'segfaults.py'}: crashed the Python process importing it (signal SIGSEGV); skipped"]
+    assert registry.bot("good").cls.name == "good"
+    assert argv.read_text() == "-c"  # run by `python -c`, not a fork of this process

@@ -12,9 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -25,6 +22,7 @@ from arena.core.errors import ArenaError
 from arena.core.exit_status import describe_exit
 from arena.plugins.bot_modules import BotFacts, ImportProblem
 from arena.plugins.check_cache import ModuleCache, module_key
+from arena.plugins.module_probe import ProbeProcess, start_probe
 
 IMPORT_LIMIT_VARIABLE = "ARENA_IMPORT_TIMEOUT"
 DEFAULT_IMPORT_LIMIT = 10.0
@@ -32,10 +30,7 @@ DEFAULT_IMPORT_LIMIT = 10.0
 
 PROBE_START_SECONDS = 60.0
 """Seconds the child may take to start Python and import the arena, before the time limit of the modules."""
-POLL_SECONDS = 0.02
-
-_BOOTSTRAP = ("import json, sys; sys.path[:] = json.load(open(sys.argv[1]))['sys_path']; "
-              "from arena.plugins.module_probe import main; main(sys.argv[1:])")
+POLL_SECONDS = 0.01
 
 
 def import_time_limit() -> float:
@@ -184,39 +179,34 @@ def _misbehaviour(exit_code: int | None, limit: float) -> ModuleReport:
 
 
 def _run_probe(paths: list[Path], limit: float) -> tuple[list[dict[str, Any]], int | None]:
-    """Run one child process over ``paths``: the records it wrote, and its exit code (``None``: it was
-    stopped at the time limit, which counts from when the child is ready to import the first module)."""
+    """Run one probe over ``paths``: the records it wrote, and its exit code (``None``: it was stopped at
+    the time limit, which counts from when it is ready to import the first module)."""
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
-        request, result = Path(scratch) / "request.json", Path(scratch) / "result.jsonl"
-        request.write_text(json.dumps({"sys_path": sys.path, "modules": [str(path) for path in paths]}))
+        result = Path(scratch) / "result.jsonl"
         result.touch()
-        process = subprocess.Popen(
-            [sys.executable, "-c", _BOOTSTRAP, str(request), str(result)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True,  # no Ctrl-C of the terminal, and one process group to stop at the end
-        )
+        process = start_probe(paths, result)
         try:
             exit_code = _wait(process, result, limit)
         finally:
-            _stop(process)
+            process.stop()
         return _read_records(result), exit_code
 
 
-def _wait(process: subprocess.Popen, result: Path, limit: float) -> int | None:
-    """Wait for the child to end: its exit code, or ``None`` once it has had ``limit`` seconds since it said
+def _wait(process: ProbeProcess, result: Path, limit: float) -> int | None:
+    """Wait for the probe to end: its exit code, or ``None`` once it has had ``limit`` seconds since it said
     it was ready (or :data:`PROBE_START_SECONDS` without saying so)."""
     deadline = time.monotonic() + PROBE_START_SECONDS
     ready = False
     while True:
-        try:
-            return process.wait(timeout=POLL_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
+        exit_code = process.poll()
+        if exit_code is not None:
+            return exit_code
         now = time.monotonic()
         if not ready and _said_ready(result):
             ready, deadline = True, now + limit
         if now >= deadline:
             return None
+        time.sleep(POLL_SECONDS)
 
 
 def _said_ready(result: Path) -> bool:
@@ -225,17 +215,6 @@ def _said_ready(result: Path) -> bool:
             return file.readline().startswith(b'{"ready"')
     except OSError:
         return False
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Kill the child and whatever it started that is still in its process group."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if process.poll() is None:
-        process.kill()
-        process.wait()
 
 
 def _read_records(result: Path) -> list[dict[str, Any]]:
