@@ -239,7 +239,7 @@ def test_check_bot_reports_each_failure_with_its_kind_and_where(tmp_path):
     assert [check.name for check in dawdles.failures] == ["timeout", "timeout"]
     unknown = check_bot("t_crashs", registry=registry)
     assert [check.line() for check in unknown.failures] == [
-        "FAIL  spec: unknown bot 't_crashs'; did you mean: t_crashes, t_cheats?"]
+        "FAIL  spec: unknown bot 't_crashs'; did you mean: t_crashes?"]
 
 
 def test_check_commands_exit_1_on_a_failed_check_and_2_on_bad_input():

@@ -138,7 +138,9 @@ class Registry:
         """The game registered as ``name``, or an error naming the closest known games."""
         if name in self.games:
             return self.games[name]
-        raise UnknownGameError(f"unknown game {name!r}{_closest(name, self.games)}")
+        close = close_names(name, self.games)
+        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(sorted(self.games))}"
+        raise UnknownGameError(f"unknown game {name!r}; {hint}")
 
     def bot(self, name: str) -> BotEntry:
         """The bot registered as ``name`` (or ``exec``, a program named in the spec), or an error naming the
@@ -148,7 +150,11 @@ class Registry:
         if name == ExecBot.name:
             return BotEntry(ExecBot.name, self.exec_bot, source_version(_source_file(ExecBot), ExecBot),
                             "built-in", "arena")
-        raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
+        close = close_names(name, self.bots)
+        if close:
+            raise BotSpecError(f"unknown bot {name!r}; did you mean: {', '.join(close)}?")
+        raise BotSpecError(f"unknown bot {name!r}, nor any close name; a bot of your own is found in ./bots, a "
+                           f"--bots-dir DIR or a directory of {BOTS_PATH_VARIABLE} (`arena bots` lists the bots found)")
 
     def executor(self, name: str) -> Any:
         """The factory of the executor registered as ``name``, or an error naming the executors there are."""
@@ -189,12 +195,19 @@ class Registry:
         return [entry for name, entry in sorted(self.bots.items()) if entry.plays(game, role)]
 
 
-def _closest(name: str, known: Iterable[str]) -> str:
-    known = sorted(known)
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    if close:
-        return f"; did you mean: {', '.join(close)}?"
-    return f"; known: {', '.join(known)}" if known else ""
+CLOSE_RATIO = 0.8
+"""How alike (difflib's ratio) a known name must be to an unknown one to be suggested for it, unless they
+differ by a single slip (one letter added, dropped, changed or two swapped), which always counts as close."""
+
+
+def close_names(name: str, known: Iterable[str]) -> list[str]:
+    """The known names close enough to ``name`` to be what was meant, closest first (at most 3)."""
+    by_lower = {candidate.lower(): candidate for candidate in sorted(known)}
+    if name.lower() in by_lower:
+        return [by_lower[name.lower()]]  # only its case differs
+    one_slip = (len(name) - 1) / len(name) if name else 1.0
+    cutoff = max(0.5, min(CLOSE_RATIO, one_slip))
+    return [by_lower[match] for match in difflib.get_close_matches(name.lower(), by_lower, n=3, cutoff=cutoff)]
 
 
 class BotDirectory:
