@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -133,11 +132,18 @@ def probe(path: Path) -> dict[str, Any]:
         return {"problem": exc.problem.problem, "line": exc.problem.line}
     except KeyboardInterrupt as exc:  # the probe is in its own session, so this is the module's own doing
         return {"problem": describe_exception(exc), "line": None}
-    return {"bots": [facts_of(cls).to_json() for cls in bots_defined_in(module)]}
+    try:
+        return {"bots": [facts_of(cls).to_json() for cls in bots_defined_in(module)]}
+    except Exception as exc:  # noqa: BLE001 - a module whose contents defy inspection
+        return {"problem": f"its bots cannot be listed: {describe_exception(exc)}", "line": None}
 
 
 def limit_processes() -> None:
     """Cap how many processes this probe and its children may start (Linux; a no-op elsewhere)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return
     running = _processes_of_user()
     if running is None:
         return
@@ -146,7 +152,10 @@ def limit_processes() -> None:
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     if soft == resource.RLIM_INFINITY or cap < soft:
-        resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
+        except (OSError, ValueError):
+            pass  # a limit that cannot be set leaves the time limit to stop a fork bomb
 
 
 def _processes_of_user() -> int | None:
