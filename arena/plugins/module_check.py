@@ -164,6 +164,10 @@ def probe_modules(paths: list[Path], limit: float) -> dict[Path, ModuleReport]:
             continue
         reports[culprit] = _misbehaviour(exit_code, limit)
         pending = pending[started + 1:]
+    for path in paths:
+        if path not in reports:  # its record was unreadable (the module wrote into the probe's file?)
+            reports[path] = ModuleReport(problem=ImportProblem("cannot be checked: no report came back for it"),
+                                         lasting=False)
     return reports
 
 
