@@ -38,55 +38,60 @@ ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
 
+@dataclass(frozen=True)
 class BotEntry:
     """A registered bot: its class, source hash and where it was found.
 
-    The class of a bot from a user's bot directory is imported only when it is first needed (``cls``);
+    The class of a bot from a user's bot directory is imported only when it is first needed (:attr:`cls`);
     until then its :class:`BotFacts`, found when its module was checked, answer for it.
     """
 
-    def __init__(self, name: str, cls: type[Bot] | None, version: str, source: str, plugin: str, *,
-                 facts: BotFacts | None = None, load: Callable[[], type[Bot]] | None = None):
-        if cls is None and (facts is None or load is None):
-            raise ValueError("a bot entry needs its class, or its facts and a way to load it")
-        self.name, self.version, self.source, self.plugin = name, version, source, plugin
-        self._cls, self._facts, self._load = cls, facts, load
+    name: str
+    loaded: type[Bot] | None = field(compare=False)
+    """The bot's class, once imported (:attr:`cls` imports it)."""
+    version: str
+    source: str
+    plugin: str
+    facts: BotFacts | None = field(default=None, compare=False)
+    load: Callable[[], type[Bot]] | None = field(default=None, compare=False, repr=False)
 
-    def __repr__(self) -> str:
-        return f"BotEntry({self.name!r}, version={self.version!r}, source={self.source!r})"
+    def __post_init__(self) -> None:
+        if self.loaded is None and (self.facts is None or self.load is None):
+            raise ValueError("a bot entry needs its class, or its facts and a way to load it")
 
     @property
     def cls(self) -> type[Bot]:
         """The bot's class, its module imported now if it was not yet."""
-        if self._cls is None:
-            assert self._load is not None
-            self._cls = self._load()
-        return self._cls
+        if self.loaded is None:
+            assert self.load is not None
+            object.__setattr__(self, "loaded", self.load())  # a cache: the entry stays the same bot
+        assert self.loaded is not None
+        return self.loaded
 
     @property
     def games(self) -> tuple[str, ...]:
         """The games the bot plays."""
-        return self._facts.games if self._facts is not None else self.cls.games
+        return self.facts.games if self.facts is not None else self.cls.games
 
     @property
     def roles(self) -> tuple[str, ...]:
         """The roles the bot plays (empty: any)."""
-        return self._facts.roles if self._facts is not None else self.cls.roles
+        return self.facts.roles if self.facts is not None else self.cls.roles
 
     @property
     def in_default_field(self) -> bool:
         """Whether a tournament given no bots includes this one."""
-        return self._facts.in_default_field if self._facts is not None else self.cls.in_default_field
+        return self.facts.in_default_field if self.facts is not None else self.cls.in_default_field
 
     @property
     def description(self) -> str:
         """The first line of the bot's docstring."""
-        return self._facts.description if self._facts is not None else bot_description(self.cls)
+        return self.facts.description if self.facts is not None else bot_description(self.cls)
 
     def plays(self, game: str, role: str | None = None) -> bool:
         """Whether the bot plays ``game`` (in ``role``)."""
-        if self._facts is not None and not self._facts.own_plays:
-            return self._facts.plays(game, role)
+        if self.facts is not None and not self.facts.own_plays:
+            return self.facts.plays(game, role)
         return self.cls.plays(game, role)
 
 
@@ -418,8 +423,7 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
             registry.problems.append(f"{where}: bot name {facts.name!r} is already taken by {taken}; skipped")
         else:
             version = facts.spec_version or source_version(deferred.path)
-            registry.bots[facts.name] = BotEntry(facts.name, None, version, where, plugin_name, facts=facts,
-                                                 load=deferred.load)
+            registry.bots[facts.name] = BotEntry(facts.name, None, version, where, plugin_name, facts, deferred.load)
 
     _report(call_hook(manager, "register_bots", register=register), registry)
 
