@@ -55,3 +55,29 @@ def test_a_program_that_answered_before_timing_out_gets_no_hint():
         "time limit and its grace), and was killed on move 1",
         "FAIL  stopped: empty_room, player 1 against random, seed 1: the same timeout again, so the other games "
         "were not played"]
+
+
+def test_the_same_failure_again_is_told_apart_from_its_measurements(tmp_path):
+    # the two seats' failures differ only in a measured time, as a timeout's "took 0.213 s" does
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "tired.py").write_text(dedent('''
+        from arena import Bot
+
+        class Tired(Bot):
+            name = "tired"
+            games = ("tron",)
+
+            def start(self, info):
+                self.seconds = 0.5 + info.seat
+
+            def act(self, obs):
+                raise RuntimeError(f"gave up after {self.seconds:.3f} s")
+        '''))
+    checked = CliRunner().invoke(app, ["check", "bot", "tired", "--bots-dir", str(tmp_path / "bots"), "-m",
+                                       "empty_room", "--games", "1"])
+    assert checked.exit_code == 1
+    failures = [line for line in checked.stdout.splitlines() if line.startswith("FAIL")]
+    assert failures[0].startswith("FAIL  crash: empty_room, player 1 against random, seed 0: crash: raised "
+                                  "RuntimeError on move 1: gave up after 0.500 s")
+    assert failures[1:] == ["FAIL  stopped: empty_room, player 2 against random, seed 0: the same crash again, so "
+                            "the other games were not played"]

@@ -3,6 +3,7 @@ can take, and must finish them without crashing, timing out or answering illegal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from arena.core.bot import Bot, BotSpec
@@ -14,6 +15,8 @@ from arena.plugins.programs.bot import ProgramBot
 from arena.plugins.registry import Registry, load_registry
 from arena.testing.report import ConformanceReport
 from arena.tournament.single_game import common_game, seat_by_role
+
+_MEASUREMENT = re.compile(r"\d+\.\d+")
 
 
 def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None = None, games: int = 2,
@@ -51,7 +54,7 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
         report.failed("opponent", f"no other bot plays {game_class.name} to play against")
         return report
     played = 0
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str]] = set()  # the failures met so far, as _same_failure puts them
     for map_name, first, index in _games(maps or game_class.default_maps, games):
         rival = _opponent(opponents, game_class, bot_spec, first, registry)
         if rival is None:
@@ -75,11 +78,11 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
         if failure is None:
             played += 1
             continue
-        if (failure.kind, failure.detail) in seen:
+        if _same_failure(failure) in seen:
             report.failed("stopped", f"{where}: the same {failure.kind} again, so the other games were not played"
                                      + _hint(failure, watched))
             break
-        seen.add((failure.kind, failure.detail))
+        seen.add(_same_failure(failure))
         detail = f"{where}: {failure.kind}: {failure.detail}"
         stderr = outcome.stderr.get(seat, "").rstrip()
         detail += f"\n{failure.traceback}" if failure.traceback else ""
@@ -94,6 +97,11 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
 def _games(maps: Sequence[str], games: int) -> list[tuple[str, bool, int]]:
     """The games a check plays, in order: each map, with the bot first then second, ``games`` times."""
     return [(map_name, first, index) for map_name in maps for first in (True, False) for index in range(games)]
+
+
+def _same_failure(failure: Failure) -> tuple[str, str]:
+    """A failure with its measurements (``took 0.213 s``) blanked out: equal for the same failure again."""
+    return failure.kind, _MEASUREMENT.sub("#", failure.detail)
 
 
 def _hint(failure: Failure, watched: list[Bot]) -> str:
