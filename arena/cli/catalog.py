@@ -68,10 +68,10 @@ def bots_command(
     if game is not None:
         registry.game(game)
     rows = [
-        [entry.name, ", ".join(entry.games), ", ".join(entry.cls.roles) or "any", entry.version,
+        [entry.name, ", ".join(entry.games), ", ".join(entry.roles) or "any", entry.version,
          short_path(entry.source), entry.description]
         for name, entry in sorted(registry.bots.items())
-        if game is None or entry.cls.plays(game)
+        if game is None or entry.plays(game)
     ]
     emit_table(["bot", "games", "roles", "version", "found in", "description"], rows, fmt, "Bots",
                names=("bot", "version"), prose=("games", "roles"))

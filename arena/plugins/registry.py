@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import difflib
-import hashlib
 import importlib
 import importlib.metadata
-import importlib.util
 import inspect
 import os
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +19,16 @@ from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
 from arena.core.game import Game
 from arena.core.paths import shipped_bots_dir
 from arena.plugins import hookspecs
+from arena.plugins.bot_modules import (
+    BotFacts,
+    BotModuleError,
+    bot_module_paths,
+    bots_defined_in,
+    import_bot_module,
+)
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
+from arena.plugins.module_check import check_modules, import_time_limit
 from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 from arena.plugins.stored import StoredBot, stored_bot_class
@@ -36,23 +41,59 @@ BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A registered bot: its class, source hash and where it was found."""
+    """A registered bot: its class, source hash and where it was found.
+
+    The class of a bot from a user's bot directory is imported only when it is first needed (:attr:`cls`);
+    until then its :class:`BotFacts`, found when its module was checked, answer for it.
+    """
 
     name: str
-    cls: type[Bot]
+    loaded: type[Bot] | None = field(compare=False)
+    """The bot's class, once imported (:attr:`cls` imports it)."""
     version: str
     source: str
     plugin: str
+    facts: BotFacts | None = field(default=None, compare=False)
+    load: Callable[[], type[Bot]] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.loaded is None and (self.facts is None or self.load is None):
+            raise ValueError("a bot entry needs its class, or its facts and a way to load it")
+
+    @property
+    def cls(self) -> type[Bot]:
+        """The bot's class, its module imported now if it was not yet."""
+        if self.loaded is None:
+            assert self.load is not None
+            object.__setattr__(self, "loaded", self.load())  # a cache: the entry stays the same bot
+        assert self.loaded is not None
+        return self.loaded
 
     @property
     def games(self) -> tuple[str, ...]:
         """The games the bot plays."""
-        return self.cls.games
+        return self.facts.games if self.facts is not None else self.cls.games
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The roles the bot plays (empty: any)."""
+        return self.facts.roles if self.facts is not None else self.cls.roles
+
+    @property
+    def in_default_field(self) -> bool:
+        """Whether a tournament given no bots includes this one."""
+        return self.facts.in_default_field if self.facts is not None else self.cls.in_default_field
 
     @property
     def description(self) -> str:
         """The first line of the bot's docstring."""
-        return bot_description(self.cls)
+        return self.facts.description if self.facts is not None else bot_description(self.cls)
+
+    def plays(self, game: str, role: str | None = None) -> bool:
+        """Whether the bot plays ``game`` (in ``role``)."""
+        if self.facts is not None and not self.facts.own_plays:
+            return self.facts.plays(game, role)
+        return self.cls.plays(game, role)
 
 
 @dataclass(frozen=True)
@@ -105,7 +146,9 @@ class Registry:
         """The game registered as ``name``, or an error naming the closest known games."""
         if name in self.games:
             return self.games[name]
-        raise UnknownGameError(f"unknown game {name!r}{_closest(name, self.games)}")
+        close = close_names(name, self.games)
+        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(sorted(self.games))}"
+        raise UnknownGameError(f"unknown game {name!r}; {hint}")
 
     def bot(self, name: str) -> BotEntry:
         """The bot registered as ``name`` (or ``exec``, a program named in the spec), or an error naming the
@@ -115,7 +158,11 @@ class Registry:
         if name == ExecBot.name:
             return BotEntry(ExecBot.name, self.exec_bot, source_version(_source_file(ExecBot), ExecBot),
                             "built-in", "arena")
-        raise BotSpecError(f"unknown bot {name!r}{_closest(name, self.bots)}")
+        close = close_names(name, self.bots)
+        if close:
+            raise BotSpecError(f"unknown bot {name!r}; did you mean: {', '.join(close)}?")
+        raise BotSpecError(f"unknown bot {name!r}, nor any close name; a bot of your own is found in ./bots, a "
+                           f"--bots-dir DIR or a directory of {BOTS_PATH_VARIABLE} (`arena bots` lists the bots found)")
 
     def executor(self, name: str) -> Any:
         """The factory of the executor registered as ``name``, or an error naming the executors there are."""
@@ -153,37 +200,48 @@ class Registry:
 
     def bots_for(self, game: str, role: str | None = None) -> list[BotEntry]:
         """The bots that play ``game`` (in ``role``), in name order."""
-        return [entry for name, entry in sorted(self.bots.items()) if entry.cls.plays(game, role)]
+        return [entry for name, entry in sorted(self.bots.items()) if entry.plays(game, role)]
 
 
-def _closest(name: str, known: Iterable[str]) -> str:
-    known = sorted(known)
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    if close:
-        return f"; did you mean: {', '.join(close)}?"
-    return f"; known: {', '.join(known)}" if known else ""
+CLOSE_RATIO = 0.8
+"""How alike (difflib's ratio) a known name must be to an unknown one to be suggested for it, unless they
+differ by a single slip (one letter added, dropped, changed or two swapped), which always counts as close."""
+
+
+def close_names(name: str, known: Iterable[str]) -> list[str]:
+    """The known names close enough to ``name`` to be what was meant, closest first (at most 3)."""
+    by_lower = {candidate.lower(): candidate for candidate in sorted(known)}
+    if name.lower() in by_lower:
+        return [by_lower[name.lower()]]  # only its case differs
+    one_slip = (len(name) - 1) / len(name) if name else 1.0
+    cutoff = max(0.5, min(CLOSE_RATIO, one_slip))
+    return [by_lower[match] for match in difflib.get_close_matches(name.lower(), by_lower, n=3, cutoff=cutoff)]
 
 
 class BotDirectory:
     """A plugin that registers every bot defined by the ``*.py`` modules of one directory, and a program bot
-    for each of its subdirectories holding an ``arena-bot.toml`` manifest."""
+    for each of its subdirectories holding an ``arena-bot.toml`` manifest.
 
-    def __init__(self, directory: Path, problems: list[str], config: PluginConfig | None = None):
+    A ``checked`` directory (a user's) has its modules tried in a child process first (see
+    :mod:`arena.plugins.module_check`): a module that fails, hangs, exits or crashes there is reported and
+    skipped, and the others are imported here only when one of their bots is used.
+    """
+
+    def __init__(self, directory: Path, problems: list[str], config: PluginConfig | None = None, *,
+                 checked: bool = False, import_limit: float | None = None):
         self.directory = directory
         self.problems = problems
         self.config = config or PluginConfig()
+        self.checked = checked
+        self.import_limit = import_limit
 
     @hookimpl
     def register_bots(self, register: Callable[..., None]) -> None:
-        """Import each module in the directory and register the bots it defines."""
-        for path in sorted(self.directory.glob("*.py")):
-            if path.name.startswith("_"):
-                continue
-            module = self._import(path)
-            if module is None:
-                continue
-            for cls in _bots_defined_in(module):
-                register(cls, source=str(path))
+        """Register the bots each module of the directory defines, and its program bots."""
+        if self.checked:
+            self._register_checked(register)
+        else:
+            self._register_imported(register)
         for manifest_path in sorted(self.directory.glob(f"*/{MANIFEST}")):
             try:
                 manifest = read_manifest(manifest_path)
@@ -193,43 +251,43 @@ class BotDirectory:
             register(manifest_bot(manifest, self.config.build_timeout, self.config.startup_timeout),
                      source=str(manifest_path.parent))
 
-    def _import(self, path: Path) -> Any:
-        digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
-        module_name = f"arena_bots_{digest}_{path.stem}"
-        if module_name in sys.modules:
-            return sys.modules[module_name]
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            self.problems.append(f"{path}: cannot be imported as a Python module; skipped")
-            return None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
+    def _register_imported(self, register: Callable[..., None]) -> None:
+        for path in bot_module_paths(self.directory):
+            try:
+                module = import_bot_module(path)
+            except BotModuleError as exc:
+                self.problems.append(exc.problem.report(path))
+                continue
+            for cls in bots_defined_in(module):
+                register(cls, source=str(path))
+
+    def _register_checked(self, register: Callable[..., None]) -> None:
+        limit = self.import_limit if self.import_limit is not None else import_time_limit()
+        for path, report in check_modules(bot_module_paths(self.directory), limit).items():
+            if report.problem is not None:
+                self.problems.append(report.problem.report(path))
+                continue
+            for facts in report.bots:
+                register(DeferredBot(path, facts), source=str(path))
+
+
+@dataclass(frozen=True)
+class DeferredBot:
+    """A bot of a checked module, registered by its facts; :meth:`load` imports its class."""
+
+    path: Path
+    facts: BotFacts
+
+    def load(self) -> type[Bot]:
+        """Import the bot's module and return its class, or raise an :class:`ArenaError` saying why not."""
         try:
-            spec.loader.exec_module(module)
-        except SyntaxError as exc:
-            del sys.modules[module_name]
-            self.problems.append(f"{path}:{exc.lineno}: syntax error: {exc.msg}; skipped")
-            return None
-        except BaseException as exc:  # a broken bot module must never take the others down
-            del sys.modules[module_name]
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            self.problems.append(f"{path}: {type(exc).__name__}: {exc}; skipped")
-            return None
-        return module
-
-
-def _bots_defined_in(module: Any) -> list[type[Bot]]:
-    found = []
-    for value in vars(module).values():
-        if (
-            inspect.isclass(value)
-            and issubclass(value, Bot)
-            and value.__module__ == module.__name__
-            and value.name
-        ):
-            found.append(value)
-    return found
+            module = import_bot_module(self.path)
+        except BotModuleError as exc:
+            raise ArenaError(f"bot {self.facts.name!r}: {exc.problem.describe(self.path)}") from None
+        for cls in bots_defined_in(module):
+            if cls.name == self.facts.name:
+                return cls
+        raise ArenaError(f"bot {self.facts.name!r}: {self.path} no longer defines it; run the command again")
 
 
 def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
@@ -285,9 +343,12 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
                 continue
             candidates.append((plugin, entry_point.name, "entry point", entry_point.value))
     registry.problems.extend(_missing_env_dirs(config))
-    for directory, label in bot_directories(config):
-        candidates.append((BotDirectory(directory, registry.problems, config), f"bots:{directory}", label,
-                           str(directory)))
+    directories = bot_directories(config)
+    import_limit = import_time_limit() if any(label != "shipped" for _, label in directories) else None
+    for directory, label in directories:
+        plugin = BotDirectory(directory, registry.problems, config, checked=label != "shipped",
+                              import_limit=import_limit)
+        candidates.append((plugin, f"bots:{directory}", label, str(directory)))
 
     # Pluggy calls the plugin registered last first; registering in reverse priority order makes the
     # built-in games and shipped bots claim their names before plugins and user directories do.
@@ -345,8 +406,11 @@ def _collect_games(manager: pluggy.PluginManager, registry: Registry) -> None:
 
 
 def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(cls: type[Bot], source: str | None = None) -> None:
+    def register(cls: type[Bot] | DeferredBot, source: str | None = None) -> None:
         plugin_name = calling_plugin()
+        if isinstance(cls, DeferredBot):
+            register_deferred(cls, plugin_name)
+            return
         where = source or _source_file(cls) or plugin_name
         if not (inspect.isclass(cls) and issubclass(cls, Bot) and cls.name):
             registry.problems.append(f"{where}: {cls!r} is not a named Bot subclass; skipped")
@@ -360,6 +424,17 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
             return
         version = cls.spec_version({}) or source_version(source or _source_file(cls), cls)
         registry.bots[cls.name] = BotEntry(cls.name, cls, version, where, plugin_name)
+
+    def register_deferred(deferred: DeferredBot, plugin_name: str) -> None:
+        facts, where = deferred.facts, str(deferred.path)
+        if not facts.games:
+            registry.problems.append(f"{where}: bot {facts.name!r} declares no games; skipped")
+        elif facts.name in registry.bots:
+            taken = registry.bots[facts.name].source
+            registry.problems.append(f"{where}: bot name {facts.name!r} is already taken by {taken}; skipped")
+        else:
+            version = facts.spec_version or source_version(deferred.path)
+            registry.bots[facts.name] = BotEntry(facts.name, None, version, where, plugin_name, facts, deferred.load)
 
     _report(call_hook(manager, "register_bots", register=register), registry)
 

@@ -1,0 +1,168 @@
+"""Importing the ``*.py`` modules of a bot directory and finding the bots each defines."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from arena.core.bot import Bot, bot_description
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    """Why a bot module cannot be used: its problem, and the line it points at (a syntax error's)."""
+
+    problem: str
+    line: int | None = None
+
+    def describe(self, path: Path | str) -> str:
+        """This problem of the module at ``path``: ``path[:line]: problem``."""
+        where = f"{path}:{self.line}" if self.line is not None else str(path)
+        return f"{where}: {self.problem}"
+
+    def report(self, path: Path | str) -> str:
+        """The one line that reports this problem for the module at ``path`` and says it was skipped."""
+        return f"{self.describe(path)}; skipped"
+
+
+@dataclass(frozen=True)
+class BotFacts:
+    """What the registry needs to list and select a bot without importing its module."""
+
+    name: str
+    games: tuple[str, ...]
+    roles: tuple[str, ...] = ()
+    in_default_field: bool = True
+    description: str = ""
+    spec_version: str | None = None
+    """The class's ``spec_version({})``: its version when that is not its source file's hash."""
+    own_plays: bool = False
+    """Whether the class overrides :meth:`Bot.plays`, so that only the class itself can answer it."""
+
+    def plays(self, game: str, role: str | None = None) -> bool:
+        """Whether the bot plays ``game`` (in ``role``), as :meth:`Bot.plays` decides it."""
+        if game not in self.games:
+            return False
+        return role is None or not self.roles or role in self.roles
+
+    def to_json(self) -> dict:
+        """The facts as a JSON object."""
+        return {"name": self.name, "games": list(self.games), "roles": list(self.roles),
+                "in_default_field": self.in_default_field, "description": self.description,
+                "spec_version": self.spec_version, "own_plays": self.own_plays}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BotFacts:
+        """The facts :meth:`to_json` wrote; ``ValueError`` for anything else."""
+        try:
+            facts = cls(str(data["name"]), _names(data["games"]), _names(data["roles"]),
+                        bool(data["in_default_field"]), str(data["description"]),
+                        None if data["spec_version"] is None else str(data["spec_version"]), bool(data["own_plays"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not the facts of a bot: {exc}") from None
+        return facts
+
+
+def facts_of(cls: type[Bot]) -> BotFacts:
+    """The facts of a bot class, read from its class attributes."""
+    try:
+        spec_version = cls.spec_version({})
+    except Exception:  # noqa: BLE001 - a broken override counts as none
+        spec_version = None
+    return BotFacts(
+        name=str(cls.name), games=_loose_names(cls.games), roles=_loose_names(cls.roles),
+        in_default_field=bool(cls.in_default_field), description=bot_description(cls),
+        spec_version=None if spec_version is None else str(spec_version),
+        own_plays=getattr(cls.plays, "__func__", None) is not Bot.plays.__func__,
+    )
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(str(item) for item in value)
+    raise TypeError(f"expected names, got {value!r}")
+
+
+def _loose_names(value: object) -> tuple[str, ...]:
+    try:
+        return _names(value)
+    except TypeError:
+        return ()
+
+
+class BotModuleError(Exception):
+    """A bot module's import failed; carries the :class:`ImportProblem` to report."""
+
+    def __init__(self, problem: ImportProblem):
+        super().__init__(problem.problem)
+        self.problem = problem
+
+
+def bot_module_paths(directory: Path) -> list[Path]:
+    """The modules of a bot directory that are scanned for bots: ``*.py`` not starting with ``_``, by name."""
+    return [path for path in sorted(directory.glob("*.py")) if not path.name.startswith("_")]
+
+
+def bot_module_name(path: Path) -> str:
+    """The name a bot module is imported under: unique per file, so equal file names in two directories
+    don't collide."""
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
+    return f"arena_bots_{digest}_{path.stem}"
+
+
+def import_bot_module(path: Path) -> ModuleType:
+    """Import the bot module at ``path`` (once per process), or raise :class:`BotModuleError` saying why not.
+
+    Anything the module raises while it runs, ``SystemExit`` included, is the module's failure; only a
+    ``KeyboardInterrupt`` (Ctrl-C) goes through as itself.
+    """
+    module_name = bot_module_name(path)
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise BotModuleError(ImportProblem("cannot be imported as a Python module"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise BotModuleError(ImportProblem(f"syntax error: {exc.msg}", exc.lineno)) from None
+    except BaseException as exc:  # noqa: B036 - a broken bot module must never take the others down
+        sys.modules.pop(module_name, None)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise BotModuleError(ImportProblem(describe_exception(exc))) from None
+    return module
+
+
+def bots_defined_in(module: ModuleType) -> list[type[Bot]]:
+    """The named Bot subclasses a module defines itself (not those it imports), in definition order."""
+    found = []
+    for value in vars(module).values():
+        if (
+            inspect.isclass(value)
+            and issubclass(value, Bot)
+            and value.__module__ == module.__name__
+            and value.name
+        ):
+            found.append(value)
+    return found
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message`` of an exception, on one line (its first)."""
+    try:
+        message = str(exc).strip()
+    except Exception:  # noqa: BLE001 - an exception whose message itself fails
+        message = ""
+    first_line = message.splitlines()[0] if message else ""
+    return f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
