@@ -36,15 +36,6 @@ def pytest_unconfigure(config):
     shutil.rmtree(scratch, ignore_errors=True)
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _session_cache(tmp_path_factory):
-    """Caches (bot module checks, solutions) go to the session's temporary directory, never ~/.cache: set
-    before any fixture, module-scoped ones and the processes they start included."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ARENA_CACHE", str(tmp_path_factory.getbasetemp() / "arena-cache"))
-        yield
-
-
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch, tmp_path_factory):
     """Every test starts outside the repository, with no ARENA_BOTS_PATH, so only what it sets up is found."""
