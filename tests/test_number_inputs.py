@@ -150,6 +150,7 @@ def test_an_option_without_its_value_names_it_and_what_it_takes(monkeypatch, cap
     assert run(monkeypatch, capsys, *args) == (2, "", f"error: {MISSING[args]}\n")
 
 
+@pytest.mark.slow
 def test_every_option_without_its_value_says_what_it_takes(monkeypatch, capsys):
     checked = 0
     for words, command in every_command():

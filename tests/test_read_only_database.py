@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 
+pytestmark = pytest.mark.slow  # every test runs arena commands in child processes
+
 runner = CliRunner()
 
 DROP_OVERRIDES = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",

@@ -86,6 +86,7 @@ def relabelled(games, names):
     return [(tuple(names.get(label, label) for label in labels), ranks, turns) for labels, ranks, turns in games]
 
 
+@pytest.mark.slow
 def test_an_older_stored_version_plays_as_its_old_source_beside_the_current_one():
     old_path = write_hugger(Path("bots"), OLD)
     old = version_of(old_path)
@@ -191,6 +192,8 @@ def test_an_unknown_or_ambiguous_version_is_one_line_and_starts_nothing():
     assert not Path("none.db").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.needs("gcc")
 def test_a_program_bots_sources_are_kept_and_its_stored_version_is_built_and_played(tmp_path):
     bots = tmp_path / "programs"
     shutil.copytree(PROGRAMS / "scanner", bots / "scanner")
@@ -217,6 +220,8 @@ def test_a_program_bots_sources_are_kept_and_its_stored_version_is_built_and_pla
     assert versions_of("arena.db")[f"scanner@{before_build}"] == before_build
 
 
+@pytest.mark.slow
+@pytest.mark.needs("gcc")
 def test_a_program_bot_has_one_version_from_check_bot_to_the_tournament(tmp_path):
     bots = tmp_path / "programs"
     shutil.copytree(PROGRAMS / "scanner", bots / "scanner")
@@ -276,6 +281,7 @@ SLOW_HUGGER = """
     """
 
 
+@pytest.mark.slow
 def test_a_run_interrupted_with_ctrl_c_resumes_without_its_bots_dir(tmp_path):
     bots = tmp_path / "mine"
     write_module(bots, "slowhugger.py", SLOW_HUGGER)
