@@ -87,9 +87,14 @@ class GamesProgress(Progress):
     def _log(self, task_id: TaskID) -> None:
         task = self._tasks[task_id]
         self._logged[task_id] = (time.monotonic(), int(task.completed))
-        total = f"/{task.total:g}" if task.total is not None else ""
+        total = f"/{_count(task.total)}" if task.total is not None else ""
         share = f" ({task.completed / task.total:.0%})" if task.total else ""
         rate, unit = average_rate(task), task.fields.get("unit", "games")
         speed = f", {rate:,.1f} {unit}/s, ETA {clock(remaining_seconds(task))}" if rate else ""
-        self.console.print(f"{task.description}: {task.completed:g}{total} {unit}{share}{speed}", markup=False,
+        self.console.print(f"{task.description}: {_count(task.completed)}{total} {unit}{share}{speed}", markup=False,
                            highlight=False)
+
+
+def _count(value: float) -> str:
+    """A count as a user reads it: ``1,000,000,000``, not ``1e+09``."""
+    return f"{value:,.0f}" if value == int(value) else f"{value:,g}"
