@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from arena.stats.standings import PlayedGame
+from arena.stats.standings import PlayedGame, StandingsTally
 from arena.storage.history import played_from_rows
 from arena.storage.store import Store
 
@@ -42,6 +42,13 @@ class StoredGames(Mapping[int, PlayedGame]):
         while page := self.store.played_indices_from(self.run_id, start, PAGE):
             yield from page
             start = page[-1] + 1
+
+    def tally(self) -> StandingsTally:
+        """The standings' counts over every stored game, read one game at a time."""
+        tally = StandingsTally()
+        for row in self.store.games(run_id=self.run_id):
+            tally.add(played_from_rows([row])[0])
+        return tally
 
     def in_order(self) -> list[PlayedGame]:
         """Every stored game, in schedule order (read in one query)."""

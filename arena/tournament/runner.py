@@ -22,7 +22,7 @@ from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.stats.ratings import Rating
-from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
+from arena.stats.standings import PlayedGame, Standings, StandingsTally, played_game, standings_from_games
 from arena.storage.history import finalize_run
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
@@ -44,6 +44,8 @@ class TournamentRun:
     run_id: int | None = None
     planned: dict[int, Schedule] = field(default_factory=dict)
     """The stages planned so far, by their first game's index."""
+    tally: StandingsTally = field(default_factory=StandingsTally)
+    """The standings' counts over the games recorded by this process (:meth:`record`)."""
     interrupted: bool = False
     rated: tuple[dict[tuple[str, str | None], Rating], float] | None = None
     """The ratings of the games played, by label and role, and the draw probability, once rated (when the
@@ -60,7 +62,18 @@ class TournamentRun:
         return ScheduledGames(list(self.planned.values()))
 
     def standings(self) -> Standings:
-        """Standings over the finished games, rated in schedule order."""
+        """Standings over the finished games, rated in schedule order.
+
+        Once rated, a stored run's standings come from counts (kept as it plays, or read game by game from
+        the store for a resumed run), never from a list of its games."""
+        if self.rated is not None:
+            tally = self.tally
+            if tally.games != len(self.played):
+                if not isinstance(self.played, StoredGames):
+                    return standings_from_games(self.game.name, in_order(self.played), self.plan.total_games(),
+                                                self.rated)
+                tally = self.played.tally()
+            return tally.standings(self.game.name, self.plan.total_games(), *self.rated)
         return standings_from_games(self.game.name, in_order(self.played), self.plan.total_games(), self.rated)
 
     def record(self, setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
@@ -68,6 +81,7 @@ class TournamentRun:
         game = played_game(self.game, setup, outcome)
         if not isinstance(self.played, StoredGames):
             self.played[outcome.index] = game
+        self.tally.add(game)
         self.rated = None
         return game
 
