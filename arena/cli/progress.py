@@ -75,21 +75,31 @@ class GamesProgress(Progress):
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         """Count ``advance`` more items done; without a terminal, print a line when one is due."""
-        super().advance(task_id, advance)
-        if self.disable:
-            task = self._tasks[task_id]
-            when, count = self._logged[task_id]
-            step = max(1, round(task.total * LOG_EVERY_FRACTION)) if task.total else None
-            finished = task.total is not None and task.completed >= task.total
-            if finished or (step and task.completed >= count + step) or time.monotonic() - when >= LOG_EVERY_SECONDS:
-                self._log(task_id)
+        if not self.disable:
+            super().advance(task_id, advance)
+            return
+        # No live display reads the task: count without rich's lock and speed samples (this runs once a game).
+        task = self._tasks[task_id]
+        task.completed += advance
+        if task.total is not None and task.completed >= task.total and task.finished_time is None:
+            task.finished_time = task.elapsed
+        when, count = self._logged[task_id]
+        step = max(1, round(task.total * LOG_EVERY_FRACTION)) if task.total else None
+        finished = task.total is not None and task.completed >= task.total
+        if finished or (step and task.completed >= count + step) or time.monotonic() - when >= LOG_EVERY_SECONDS:
+            self._log(task_id)
 
     def _log(self, task_id: TaskID) -> None:
         task = self._tasks[task_id]
         self._logged[task_id] = (time.monotonic(), int(task.completed))
-        total = f"/{task.total:g}" if task.total is not None else ""
+        total = f"/{_count(task.total)}" if task.total is not None else ""
         share = f" ({task.completed / task.total:.0%})" if task.total else ""
         rate, unit = average_rate(task), task.fields.get("unit", "games")
         speed = f", {rate:,.1f} {unit}/s, ETA {clock(remaining_seconds(task))}" if rate else ""
-        self.console.print(f"{task.description}: {task.completed:g}{total} {unit}{share}{speed}", markup=False,
+        self.console.print(f"{task.description}: {_count(task.completed)}{total} {unit}{share}{speed}", markup=False,
                            highlight=False)
+
+
+def _count(value: float) -> str:
+    """A count as a user reads it: ``1,000,000,000``, not ``1e+09``."""
+    return f"{value:,.0f}" if value == int(value) else f"{value:,g}"

@@ -11,6 +11,17 @@ from arena.core.maps import GameMap
 RECORD_FORMAT = "arena-record/1"
 
 
+class _SeatKeys(dict[int, str]):
+    """A turn's seats as the record's JSON keys (``"0"``), each made once rather than for every move of every game."""
+
+    def __missing__(self, seat: int) -> str:
+        self[seat] = key = str(seat)
+        return key
+
+
+_SEAT_KEYS = _SeatKeys()
+
+
 def build_record(
     *,
     game: str,
@@ -31,7 +42,7 @@ def build_record(
         "map": None if game_map is None else {"name": game_map.name, "text": game_map.text},
         "seed": seed,
         "players": [dict(player) for player in players],
-        "turns": [{str(seat): action for seat, action in turn.items()} for turn in turns],
+        "turns": [{_SEAT_KEYS[seat]: action for seat, action in turn.items()} for turn in turns],
         "result": {"ranks": list(result.ranks), "reason": result.reason},
         "failures": [dict(failure) for failure in failures],
         "think_time": [round(seconds, 6) for seconds in think_time],

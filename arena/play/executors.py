@@ -19,7 +19,7 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
@@ -30,6 +30,7 @@ from arena.core.failure import Failure
 from arena.play.isolation import IsolatedBots
 from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
+from arena.play.setup_queue import SetupQueue
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 CHUNK_SECONDS = 0.02
@@ -174,7 +175,7 @@ class WorkerPool:
         child.close()
         return _Worker(slot, process, parent)
 
-    def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
+    def run(self, setups: Iterable[MatchSetup]) -> Iterator[MatchOutcome]:
         """Play ``setups``; outcomes come back in the order games finish, not the schedule's.
 
         The first games go out one at a time to measure how long a game takes; later ones go in
@@ -183,21 +184,23 @@ class WorkerPool:
         for arrived in self.run_batches(setups):
             yield from arrived
 
-    def run_batches(self, setups: Sequence[MatchSetup]) -> Iterator[list[MatchOutcome]]:
+    def run_batches(self, setups: Iterable[MatchSetup]) -> Iterator[list[MatchOutcome]]:
         """Like :meth:`run`, but yield the outcomes that arrive together (one worker's message: at most
-        ``CHUNK_SECONDS`` of its games) as one list, so a caller can store them in one transaction."""
-        queue = deque(setups)
+        ``CHUNK_SECONDS`` of its games) as one list, so a caller can store them in one transaction.
+
+        ``setups`` is read only as games are handed out (:class:`SetupQueue`), so it may be a lazy iterable
+        of any length; with a length, it also sizes the batches."""
+        queue = SetupQueue(setups)
         chunk = 1
         probes: list[float] = []
         while queue or any(worker.in_flight for worker in self._pool):
             for worker in self._pool:
                 while queue and len(worker.batches) < BATCHES_AHEAD:
-                    batch = [queue[index] for index in range(min(chunk, len(queue)))]
+                    batch = queue.peek(chunk)
                     message = ForkingPickler.dumps(batch)
                     if not worker.can_take(len(message)):
                         break
-                    for _ in batch:
-                        queue.popleft()
+                    queue.take(len(batch))
                     worker.send(batch, message)
             ready = wait([w.conn for w in self._pool] + [w.process.sentinel for w in self._pool], POLL_SECONDS)
             for worker in list(self._pool):
@@ -227,7 +230,7 @@ class WorkerPool:
         started, limit = self._slots[base], self._slots[base + 2]
         return started > 0 and time.monotonic() - started > self.limits.kill_after(limit)
 
-    def _replace(self, worker: _Worker, queue: deque[MatchSetup], killed: bool) -> Iterator[list[MatchOutcome]]:
+    def _replace(self, worker: _Worker, queue: SetupQueue, killed: bool) -> Iterator[list[MatchOutcome]]:
         base = worker.slot * SLOT_FIELDS
         moving = self._slots[base] > 0
         seat = int(self._slots[base + 1]) if moving else None
@@ -241,7 +244,7 @@ class WorkerPool:
             else:
                 failure = Failure("crash", f"killed its worker process ({describe_exit(code)})")
             yield [forfeit_outcome(setup, self.registry, seat, failure)]
-            queue.extendleft(reversed(worker.in_flight))
+            queue.put_back(worker.in_flight)
         worker.conn.close()
         self._pool[self._pool.index(worker)] = self._start(worker.slot)
         self.replaced += 1

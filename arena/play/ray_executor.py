@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from arena.play.executors import chunk_size
 from arena.play.limits import Limits
 from arena.play.ray_connection import connect
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.play.setup_queue import SetupQueue
 from arena.plugins.registry import PluginConfig, Registry, bot_directories
 
 BATCH_SECONDS = 0.2
@@ -190,16 +191,16 @@ class RayExecutor:
     def _new_actor(self) -> Any:
         return self.actor_class.remote(self.bundle, self.config, self.limits)
 
-    def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
+    def run(self, setups: Iterable[MatchSetup]) -> Iterator[MatchOutcome]:
         """Play ``setups``; outcomes come back batch by batch, in the order batches finish."""
         for arrived in self.run_batches(setups):
             yield from arrived
 
-    def run_batches(self, setups: Sequence[MatchSetup]) -> Iterator[list[MatchOutcome]]:
-        """Like :meth:`run`, each finished batch's outcomes as one list."""
+    def run_batches(self, setups: Iterable[MatchSetup]) -> Iterator[list[MatchOutcome]]:
+        """Like :meth:`run`, each finished batch's outcomes as one list (``setups`` read as games go out)."""
         ray = self.ray
-        queue = deque(setups)
-        versions = versions_of(setups, self.registry)
+        queue = SetupQueue(setups)
+        versions: dict[str, str] = {}
         idle = deque(self.actors)
         in_flight: dict[Any, tuple[Any, list[MatchSetup]]] = {}
         starting: dict[Any, Any] = {}  # readiness probe -> replacement actor not yet known to be up
@@ -207,7 +208,10 @@ class RayExecutor:
         while queue or in_flight:
             while idle and queue:
                 actor = idle.popleft()
-                batch = [queue.popleft() for _ in range(min(chunk, len(queue)))]
+                batch = queue.take(chunk)
+                versions.update(versions_of([setup for setup in batch
+                                             if any(spec.label not in versions for spec in setup.bots)],
+                                            self.registry))
                 in_flight[actor.play.remote(batch, versions)] = (actor, batch)
             done, _ = ray.wait(list(in_flight) + list(starting), num_returns=1, timeout=WAIT_SECONDS)
             for ref in done:
@@ -229,7 +233,7 @@ class RayExecutor:
                     raise
                 except ray.exceptions.RayError:
                     # The actor or its node died: its batch is played again, by a replacement if one starts.
-                    queue.extendleft(reversed(batch))
+                    queue.put_back(batch)
                     self.actors.remove(actor)
                     replacement = self._new_actor()
                     self.actors.append(replacement)

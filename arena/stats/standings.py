@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from arena.core.failure import FAILURE_KINDS
 from arena.core.game import Game
@@ -77,34 +77,62 @@ def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled
     the draw probability), when they were rated already; else they are rated here.
     """
     ratings, probability = rated or rate([(game.players, game.ranks) for game in played])
-
-    rows: dict[tuple[str, str | None], BotStanding] = {}
-    head_to_head: dict[tuple[str, str], tuple[float, int]] = {}
+    tally = StandingsTally()
     for game in played:
-        players, ranks, outcome = game.players, game.ranks, game
+        tally.add(game)
+    return tally.standings(game_name, scheduled, ratings, probability)
+
+
+_UNRATED = Rating(0.0, 0.0)
+
+
+class StandingsTally:
+    """Everything standings count, added up one game at a time in any order: each bot's results, failures and
+    thinking time, and the head-to-head scores. It grows with the bots, never with the games, so a
+    tournament keeps one as it plays instead of its games; ratings are added at the end."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str | None], BotStanding] = {}
+        self.head_to_head: dict[tuple[str, str], tuple[float, int]] = {}
+        self.role_seats: dict[str, int] = {}
+        self.games = 0
+
+    def add(self, game: PlayedGame) -> None:
+        """Count one game."""
+        players, ranks = game.players, game.ranks
         best, first_count = min(ranks), ranks.count(min(ranks))
+        self.games += 1
         for seat, key in enumerate(players):
-            row = rows.setdefault(key, BotStanding(key[0], key[1], ratings[key]))
+            row = self.rows.get(key)
+            if row is None:
+                row = self.rows[key] = BotStanding(key[0], key[1], _UNRATED)
             row.games += 1
-            row.think_time += outcome.think_time[seat] if outcome.think_time else 0.0
+            row.think_time += game.think_time[seat] if game.think_time else 0.0
             if ranks[seat] == best and first_count == 1:
                 row.wins += 1
             elif ranks[seat] == best:
                 row.draws += 1
             else:
                 row.losses += 1
-            if seat in outcome.failures:
-                row.failures[outcome.failures[seat]] += 1
+            if seat in game.failures:
+                row.failures[game.failures[seat]] += 1
+            if key[1] is not None:
+                self.role_seats.setdefault(key[1], seat)
             for other, other_key in enumerate(players):
                 if other == seat or (key[1] is not None and other < seat):
                     continue  # with roles (seat i plays role i), one entry a meeting: the cat's score against the mouse
                 points = 1.0 if ranks[seat] < ranks[other] else 0.5 if ranks[seat] == ranks[other] else 0.0
-                total, count = head_to_head.get((key[0], other_key[0]), (0.0, 0))
-                head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
-    roles = role_order(played)
-    ordered = sorted(rows.values(), key=lambda r: (roles.index(r.role) if r.role in roles else 0,
-                                                   -r.rating.conservative, -r.score, r.label))
-    return Standings(game_name, ordered, head_to_head, len(played), scheduled, probability, roles)
+                total, count = self.head_to_head.get((key[0], other_key[0]), (0.0, 0))
+                self.head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
+
+    def standings(self, game_name: str, scheduled: int, ratings: Mapping[tuple[str, str | None], Rating],
+                  probability: float) -> Standings:
+        """The standings of the games counted, with their ratings (by label and role) and draw probability."""
+        roles = tuple(sorted(self.role_seats, key=self.role_seats.__getitem__))
+        rows = [replace(row, rating=ratings[key], failures=Counter(row.failures)) for key, row in self.rows.items()]
+        ordered = sorted(rows, key=lambda r: (roles.index(r.role) if r.role in roles else 0,
+                                              -r.rating.conservative, -r.score, r.label))
+        return Standings(game_name, ordered, dict(self.head_to_head), self.games, scheduled, probability, roles)
 
 
 def role_order(played: Sequence[PlayedGame]) -> tuple[str, ...]:

@@ -33,10 +33,12 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 LOCK_WAIT_SECONDS = 60
 
 _COMPACT = (",", ":")
+_COMPACT_ENCODER = json.JSONEncoder(separators=_COMPACT)
+"""Built once: ``json.dumps`` with options builds an encoder on every call, four times a stored game."""
 
 
 def _compact_json(value: Any) -> str:
-    return json.dumps(value, separators=_COMPACT)
+    return _COMPACT_ENCODER.encode(value)
 
 
 def _compress_stored_records(conn: sqlite3.Connection) -> None:
@@ -665,6 +667,21 @@ class Store:
     def played_indices(self, run_id: int) -> set[int]:
         """Schedule indices of the run's stored games."""
         return {row[0] for row in self.conn.execute("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
+
+    def played_indices_from(self, run_id: int, start: int, limit: int) -> list[int]:
+        """Up to ``limit`` schedule indices of the run's stored games from ``start`` on, in order (a page of them:
+        a run's stored games are walked without holding all their indices)."""
+        return [row[0] for row in self.conn.execute(
+            "SELECT idx FROM games WHERE run_id = ? AND idx >= ? ORDER BY idx LIMIT ?", (run_id, start, limit))]
+
+    def count_games_between(self, run_id: int, start: int, stop: int) -> int:
+        """How many of the run's games with ``start <= index < stop`` are stored."""
+        return self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ? AND idx >= ? AND idx < ?",
+                                 (run_id, start, stop)).fetchone()[0]
+
+    def games_between(self, run_id: int, start: int, stop: int) -> Iterator[GameRow]:
+        """The run's stored games with ``start <= index < stop``, in schedule order."""
+        yield from self._game_rows("WHERE run_id = ? AND idx >= ? AND idx < ?", [run_id, start, stop])
 
     def game(self, run_id: int, idx: int) -> GameRow:
         """Game ``idx`` of run ``run_id``, or an error naming the games the run has."""

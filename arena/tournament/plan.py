@@ -9,11 +9,10 @@ from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
-from arena.play.referee import MatchSetup
 from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
-from arena.tournament.schedules import max_swiss_rounds, round_robin
+from arena.tournament.schedules import Schedule, max_swiss_rounds, round_robin
 from arena.tournament.selection import load_maps, select_bots
 
 
@@ -31,7 +30,7 @@ class TournamentPlan:
     can_play: dict[str, set[str | None]]
     skipped: tuple[str, ...] = ()
     """One line for each program bot left out because its build failed."""
-    _schedule: list[MatchSetup] = field(default_factory=list, init=False, repr=False, compare=False)
+    _schedule: list[Schedule] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def title(self) -> str:
         """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
@@ -48,13 +47,13 @@ class TournamentPlan:
         pairs = len(self.bots) // 2
         return (self.definition.rounds or 0) * pairs * len(self.maps) * 2 * -(-self.definition.games // 2)
 
-    def first_stage(self) -> list[MatchSetup]:
-        """The round robin or gauntlet schedule (worked out once: a long one takes a noticeable time)."""
+    def first_stage(self) -> Schedule:
+        """The round robin or gauntlet schedule: its games are worked out as they are asked for."""
         if not self._schedule:
             d = self.definition
-            self._schedule.extend(round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit,
+            self._schedule.append(round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit,
                                               self.can_play, self.gauntlet, d.options))
-        return list(self._schedule)
+        return self._schedule[0]
 
 
 def plan_tournament(definition: TournamentDefinition, registry: Registry) -> TournamentPlan:

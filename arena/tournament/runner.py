@@ -1,15 +1,17 @@
 """Running a tournament: play a plan's games on workers, store each as it finishes, resume stored runs.
 
 A tournament is planned in stages: one stage for a round robin or a gauntlet, one per round for swiss
-(each round's pairings depend on the results before it). Every stage is a list of games with fixed seeds,
-so whichever process plays a game, and whether or not the run was interrupted and resumed, the results
-are the same.
+(each round's pairings depend on the results before it). Every stage is a :class:`Schedule` of games with
+fixed seeds, so whichever process plays a game, and whether or not the run was interrupted and resumed, the
+results are the same. A stage's games are worked out as they are handed to the workers, and a stored run's
+played games stay in the store: a run of a billion games starts at once and plays in bounded memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 
 from arena.core.errors import ArenaError
@@ -20,14 +22,15 @@ from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, bot_directories, load_registry
 from arena.stats.ratings import Rating
-from arena.stats.standings import PlayedGame, Standings, played_game, standings_from_games
-from arena.storage.history import finalize_run, played_from_rows
+from arena.stats.standings import PlayedGame, Standings, StandingsTally, played_game, standings_from_games
+from arena.storage.history import finalize_run
 from arena.storage.run_names import unique_run_name
 from arena.storage.sources import keep_source, stored_bots_of
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
-from arena.tournament.schedules import swiss_pairings, swiss_round
+from arena.tournament.played import StoredGames, count_between, games_between, in_order, missing_ranges
+from arena.tournament.schedules import Schedule, swiss_pairings, swiss_round
 
 BOT_DIRS_KEY = "bot_dirs"
 """The key of a stored run's definition that lists the directories its bots came from."""
@@ -35,12 +38,19 @@ BOT_DIRS_KEY = "bot_dirs"
 
 @dataclass
 class TournamentRun:
-    """A tournament's games so far: the schedule planned up to now and every game played."""
+    """A tournament's games so far: every game played, by schedule index.
+
+    ``played`` is a dict for a run that is not stored (or one made by a caller); a stored run opened with
+    :func:`open_run` or :func:`resume_run` reads its games from the store instead (:class:`StoredGames`), so
+    it holds none of them in memory however many it plays."""
 
     plan: TournamentPlan
-    setups: dict[int, MatchSetup] = field(default_factory=dict)
-    played: dict[int, PlayedGame] = field(default_factory=dict)
+    played: MutableMapping[int, PlayedGame] | StoredGames = field(default_factory=dict)
     run_id: int | None = None
+    planned: dict[int, Schedule] = field(default_factory=dict)
+    """The stages planned so far, by their first game's index."""
+    tally: StandingsTally = field(default_factory=StandingsTally)
+    """The standings' counts over the games recorded by this process (:meth:`record`)."""
     interrupted: bool = False
     rated: tuple[dict[tuple[str, str | None], Rating], float] | None = None
     """The ratings of the games played, by label and role, and the draw probability, once rated (when the
@@ -51,25 +61,63 @@ class TournamentRun:
         """The game played."""
         return self.plan.game
 
-    def standings(self) -> Standings:
-        """Standings over the finished games, rated in schedule order."""
-        ordered = [self.played[i] for i in sorted(self.played)]
-        return standings_from_games(self.game.name, ordered, self.plan.total_games(), self.rated)
+    @property
+    def setups(self) -> ScheduledGames:
+        """The games of the stages planned so far, by schedule index (each worked out when asked for)."""
+        return ScheduledGames(list(self.planned.values()))
 
-    def record(self, outcome: MatchOutcome) -> PlayedGame:
-        """Note a finished game."""
-        game = played_game(self.game, self.setups[outcome.index], outcome)
-        self.played[outcome.index] = game
+    def standings(self) -> Standings:
+        """Standings over the finished games, rated in schedule order.
+
+        Once rated, a stored run's standings come from counts (kept as it plays, or read game by game from
+        the store for a resumed run), never from a list of its games."""
+        if self.rated is not None:
+            tally = self.tally
+            if tally.games != len(self.played):
+                if not isinstance(self.played, StoredGames):
+                    return standings_from_games(self.game.name, in_order(self.played), self.plan.total_games(),
+                                                self.rated)
+                tally = self.played.tally()
+            return tally.standings(self.game.name, self.plan.total_games(), *self.rated)
+        return standings_from_games(self.game.name, in_order(self.played), self.plan.total_games(), self.rated)
+
+    def record(self, setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
+        """Note a finished game (a stored run's games are in the store already)."""
+        game = played_game(self.game, setup, outcome)
+        if not isinstance(self.played, StoredGames):
+            self.played[outcome.index] = game
+        self.tally.add(game)
         self.rated = None
         return game
 
 
-def stages(run: TournamentRun) -> Iterator[list[MatchSetup]]:
+class ScheduledGames(Mapping[int, MatchSetup]):
+    """The games of some stages by schedule index, worked out from the stages when asked for."""
+
+    def __init__(self, planned: list[Schedule]):
+        self.planned = sorted(planned, key=lambda stage: stage.start_index)
+
+    def __len__(self) -> int:
+        return sum(len(stage) for stage in self.planned)
+
+    def __getitem__(self, index: int) -> MatchSetup:
+        for stage in self.planned:
+            if index in stage.index_range():
+                return stage[index - stage.start_index]
+        raise KeyError(index)
+
+    def __iter__(self) -> Iterator[int]:
+        for stage in self.planned:
+            yield from stage.index_range()
+
+
+def stages(run: TournamentRun) -> Iterator[Schedule]:
     """The tournament's games stage by stage; a swiss round is planned once the rounds before it are played."""
     tournament = run.plan
     definition = tournament.definition
     if definition.format != "swiss":
-        yield tournament.first_stage()
+        run.planned[0] = tournament.first_stage()
+        yield run.planned[0]
         return
     by_label = {spec.label: spec for spec in tournament.bots}
     order = list(by_label)
@@ -83,20 +131,23 @@ def stages(run: TournamentRun) -> Iterator[list[MatchSetup]]:
         stage = swiss_round(tournament.game, tournament.maps, [(by_label[a], by_label[b]) for a, b in pairs],
                             round_number, definition.games, definition.seed, definition.time_limit, next_index,
                             definition.options)
+        run.planned[stage.start_index] = stage
         yield stage
-        if any(setup.index not in run.played for setup in stage):
-            return  # interrupted: later rounds depend on this one
+        earned = dict.fromkeys(order, 0.0)
+        for game in games_between(run.played, next_index, next_index + len(stage)):
+            if game is None:
+                return  # interrupted: later rounds depend on this one
+            for seat, (label, _) in enumerate(game.players):
+                others = [r for s, r in enumerate(game.ranks) if s != seat]
+                earned[label] += sum(1.0 if game.ranks[seat] < r else 0.5 if game.ranks[seat] == r else 0.0
+                                     for r in others) / len(others)
         next_index += len(stage)
         met.update(frozenset(pair) for pair in pairs)
         if bye is not None:
             had_bye.add(bye)
             scores[bye] += definition.games * len(tournament.maps)  # a bye counts as winning every game
-        for setup in stage:
-            game = run.played[setup.index]
-            for seat, (label, _) in enumerate(game.players):
-                others = [r for s, r in enumerate(game.ranks) if s != seat]
-                scores[label] += sum(1.0 if game.ranks[seat] < r else 0.5 if game.ranks[seat] == r else 0.0
-                                     for r in others) / len(others)
+        for label in order:
+            scores[label] += earned[label]
 
 
 def play_tournament(
@@ -121,21 +172,19 @@ def play_tournament(
     bot_ids: dict[str, int] = {}
     try:
         for stage in stages(run):
-            for setup in stage:
-                run.setups[setup.index] = setup
-            pending = [setup for setup in stage if setup.index not in run.played]
+            pending = Pending(stage, run.played)
             if not pending:
                 continue
             if not in_process and pool is None:
                 pool = executor.start(workers, config, limits or Limits(), registry, games=len(pending))
             for arrived in _arrivals(pending, registry, pool):
+                setups = [pending.handed_out.pop(outcome.index) for outcome in arrived]
                 if store is not None and run.run_id is not None:
                     with store.transaction():
-                        for outcome in arrived:
-                            store_game(store, run.run_id, run.game, run.setups[outcome.index], outcome, registry,
-                                       bot_ids)
-                for outcome in arrived:  # counted only once committed
-                    run.record(outcome)
+                        for setup, outcome in zip(setups, arrived, strict=True):
+                            store_game(store, run.run_id, run.game, setup, outcome, registry, bot_ids)
+                for setup, outcome in zip(setups, arrived, strict=True):  # counted only once committed
+                    run.record(setup, outcome)
                     if on_outcome is not None:
                         on_outcome(outcome)
     except KeyboardInterrupt:
@@ -149,7 +198,34 @@ def play_tournament(
     return run
 
 
-def _arrivals(setups: list[MatchSetup], registry: Registry, pool: Executor | None) -> Iterator[list[MatchOutcome]]:
+class Pending:
+    """The games of a stage not played yet, in schedule order, worked out as an executor takes them.
+
+    Its length is known up front (the stage's games less the ones played); iterating it walks the stage's
+    missing ranges (:func:`missing_ranges`) and notes each game handed out in ``handed_out`` until its outcome
+    comes back, so what it holds is the games in flight, not the stage.
+    """
+
+    def __init__(self, stage: Schedule, played: MutableMapping[int, PlayedGame] | StoredGames):
+        self.stage = stage
+        self.played = played
+        first = stage.start_index
+        self.count = len(stage) - count_between(played, first, first + len(stage))
+        self.handed_out: dict[int, MatchSetup] = {}
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[MatchSetup]:
+        first = self.stage.start_index
+        for missing in missing_ranges(self.played, first, first + len(self.stage)):
+            for setup in islice(self.stage.from_position(missing.start - first), len(missing)):
+                self.handed_out[setup.index] = setup
+                yield setup
+
+
+def _arrivals(setups: Iterable[MatchSetup], registry: Registry, pool: Executor | None
+              ) -> Iterator[list[MatchOutcome]]:
     """The outcomes of ``setups`` in the groups they arrive in: one message of a worker for executors that
     batch (:meth:`WorkerPool.run_batches`), one game otherwise."""
     if pool is None:
@@ -185,10 +261,8 @@ class OpenedRun:
 
 
 def _stored_run(store: Store, run_id: int, tournament: TournamentPlan, state: str) -> OpenedRun:
-    run = TournamentRun(tournament, run_id=run_id)
-    rows = list(store.games(run_id=run_id))
-    run.played.update(zip((row.idx for row in rows), played_from_rows(rows), strict=True))
-    return OpenedRun(run, state, len(rows))
+    played = StoredGames(store, run_id)
+    return OpenedRun(TournamentRun(tournament, played, run_id=run_id), state, len(played))
 
 
 def resume_run(store: Store, run_id: int, registry: Registry) -> OpenedRun:
@@ -237,7 +311,7 @@ def open_run(store: Store, tournament: TournamentPlan, new: bool = False,
         run_id = store.create_run(unique_run_name(store, tournament.title()), tournament.game.name,
                                   definition.format, stored_definition, tournament.fingerprint,
                                   tournament.total_games())
-    return OpenedRun(TournamentRun(tournament, run_id=run_id), "new", 0)
+    return OpenedRun(TournamentRun(tournament, StoredGames(store, run_id), run_id=run_id), "new", 0)
 
 
 def play_stored_run(
@@ -263,7 +337,9 @@ def play_stored_run(
                     executor=executor)
     rated = finalize_run(store, run.run_id, "interrupted" if run.interrupted else "complete")
     by_label = rated.by_label()
-    if by_label is not None and sum(rated.games.values()) == sum(len(game.players) for game in run.played.values()):
+    rates_every_game = isinstance(run.played, StoredGames) or (
+        sum(rated.games.values()) == sum(len(game.players) for game in run.played.values()))
+    if by_label is not None and rates_every_game:
         run.rated = (by_label, rated.draw_probability)
     return run
 

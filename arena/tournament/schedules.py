@@ -1,10 +1,14 @@
-"""Tournament schedules. A schedule is a list of :class:`MatchSetup`, each with its own seed, so the
-results depend only on the schedule and never on which worker plays which game when."""
+"""Tournament schedules. A schedule is a sequence of :class:`MatchSetup`, each with its own seed, so the
+results depend only on the schedule and never on which worker plays which game when. A schedule works out
+each game from its index when asked, so its size costs no memory."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -33,6 +37,87 @@ def seat_assignments(game: type[Game], group: Sequence[BotSpec], can_play: Mappi
     ]
 
 
+@dataclass(frozen=True)
+class _Block:
+    """Games that share a map, a group of bots and a seed path: one game per seating, every repetition."""
+
+    game_map: GameMap
+    options: Mapping[str, str]
+    seatings: tuple[tuple[BotSpec, ...], ...]
+    path: tuple[int, ...]
+    """The game's place, before its repetition, in the seed's derivation (:func:`game_seed`)."""
+
+
+class Schedule(Sequence[MatchSetup]):
+    """A stage's games, worked out from their index when asked: it costs memory for its blocks (a group of
+    bots on a map), never for its games, so a billion-game schedule is as cheap as a ten-game one.
+
+    Game ``i`` is in repetition ``i // per_repetition``; a repetition plays every block in order, and a block
+    every seating in order. The games of a block in one repetition share a seed.
+    """
+
+    def __init__(self, game: str, blocks: Sequence[_Block], repetitions: int, seed: int, time_limit: float,
+                 start_index: int = 0):
+        self.game = game
+        self.blocks = tuple(blocks)
+        self.repetitions = repetitions
+        self.seed = seed
+        self.time_limit = time_limit
+        self.start_index = start_index
+        self._offsets = list(itertools.accumulate((len(block.seatings) for block in self.blocks), initial=0))
+        self.per_repetition = self._offsets[-1]
+
+    def __len__(self) -> int:
+        return self.repetitions * self.per_repetition
+
+    @overload
+    def __getitem__(self, position: int) -> MatchSetup: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[MatchSetup]: ...
+
+    def __getitem__(self, position: int | slice) -> MatchSetup | list[MatchSetup]:
+        if isinstance(position, slice):
+            return [self[i] for i in range(*position.indices(len(self)))]
+        if position < 0:
+            position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError(f"game {position} of a {len(self)}-game schedule")
+        repetition, within = divmod(position, self.per_repetition)
+        number = bisect.bisect_right(self._offsets, within) - 1
+        block = self.blocks[number]
+        return self._setup(block, block.seatings[within - self._offsets[number]],
+                           game_seed(self.seed, *block.path, repetition), position)
+
+    def __iter__(self) -> Iterator[MatchSetup]:
+        return self.from_position(0)
+
+    def from_position(self, start: int) -> Iterator[MatchSetup]:
+        """The games from position ``start`` on, in order (each block's seed worked out once a repetition)."""
+        if self.per_repetition == 0:
+            return
+        first_repetition, within = divmod(max(start, 0), self.per_repetition)
+        for repetition in range(first_repetition, self.repetitions):
+            for number, block in enumerate(self.blocks):
+                offset = self._offsets[number]
+                if offset + len(block.seatings) <= within:
+                    continue
+                seed_here = game_seed(self.seed, *block.path, repetition)
+                base = repetition * self.per_repetition + offset
+                for place, seating in enumerate(block.seatings):
+                    if base + place >= start:
+                        yield self._setup(block, seating, seed_here, base + place)
+            within = 0
+
+    def index_range(self) -> range:
+        """The tournament-wide indices of its games."""
+        return range(self.start_index, self.start_index + len(self))
+
+    def _setup(self, block: _Block, seating: tuple[BotSpec, ...], seed: int, position: int) -> MatchSetup:
+        return MatchSetup(self.game, seating, block.game_map, block.options, seed, self.time_limit,
+                          self.start_index + position)
+
+
 def round_robin(
     game: type[Game],
     maps: Sequence[GameMap],
@@ -43,7 +128,7 @@ def round_robin(
     can_play: Mapping[str, set[str | None]] | None = None,
     gauntlet: BotSpec | None = None,
     options: Mapping[str, str] | None = None,
-) -> list[MatchSetup]:
+) -> Schedule:
     """Every group of bots (pairs on 2-player maps) on every map, each seating equally often.
 
     With ``gauntlet``, only the groups that include that bot: one bot against the field.
@@ -59,23 +144,17 @@ def round_robin(
         seats = game.num_players(game_map)
         if len(bots) < seats:
             raise ArenaError(f"{game_map.label} has {seats} seats but only {len(bots)} bots are playing")
+        merged = {**game_map.header, **(options or {})}
         for group_index, group in enumerate(itertools.combinations(bots, seats)):
             if gauntlet is not None and gauntlet not in group:
                 continue
             seatings = seat_assignments(game, group, can_play)
             if seatings:
-                blocks.append((map_index, group_index, game_map, seatings))
+                blocks.append(_Block(game_map, merged, tuple(seatings), (map_index, group_index)))
     if not blocks:
         raise ArenaError("no pairing of these bots can play this game")
-    repetitions = max(-(-games_per_pairing // len(seatings)) for *_, seatings in blocks)
-    schedule: list[MatchSetup] = []
-    for repetition in range(repetitions):
-        for map_index, group_index, game_map, seatings in blocks:
-            seed_here = game_seed(seed, map_index, group_index, repetition)
-            for seating in seatings:
-                schedule.append(MatchSetup(game.name, seating, game_map, {**game_map.header, **(options or {})},
-                                           seed_here, time_limit, len(schedule)))
-    return schedule
+    repetitions = max(-(-games_per_pairing // len(block.seatings)) for block in blocks)
+    return Schedule(game.name, blocks, repetitions, seed, time_limit)
 
 
 def _check_unique(bots: Sequence[BotSpec]) -> None:
@@ -137,15 +216,11 @@ def swiss_round(
     time_limit: float,
     start_index: int,
     options: Mapping[str, str] | None = None,
-) -> list[MatchSetup]:
+) -> Schedule:
     """The games of one swiss round: every pair on every map, in both seats equally often."""
-    repetitions = -(-games_per_pairing // 2)
-    schedule: list[MatchSetup] = []
-    for repetition in range(repetitions):
-        for map_index, game_map in enumerate(maps):
-            for pair_index, (a, b) in enumerate(pairs):
-                seed_here = game_seed(seed, round_number, map_index, pair_index, repetition)
-                for seating in ((a, b), (b, a)):
-                    schedule.append(MatchSetup(game.name, seating, game_map, {**game_map.header, **(options or {})},
-                                               seed_here, time_limit, start_index + len(schedule)))
-    return schedule
+    blocks = []
+    for map_index, game_map in enumerate(maps):
+        merged = {**game_map.header, **(options or {})}
+        for pair_index, (a, b) in enumerate(pairs):
+            blocks.append(_Block(game_map, merged, ((a, b), (b, a)), (round_number, map_index, pair_index)))
+    return Schedule(game.name, blocks, -(-games_per_pairing // 2), seed, time_limit, start_index)
