@@ -173,8 +173,9 @@ def test_ctrl_c_stops_with_the_figures_so_far(tmp_path):
     first = process.stdout.readline()  # Ctrl-C once the first pair is played
     assert header.startswith("slow vs random") and first.startswith("pair 1 "), (header, first)
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130, stderr
+    # read on through the same buffered reader: communicate() would skip lines readline() already buffered
+    stdout, stderr = process.stdout.read(), process.stderr.read()
+    assert process.wait(timeout=30) == 130, stderr
     lines = [first.rstrip("\n"), *stdout.splitlines()]
     pairs = int(lines[-4].split()[1])
     assert lines[-3] == f"no decision after {pairs} pairs (stopped)"
