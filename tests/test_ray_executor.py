@@ -138,6 +138,8 @@ def test_a_command_without_the_clusters_token_is_refused_in_one_line(cluster, tm
     *before, last = result.stderr.strip().splitlines()
     assert last == "error: " + error.format(address=cluster, tmp=tmp_path)
     assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing of Ray's
+    with sqlite3.connect(tmp_path / "refused.db") as conn:  # the run that could not start is not kept
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone() == (0,)
 
 
 def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):

@@ -175,8 +175,13 @@ def tournament_command(
                         else default_memory_limit(worker_count or default_workers()))
         with games_progress() as progress:
             task = progress.add_task(f"run {run_id}", total=run.plan.total_games(), completed=len(run.played))
-            play_stored_run(store, run, registry, config, workers=worker_count, limits=limits,
-                            on_game=lambda _: progress.advance(task), executor=choice)
+            try:
+                play_stored_run(store, run, registry, config, workers=worker_count, limits=limits,
+                                on_game=lambda _: progress.advance(task), executor=choice)
+            except ArenaError:  # the executor could not start (say, a cluster refused us): keep no empty run
+                if opened.state == "new":
+                    store.discard_unplayed_run(run_id)
+                raise
         _show(run.standings(), fmt)
         print_failures(run_failures(store, run_id), fmt)
         err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "

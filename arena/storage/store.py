@@ -575,6 +575,13 @@ class Store:
             (name, game, fmt, json.dumps(definition), fingerprint, scheduled, now()))
         return int(cursor.lastrowid or 0)
 
+    def discard_unplayed_run(self, run_id: int) -> bool:
+        """Delete run ``run_id`` if it has no game stored (it could not start); returns whether it did."""
+        self.check_before_writing()
+        cursor = self.conn.execute(
+            "DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM games WHERE run_id = ?)", (run_id, run_id))
+        return cursor.rowcount > 0
+
     def set_run_status(self, run_id: int, status: str, scheduled: int | None = None) -> None:
         """Mark a run running, interrupted or complete."""
         finished = now() if status == "complete" else None
