@@ -1,38 +1,14 @@
 """chamber: the strongest shipped Tron bot: Voronoi plus parity, chambers and a space-filling endgame.
 
-After the winner of the 2010 Google AI Challenge:
+After the winner of the 2010 Google AI Challenge: while the players can still reach each other, an
+iterative-deepening alpha-beta search (killer moves by ply, the history heuristic, aspiration windows) scores
+positions by Voronoi territory, each side worth ``7 * cells + 7 * edges`` of the part of its territory one pass
+can fill (:func:`~arena.games.tron.search.one_pass_region`), the cells bounded by checkerboard parity; once the
+players are cut off, a one-player space-filling search estimates what is left with
+:func:`~arena.games.tron.search.chamber_space`. It uses its whole budget every move.
 
-* While the players can still reach each other, an iterative-deepening alpha-beta search scores positions by
-  Voronoi territory, each side's worth ``7 * cells + 7 * edges`` (version 2: ``2 * cells + 7 * edges``) of the
-  part of its territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the
-  territory hangs together through a single cell (an articulation point), a head that goes through can't come
-  back, so of the branches off a chamber only the best counts. The cells are bounded by checkerboard parity (a
-  path alternates square colours, so surplus cells of one colour can't all be filled); the edges are the pairs
-  of neighbouring cells (an open room is worth more than a corridor or a ragged fringe of the same size, which
-  is easy to cut off).
-* The search orders moves to cut off early (a deeper search in the same time): the killer move of each ply first
-  (the last move that refuted a line there), then the others by the history heuristic (how much each move of
-  each player from each cell has refuted, anywhere in the tree). Each deeper search tries the last one's best
-  root move first, in an aspiration window: a narrow window around the value the last search found, searched
-  again with the whole window only if the value falls outside it. ``voronoi`` keeps the plain order, killer
-  moves by remaining depth.
-* Once the players are cut off from each other, it switches to a one-player space-filling search: try move
-  sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`, which
-  splits the region at its articulation points into chambers and counts only the chambers one pass can fill (the
-  room we are in plus the best branch beyond one door). Ties go to the move that hugs walls, then at random.
-* It uses its whole budget every move.
-* Version 2 values a head-on draw as an even position, 0, where version 1 valued it below any position still in
-  play: assuming the opponent would take every draw it could reach, version 1 gave way in every head-to-head
-  approach and, when every line ended in such a threat, saw all its moves tied. ``chamber:version=1`` keeps the
-  old value for comparison; ``chamber:draw=N`` sets it directly.
-* Version 3 (``chamber:version=3``) is version 2 with three times the node budget for the space-filling search:
-  compiled (:mod:`arena.games.tron.compiled_fill`), the fill's 35,000 nodes (the default budget then) take about
-  0.03 s where the budget binds, a third of the fight's 0.1 s. Against version 2 it was neither stronger nor
-  weaker on the held-out maps (README), so it did not become the default.
-* Version 4 (the default) is version 2 with the evaluation's weights fitted to the results of games between
-  strong bots (240 games of ``chamber`` against its version 1 on the tuning and default maps): a territory's
-  parity-bounded cells and its inner edges weigh the same, ``7 * cells + 7 * edges``, where version 2 has ``2 *
-  cells + 7 * edges``. Against version 2 it passed an SPRT on maps neither was fitted or tuned on (README).
+Version 4 is the default; ``VERSIONS`` below holds each version's settings, and CHANGELOG.md and the
+documentation's "Strong Tron bots" page tell what each changed and the matches that decided it.
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
 :class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move, the

@@ -1,7 +1,6 @@
 """Every help page reads cleanly: placeholders instead of Python types, defaults shown as values."""
 
 import re
-from pathlib import Path
 
 import pytest
 import typer
@@ -9,6 +8,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.cli.placeholders import placeholder
+from tests.conftest import REPO
 
 runner = CliRunner()
 
@@ -77,11 +77,15 @@ def test_command_line_mistakes_are_one_line_and_exit_2():
     assert (typo.returncode, typo.stderr) == (2, "error: unknown bot 'flodfill'; did you mean: floodfill?\n")
 
 
-def readme_commands():
-    """Every ``arena ...`` line in the README's shell examples, without its comment."""
+def documented_pages():
+    """The README and every page of the documentation site."""
+    return [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+
+
+def shell_commands(text):
+    """Every ``arena ...`` command of a page's shell examples, without its comment, as its words."""
     import shlex
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     commands = []
     for block in re.findall(r"```(?:sh|bash)\n(.*?)```", text, re.DOTALL):
         for line in block.splitlines():
@@ -93,19 +97,29 @@ def readme_commands():
     return commands
 
 
-README_COMMANDS = readme_commands()
+DOCUMENTED_COMMANDS = [(page.relative_to(REPO).as_posix(), args)
+                       for page in documented_pages() for args in shell_commands(page.read_text())]
 
 
-def test_the_readme_shows_many_commands():
-    assert len(README_COMMANDS) > 40
+def test_the_docs_show_many_commands_and_the_readme_some():
+    pages = {page for page, _ in DOCUMENTED_COMMANDS}
+    assert len(DOCUMENTED_COMMANDS) > 60
+    assert {"README.md", "docs/guide/quickstart.md", "docs/games/tron.md", "docs/research/tron-search.md"} <= pages
 
 
-@pytest.mark.parametrize("args", README_COMMANDS, ids=lambda args: " ".join(args)[:60])
-def test_every_readme_example_parses(args):
+def test_shell_examples_are_found_in_sh_and_bash_blocks_only():
+    text = "```sh\narena runs  # every run\nls && arena show 1 | less\n```\n```bash\narena bots > out\n```\n" \
+           "```\narena maps\n```\n"
+    assert shell_commands(text) == [["runs"], ["show", "1"], ["bots"]]
+
+
+@pytest.mark.parametrize(("page", "args"), DOCUMENTED_COMMANDS, ids=lambda value: value if isinstance(value, str)
+                         else " ".join(value)[:60])
+def test_every_documented_example_parses(page, args):
     """The command exists and every option and argument it is given is one the command takes."""
     command, words, path = typer.main.get_command(app), list(args), ["arena"]
     while hasattr(command, "commands") and words and not words[0].startswith("-"):
-        assert words[0] in command.commands, f"no command {' '.join([*path, words[0]])!r}"
+        assert words[0] in command.commands, f"{page}: no command {' '.join([*path, words[0]])!r}"
         path.append(words[0])
         command = command.commands[words.pop(0)]
     command.make_context(" ".join(path), words, resilient_parsing=False)
