@@ -1,4 +1,4 @@
-"""Speed of the Tron search engine (:mod:`arena.games.tron.search`): evaluations per second and search depth.
+"""Speed of the Tron search engine (:mod:`arena.engines.tron.search`): evaluations per second and search depth.
 
 Run: python benchmarks/tron_search.py [--repeat R] [--quick] [--seeds S]
 
@@ -7,20 +7,20 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 
 * the plain breadth-first flood fill of ``bots/floodfill.py`` (a Python set and list) from both heads:
   the baseline every ratio is against, measured in the same run;
-* the same reachable-area count by bitboard flood fill (:func:`~arena.games.tron.search.flood`);
+* the same reachable-area count by bitboard flood fill (:func:`~arena.engines.tron.search.flood`);
 * a plain two-source BFS Voronoi count (Python dicts), for comparison;
 * the ``voronoi`` bot's evaluation: the bitboard Voronoi count
-  (:func:`~arena.games.tron.search.territories`, cells strictly closer to each head);
+  (:func:`~arena.engines.tron.search.territories`, cells strictly closer to each head);
 * the ``chamber`` bot's evaluation (Voronoi regions, the part of each one pass can fill, parity, edges);
-* both again in compiled code (:func:`arena.games.tron.compiled.evaluate`, called from Python: the
+* both again in compiled code (:func:`arena.engines.tron.compiled.evaluate`, called from Python: the
   search calls it from compiled code, without the call's overhead);
-* :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head, and the
-  same in compiled code (:mod:`arena.games.tron.compiled_fill`).
+* :func:`~arena.engines.tron.search.chamber_space` (articulation points, chambers) from one head, and the
+  same in compiled code (:mod:`arena.engines.tron.compiled_fill`).
 
 Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
 finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
 with the Voronoi and chamber evaluations under simultaneous moves, searched in Python and by the
-compiled engine (:mod:`arena.games.tron.compiled`; the bots use it), with the ``voronoi`` bot's move
+compiled engine (:mod:`arena.engines.tron.compiled`; the bots use it), with the ``voronoi`` bot's move
 order (killer moves) and with the ``chamber`` bot's (killers by ply, history heuristic, aspiration
 windows). Absolute speeds vary between machines; the ratios less so. Each timing is the best of R runs.
 
@@ -48,11 +48,10 @@ from pathlib import Path
 import numpy as np
 
 from arena.core.maps import resolve_map
-from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
-from arena.games.tron.compiled_fill import CompiledFill
-from arena.games.tron.compiled_fill import warm_up as warm_up_fill
-from arena.games.tron.game import TronGame
-from arena.games.tron.search import (
+from arena.engines.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
+from arena.engines.tron.compiled_fill import CompiledFill
+from arena.engines.tron.compiled_fill import warm_up as warm_up_fill
+from arena.engines.tron.search import (
     ASPIRATION,
     CELL_WEIGHT,
     EDGE_WEIGHT,
@@ -61,6 +60,7 @@ from arena.games.tron.search import (
     chamber_space,
     flood,
 )
+from arena.games.tron.game import TronGame
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 

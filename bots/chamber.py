@@ -4,7 +4,7 @@ After the winner of the 2010 Google AI Challenge:
 
 * While the players can still reach each other, an iterative-deepening alpha-beta search scores positions by
   Voronoi territory, each side's worth ``7 * cells + 7 * edges`` (version 2: ``2 * cells + 7 * edges``) of the
-  part of its territory one pass can fill (:func:`~arena.games.tron.search.one_pass_region`): where the
+  part of its territory one pass can fill (:func:`~arena.engines.tron.search.one_pass_region`): where the
   territory hangs together through a single cell (an articulation point), a head that goes through can't come
   back, so of the branches off a chamber only the best counts. The cells are bounded by checkerboard parity (a
   path alternates square colours, so surplus cells of one colour can't all be filled); the edges are the pairs
@@ -17,7 +17,7 @@ After the winner of the 2010 Google AI Challenge:
   again with the whole window only if the value falls outside it. ``voronoi`` keeps the plain order, killer
   moves by remaining depth.
 * Once the players are cut off from each other, it switches to a one-player space-filling search: try move
-  sequences to a depth, then estimate what is left with :func:`~arena.games.tron.search.chamber_space`, which
+  sequences to a depth, then estimate what is left with :func:`~arena.engines.tron.search.chamber_space`, which
   splits the region at its articulation points into chambers and counts only the chambers one pass can fill (the
   room we are in plus the best branch beyond one door). Ties go to the move that hugs walls, then at random.
 * It uses its whole budget every move.
@@ -26,7 +26,7 @@ After the winner of the 2010 Google AI Challenge:
   approach and, when every line ended in such a threat, saw all its moves tied. ``chamber:version=1`` keeps the
   old value for comparison; ``chamber:draw=N`` sets it directly.
 * Version 3 (``chamber:version=3``) is version 2 with three times the node budget for the space-filling search:
-  compiled (:mod:`arena.games.tron.compiled_fill`), the fill's 35,000 nodes (the default budget then) take about
+  compiled (:mod:`arena.engines.tron.compiled_fill`), the fill's 35,000 nodes (the default budget then) take about
   0.03 s where the budget binds, a third of the fight's 0.1 s. Against version 2 it was neither stronger nor
   weaker on the held-out maps (README), so it did not become the default.
 * Version 4 (the default) is version 2 with the evaluation's weights fitted to the results of games between
@@ -35,7 +35,7 @@ After the winner of the 2010 Google AI Challenge:
   cells + 7 * edges``. Against version 2 it passed an SPRT on maps neither was fitted or tuned on (README).
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
-:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move, the
+:class:`arena.engines.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move, the
 default: about 0.08 s a move over a game; version 3 fills with three times as many), ``chamber:think=0.5``
 (search by the clock instead, seconds per move), ``chamber:depth=6`` (a fixed depth in plies, no budget: for the
 fill search too), ``chamber:version=2`` (a previous version; ``1``, the draw feared; ``3``, a bigger fill
@@ -47,8 +47,8 @@ fits them to stored games)."""
 
 from typing import Any
 
-from arena.games.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
-from arena.games.tron.search_bot import SearchBot
+from arena.engines.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
+from arena.engines.tron.search_bot import SearchBot
 from arena.learning.tron.weights import load_weights
 
 VERSIONS: dict[int, dict[str, Any]] = {

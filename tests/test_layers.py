@@ -2,10 +2,13 @@
 
 Ranks, lowest first (a module may import modules of its own rank or lower):
 
-0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 play; 3 stats; 4 storage;
-5 tournament; 6 learning (``arena.learning``), the conformance kit (``arena.testing``) and report;
-7 the public API (``arena/__init__``); 8 the command line: ``arena.cli``, and each game's ``commands``
-and ``plugin`` modules (its CLI and the hook module that adds it).
+0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 the search engines
+(``arena.engines.<game>``); 3 play; 4 stats; 5 storage; 6 tournament; 7 learning (``arena.learning``), the
+conformance kit (``arena.testing``) and report; 8 the public API (``arena/__init__``); 9 the command line:
+``arena.cli``, and each game's ``commands`` and ``plugin`` modules (its CLI and the hook module that adds it).
+
+The old paths of the engine modules (``arena.games.tron.search`` and the like, kept for old imports) rank
+with the engines they alias, so nothing in ``arena.games`` can use them.
 
 Imports inside functions count too: a lazy import still couples the layers.
 """
@@ -17,9 +20,11 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "arena"
 
-RANKS = {"core": 0, "plugins": 1, "games": 1, "play": 2, "stats": 3, "storage": 4, "tournament": 5,
-         "learning": 6, "testing": 6, "report": 6, "cli": 8}
+RANKS = {"core": 0, "plugins": 1, "games": 1, "engines": 2, "play": 3, "stats": 4, "storage": 5, "tournament": 6,
+         "learning": 7, "testing": 7, "report": 7, "cli": 9}
 CLI_MODULES_OF_A_GAME = ("commands", "plugin")
+MOVED_TO_ENGINES = {f"arena.games.tron.{name}" for name in
+                    ("search", "search_bot", "paranoid", "endgame", "compiled", "compiled_fill")}
 
 
 def module_name(path: Path) -> str:
@@ -30,11 +35,13 @@ def module_name(path: Path) -> str:
 def rank(module: str) -> int:
     parts = module.split(".")
     if module in ("arena", "arena.__main__"):
-        return 7 if module == "arena" else 8
+        return 8 if module == "arena" else 9
     if parts[1] == "games" and len(parts) >= 4 and parts[3] in CLI_MODULES_OF_A_GAME:
-        return 8
+        return 9
+    if module in MOVED_TO_ENGINES:
+        return RANKS["engines"]
     if parts[1] == "rl":
-        return 6
+        return 7
     return RANKS[parts[1]]
 
 
@@ -77,8 +84,9 @@ def test_imports_point_down(path):
 
 
 def game_package(parts: list[str]) -> bool:
-    """Whether ``arena.games.X`` or ``arena.learning.X`` is a game's package (not a module all games share)."""
-    return len(parts) >= 3 and parts[1] in ("games", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
+    """Whether ``arena.games.X``, ``arena.engines.X`` or ``arena.learning.X`` is a game's package (not a module all
+    games share)."""
+    return len(parts) >= 3 and parts[1] in ("games", "engines", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
 
 
 def test_a_game_imports_no_other_game():
@@ -120,4 +128,5 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     sample.write_text("def f():\n    from arena.cli.common import err\n    import arena.storage.store\n")
     assert arena_imports(sample) == [(2, "arena.cli.common"), (3, "arena.storage.store")]
     assert rank("arena.cli.common") > rank("arena.core.game")
-    assert rank("arena.games.tron.commands") == 8 and rank("arena.games.tron.board") == 1
+    assert rank("arena.games.tron.commands") == 9 and rank("arena.games.tron.board") == 1
+    assert rank("arena.games.tron.search") == rank("arena.engines.tron.search") == 2

@@ -8,9 +8,7 @@ import pytest
 from arena import run_match
 from arena.core.game import MatchInfo
 from arena.core.maps import resolve_map
-from arena.games.tron.game import TronGame
-from arena.games.tron.observation import TronObservation
-from arena.games.tron.search import (
+from arena.engines.tron.search import (
     ASPIRATION,
     DRAW,
     WIN,
@@ -27,6 +25,8 @@ from arena.games.tron.search import (
     territory_value,
     voronoi,
 )
+from arena.games.tron.game import TronGame
+from arena.games.tron.observation import TronObservation
 from arena.plugins.registry import PluginConfig, load_registry
 from bots.chamber import DEFAULT_VERSION, Chamber
 from tests.tron_positions import bfs_distances, board_of, observe

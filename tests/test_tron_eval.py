@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
-from arena.games.tron.search import Position, Searcher, territories, territory_terms, voronoi
+from arena.engines.tron.search import Position, Searcher, territories, territory_terms, voronoi
 from arena.learning.tron.dataset import build_dataset, records_from_db, split_games
 from arena.learning.tron.features import CHAMBER_FEATURES, DEFAULT_FEATURES, FEATURES, features
 from arena.learning.tron.training import chamber_weights, train

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.games.tron.search import Position
+from arena.engines.tron.search import Position
 from arena.learning.tron.features import DEFAULT_FEATURES, FEATURES, features
 from arena.plugins.registry import Registry
 from arena.storage.replay import new_game

@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Callable
 
-from arena.games.tron.search import WIN, Position, Timeout, flood, inner_edges, parity_bound, territories
+from arena.engines.tron.search import WIN, Position, Timeout, flood, inner_edges, parity_bound, territories
 
 
 def value(evaluation: str, free: int, me: int, ops: tuple[int, ...], stride: int, size: int) -> int:
@@ -144,7 +144,7 @@ class ParanoidSearcher:
 
         Stops early with one safe move, a proven result, or a search that saw the end of every line.
         A search cut short by the deadline still counts if it had found a move better than the one of the
-        last finished search (which it tries first), as in :meth:`arena.games.tron.search.Searcher.iterate`.
+        last finished search (which it tries first), as in :meth:`arena.engines.tron.search.Searcher.iterate`.
         Ties between equally good moves go at random with ``rng`` (else in ``N, E, S, W`` order).
         """
         order = [step for step in self.steps if free >> me + step & 1]

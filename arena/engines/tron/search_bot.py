@@ -10,8 +10,8 @@ from typing import Any, ClassVar
 from arena.core.bot import Bot
 from arena.core.errors import BotSpecError
 from arena.core.game import MatchInfo
-from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import DRAW, TERRITORY_WEIGHTS, Position, Searcher, action_for, search_budget
+from arena.engines.tron.paranoid import several_opponents_step
+from arena.engines.tron.search import DRAW, TERRITORY_WEIGHTS, Position, Searcher, action_for, search_budget
 
 
 class SearchBot(Bot):
@@ -27,11 +27,11 @@ class SearchBot(Bot):
     the game), so games from the same opening vary; with a fixed ``depth`` a game is still reproducible
     from its seed.
 
-    Speed: below the root, the search runs compiled (:mod:`arena.games.tron.compiled`, the same tree as
+    Speed: below the root, the search runs compiled (:mod:`arena.engines.tron.compiled`, the same tree as
     the Python search, about six times faster, so two to four plies deeper in the same time). With
     ``weights=FILE`` or against several opponents it runs in Python.
 
-    Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+    Several opponents: paranoid alpha-beta (:mod:`arena.engines.tron.paranoid`) against every opponent whose
     head touches the region we can reach, each moving in turn after us to minimise our value.
     Snafu: the search thinks in absolute steps and answers with the relative action that makes the
     step. Parameters: ``nodes=N`` (search at most N nodes a move; the default, the bot's ``default_nodes``,
@@ -47,9 +47,9 @@ class SearchBot(Bot):
 
     games = ("tron", "snafu")
     evaluation: ClassVar[str] = "voronoi"
-    """The evaluation the search scores positions with (see :class:`~arena.games.tron.search.Searcher`)."""
+    """The evaluation the search scores positions with (see :class:`~arena.engines.tron.search.Searcher`)."""
     search_options: ClassVar[dict[str, Any]] = {}
-    """More :class:`~arena.games.tron.search.Searcher` options: move ordering, aspiration window."""
+    """More :class:`~arena.engines.tron.search.Searcher` options: move ordering, aspiration window."""
     read_weights: ClassVar[Callable[[str], Any] | None] = None
     """Reads a ``weights`` file into an object with a ``value`` method; ``None``: the bot takes no weights."""
     default_nodes: ClassVar[int] = 95_000
@@ -57,7 +57,7 @@ class SearchBot(Bot):
     (``benchmarks/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
 
     draw_value: ClassVar[int] = DRAW
-    """What a head-on draw is worth to the search (see :class:`~arena.games.tron.search.Searcher`)."""
+    """What a head-on draw is worth to the search (see :class:`~arena.engines.tron.search.Searcher`)."""
     fill_factor: int = 1
     """The space-filling search's node budget as a multiple of the fight's (its nodes can be cheaper)."""
     territory_weights: tuple[int, int] = TERRITORY_WEIGHTS
@@ -90,8 +90,8 @@ class SearchBot(Bot):
     def prepare(cls) -> None:
         """Load the compiled searches (the fight and the space filling) once per process (compiling them on a
         machine's first run), off the clock."""
-        from arena.games.tron.compiled import warm_up  # numba loads only for the bots that use it
-        from arena.games.tron.compiled_fill import warm_up as warm_up_fill
+        from arena.engines.tron.compiled import warm_up  # numba loads only for the bots that use it
+        from arena.engines.tron.compiled_fill import warm_up as warm_up_fill
 
         warm_up()
         warm_up_fill()

@@ -24,7 +24,7 @@ The pieces:
   moves, iterative deepening within a deadline, killer-move or history-heuristic ordering, aspiration
   windows, and an area, Voronoi or chamber evaluation; plus a one-player space-filling search for once
   the players are cut off.
-  Below the root, :mod:`arena.games.tron.compiled` searches the same tree in compiled code.
+  Below the root, :mod:`arena.engines.tron.compiled` searches the same tree in compiled code.
 """
 
 from __future__ import annotations
@@ -397,7 +397,7 @@ class Searcher:
         self.compile_fill = engine == "compiled" or (engine == "auto" and compilable)
         self.compiled_fill = None  # made by the first fill_root, so that a fight never loads it
         if engine == "compiled" or (engine == "auto" and compilable):
-            from arena.games.tron.compiled import CompiledSearch  # numba loads only when needed
+            from arena.engines.tron.compiled import CompiledSearch  # numba loads only when needed
 
             self.compiled = CompiledSearch(stride, size, evaluation, simultaneous, *weights,
                                            ordering, draw)
@@ -645,7 +645,7 @@ class Searcher:
         if not self.compile_fill:
             return lambda target, depth: self.fill(free & ~(1 << target), target, depth)
         if self.compiled_fill is None:
-            from arena.games.tron.compiled_fill import CompiledFill  # numba loads only when needed
+            from arena.engines.tron.compiled_fill import CompiledFill  # numba loads only when needed
 
             self.compiled_fill = CompiledFill(self.stride, self.size)
         engine = self.compiled_fill
@@ -670,7 +670,7 @@ class Searcher:
 
         Ties go to the move whose cell touches the most walls (hugging walls wastes the least space),
         then at random with ``rng`` (else in ``N, E, S, W`` order). With the compiled engine the search runs in
-        :mod:`arena.games.tron.compiled_fill`: the same tree, the same nodes and values.
+        :mod:`arena.engines.tron.compiled_fill`: the same tree, the same nodes and values.
         """
         s = self.stride
         candidates = [step for step in self._tie_order() if free >> me + step & 1]

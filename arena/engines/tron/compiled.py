@@ -1,4 +1,4 @@
-"""The inner loop of :class:`arena.games.tron.search.Searcher`, compiled to machine code with numba.
+"""The inner loop of :class:`arena.engines.tron.search.Searcher`, compiled to machine code with numba.
 
 It searches exactly the tree the Python search does (the same moves in the same order, the same
 killer moves and history scores, the same values) but about six times faster, which buys the search two to four more
@@ -54,7 +54,7 @@ CELLS_SHIFT, BLACKS_SHIFT, FIELD = 42, 21, (1 << 21) - 1
 def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edge_weight, counters, chambers):
     """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
 
-    The same value as :func:`arena.games.tron.search.territory_value`: a depth-first search from the
+    The same value as :func:`arena.engines.tron.search.territory_value`: a depth-first search from the
     head over the territory (Tarjan's low links) closes a block each time a cell's subtree cannot
     reach above its parent, which is then a cut vertex (or the head). A closed block is a branch: its
     cells plus the best branch hanging inside it. Each cell keeps the counts of its still-open block
@@ -170,7 +170,7 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
     Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's but
-    passes its distance on to both, exactly as :func:`~arena.games.tron.search.territories`. Each cell
+    passes its distance on to both, exactly as :func:`~arena.engines.tron.search.territories`. Each cell
     reached is tagged ``layer << 2 | owner`` (owner 1 for ``me``, 2 for ``op``, 3 for nobody), one
     number to read where the layer and the owner are both needed; layers continue from the last
     evaluation's (``counters[EPOCH]``), so tags never need clearing.
@@ -383,7 +383,7 @@ class CompiledSearch:
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
     ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"`` and ``draw``
-    the value of a head-on draw, as for :class:`~arena.games.tron.search.Searcher`. Killer moves and history
+    the value of a head-on draw, as for :class:`~arena.engines.tron.search.Searcher`. Killer moves and history
     scores carry over from one call to the next, as they do in the Python search.
     """
 
