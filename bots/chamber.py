@@ -47,9 +47,9 @@ fits them to stored games)."""
 
 from typing import Any
 
+from arena.engines.tron.learned_eval import load_weights
 from arena.engines.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
 from arena.engines.tron.search_bot import SearchBot
-from arena.learning.tron.weights import load_weights
 
 VERSIONS: dict[int, dict[str, Any]] = {
     1: {"draw": DRAW},

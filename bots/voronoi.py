@@ -12,8 +12,8 @@ How it models simultaneous moves, its speed, several opponents, Snafu and its pa
 :class:`arena.engines.tron.search_bot.SearchBot`.
 """
 
+from arena.engines.tron.learned_eval import load_weights
 from arena.engines.tron.search_bot import SearchBot
-from arena.learning.tron.weights import load_weights
 
 
 class Voronoi(SearchBot):

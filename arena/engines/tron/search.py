@@ -324,7 +324,7 @@ class Searcher:
     difference) or ``"chamber"`` (each side's Voronoi territory by :func:`territory_value`: cells bounded
     by checkerboard parity, plus the edges between them).
     ``learned``, if given, replaces it: a function ``(free, me, op, stride, size) -> value`` such as
-    :meth:`arena.learning.tron.weights.LearnedEval.value`. ``rng``, if given, breaks ties between equally
+    :meth:`arena.engines.tron.learned_eval.LearnedEval.value`. ``rng``, if given, breaks ties between equally
     good root moves at random (otherwise in ``N, E, S, W`` order), so that a deterministic search still
     plays varied games from the same opening.
 

@@ -1,4 +1,5 @@
-"""Weights files of a learned Tron evaluation, and the evaluation the search bots play with."""
+"""A learned Tron evaluation the search bots play with (``weights=FILE``), and its weights files, which
+``arena train tron-eval`` writes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.core.errors import ArenaError
-from arena.learning.tron.features import FEATURES, features
+from arena.engines.tron.features import FEATURES, features
 
 WEIGHTS_FORMAT = "arena-tron-eval/1"
 """The ``format`` field of a weights file."""
