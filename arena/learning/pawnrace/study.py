@@ -10,7 +10,8 @@ from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.solver import verdict
 from arena.learning.pawnrace.td_network import TdNetworkTrainer, network_settings
 from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer, load_model
-from arena.learning.playability import BlockStats, PlayabilityStudy, StudyRun
+from arena.learning.playability import PlayabilityStudy, StudyRun
+from arena.stats.playability import BlockStats
 
 TRAINERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
 

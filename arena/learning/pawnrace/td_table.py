@@ -24,7 +24,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.core.json_files import read_json_file, write_json_atomically
 from arena.games.pawnrace.rules import Position, Setup, Square, legal_moves, play, square_name, start
-from arena.learning.playability import BlockStats
+from arena.stats.playability import BlockStats
 
 MODEL_FORMAT = "arena-pawnrace-td/1"
 TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
