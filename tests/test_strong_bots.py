@@ -566,3 +566,7 @@ def test_the_old_paths_of_the_search_engines_are_the_moved_modules():
     assert arena.games.tron.search is arena.engines.tron.search
     assert arena.games.tron.compiled_fill is arena.engines.tron.compiled_fill
     assert SearchBot is MovedSearchBot
+    from arena.engines.tron.learned_eval import load_weights
+    from arena.learning.tron.weights import load_weights as old_load_weights
+
+    assert old_load_weights is load_weights
