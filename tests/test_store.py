@@ -23,7 +23,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.codec import decode_record
 from arena.storage.history import finalize_run
 from arena.storage.migrations import SCHEMA_VERSION
-from arena.storage.store import Store, StoreError
+from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
@@ -606,3 +606,20 @@ def test_a_copy_of_a_database_reads_the_same(tmp_path):
     first = stored_json(invoke("tournament", "empty_room", "-b", "random,chaser", "-n", "2", "-w", "1", "-f", "json"))
     shutil.copy("arena.db", tmp_path / "copy.db")
     assert stored_json(invoke("show", "1", "--db", tmp_path / "copy.db", "-f", "json")) == first
+
+
+def test_stored_ratings_read_back_as_named_rows():
+    with Store("arena.db") as store:
+        run = store.create_run("r", "tron", "round_robin", {}, "f", 1)
+        bot = store.bot_id("random", "random", "v1", "bots/random_bot.py")
+        store.replace_run_ratings(run, [RatingRow(bot, None, 25.0, 8.0, 3)])
+        store.replace_snapshots(run, [SnapshotRow(0, bot, "cat", 24.0, 7.5)])
+        store.replace_leaderboard(run, "tron", [RatingRow(bot, None, 26.0, 6.0, 3)], (1, 4))
+        rating, = store.run_ratings(run)
+        assert (rating.bot_id, rating.role, rating.mu, rating.sigma, rating.games) == (bot, None, 25.0, 8.0, 3)
+        assert store.snapshots(run) == [SnapshotRow(0, bot, "cat", 24.0, 7.5)]
+        assert store.snapshots(run)[0].game_idx == 0
+        assert store.leaderboard_state("tron") == (run, (1, 4), [RatingRow(bot, None, 26.0, 6.0, 3)])
+        row, = store.leaderboard_rows("tron")
+        assert (row.run_id, row.game, row.mu, row.games) == (run, "tron", 26.0, 3)
+        assert store.latest_leaderboard_rows() == store.bot_leaderboard_rows("random") == [row]

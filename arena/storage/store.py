@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.core.errors import ArenaError
 from arena.storage import migrations
@@ -51,6 +51,38 @@ def now() -> str:
 def default_db_path() -> Path:
     """``$ARENA_DB`` if set, else ``./arena.db``."""
     return Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB)
+
+
+class RatingRow(NamedTuple):
+    """A stored rating of one bot version (and role): at the end of a run, or on a leaderboard after one."""
+
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
+    games: int
+
+
+class LeaderboardRow(NamedTuple):
+    """A stored all-time rating of one bot version (and role) after run ``run_id`` of ``game``."""
+
+    run_id: int
+    game: str
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
+    games: int
+
+
+class SnapshotRow(NamedTuple):
+    """One bot version's (and role's) rating within its run, after the run's game ``game_idx``."""
+
+    game_idx: int
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
 
 
 @dataclass(frozen=True)
@@ -526,7 +558,7 @@ class Store:
 
     # --- ratings ------------------------------------------------------------------------------------
 
-    def replace_snapshots(self, run_id: int, snapshots: Iterable[tuple[int, int, str | None, float, float]]) -> None:
+    def replace_snapshots(self, run_id: int, snapshots: Iterable[SnapshotRow]) -> None:
         """Store the run's rating after every game: ``(game_idx, bot_id, role, mu, sigma)``."""
         with self.transaction():
             self.conn.execute("DELETE FROM rating_snapshots WHERE run_id = ?", (run_id,))
@@ -534,13 +566,13 @@ class Store:
                 "INSERT INTO rating_snapshots (run_id, game_idx, bot_id, role, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
                 [(run_id, idx, bot, role or "", mu, sigma) for idx, bot, role, mu, sigma in snapshots])
 
-    def snapshots(self, run_id: int) -> list[tuple[int, int, str | None, float, float]]:
+    def snapshots(self, run_id: int) -> list[SnapshotRow]:
         """The stored rating snapshots of a run."""
-        return [(idx, bot, role or None, mu, sigma) for idx, bot, role, mu, sigma in self.conn.execute(
+        return [SnapshotRow(idx, bot, role or None, mu, sigma) for idx, bot, role, mu, sigma in self.conn.execute(
             "SELECT game_idx, bot_id, role, mu, sigma FROM rating_snapshots WHERE run_id = ? "
             "ORDER BY game_idx, bot_id, role", (run_id,))]
 
-    def replace_run_ratings(self, run_id: int, rows: Iterable[tuple[int, str | None, float, float, int]]) -> None:
+    def replace_run_ratings(self, run_id: int, rows: Iterable[RatingRow]) -> None:
         """Store every bot's rating at the end of the run, rated on the run's games alone:
         ``(bot_id, role, mu, sigma, games)``."""
         with self.transaction():
@@ -549,13 +581,13 @@ class Store:
                 "INSERT INTO run_ratings (run_id, bot_id, role, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)",
                 [(run_id, bot, role or "", mu, sigma, games) for bot, role, mu, sigma, games in rows])
 
-    def run_ratings(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+    def run_ratings(self, run_id: int) -> list[RatingRow]:
         """The stored ratings at the end of a run: ``(bot_id, role, mu, sigma, games)``."""
-        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+        return [RatingRow(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
             "SELECT bot_id, role, mu, sigma, games FROM run_ratings WHERE run_id = ? ORDER BY bot_id, role",
             (run_id,))]
 
-    def replace_leaderboard(self, run_id: int, game: str, rows: Iterable[tuple[int, str | None, float, float, int]],
+    def replace_leaderboard(self, run_id: int, game: str, rows: Iterable[RatingRow],
                             draws: tuple[int, int] | None = None) -> None:
         """Store every bot's all-time rating after ``run_id``: ``(bot_id, role, mu, sigma, games)``, and the
         ``(tied seat pairs, seat pairs)`` counted over the games it rates, from which the next run goes on."""
@@ -570,7 +602,7 @@ class Store:
                                   (run_id, game, *draws))
 
     def leaderboard_state(self, game: str, before: int | None = None
-                          ) -> tuple[int, tuple[int, int], list[tuple[int, str | None, float, float, int]]] | None:
+                          ) -> tuple[int, tuple[int, int], list[RatingRow]] | None:
         """The newest stored leaderboard of ``game`` that can be continued (it has its draw counts), of a run
         before ``before`` if given: ``(run_id, (ties, pairs), rows)``, or ``None``."""
         where, params = ("AND run_id < ?", (game, before)) if before is not None else ("", (game,))
@@ -581,36 +613,39 @@ class Store:
         run_id, ties, pairs = row
         return run_id, (ties, pairs), self.run_leaderboard(run_id)
 
-    def run_leaderboard(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+    def run_leaderboard(self, run_id: int) -> list[RatingRow]:
         """The stored all-time ratings after one run: ``(bot_id, role, mu, sigma, games)``."""
-        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+        return [RatingRow(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
             "SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? ORDER BY bot_id, role",
             (run_id,))]
 
-    def leaderboard_rows(self, game: str | None = None) -> list[tuple[int, str, int, str | None, float, float, int]]:
+    def leaderboard_rows(self, game: str | None = None) -> list[LeaderboardRow]:
         """Every stored all-time rating: ``(run_id, game, bot_id, role, mu, sigma, games)`` by run."""
         where, params = ("WHERE game = ?", (game,)) if game else ("", ())
-        return [(run, g, bot, role or None, mu, sigma, games) for run, g, bot, role, mu, sigma, games in
+        return [LeaderboardRow(run, g, bot, role or None, mu, sigma, games)
+                for run, g, bot, role, mu, sigma, games in
                 self.conn.execute("SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard "
                                   f"{where} ORDER BY run_id, bot_id, role", params)]
 
     def latest_leaderboard_rows(self, game: str | None = None
-                                ) -> list[tuple[int, str, int, str | None, float, float, int]]:
+                                ) -> list[LeaderboardRow]:
         """The newest stored all-time ratings of each game (or of ``game``), as :meth:`leaderboard_rows`."""
         games = [game] if game else [row[0] for row in self.conn.execute("SELECT DISTINCT game FROM runs")]
         rows = []
         for name in sorted(games):
             latest = self.conn.execute("SELECT max(run_id) FROM leaderboard WHERE game = ?", (name,)).fetchone()[0]
             if latest is not None:
-                rows += [(latest, name, bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in
+                rows += [LeaderboardRow(latest, name, bot, role or None, mu, sigma, games)
+                         for bot, role, mu, sigma, games in
                          self.conn.execute("SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? "
                                            "ORDER BY bot_id, role", (latest,))]
         return rows
 
-    def bot_leaderboard_rows(self, bot: str) -> list[tuple[int, str, int, str | None, float, float, int]]:
+    def bot_leaderboard_rows(self, bot: str) -> list[LeaderboardRow]:
         """The stored all-time ratings of the versions of bot ``bot`` (a label or a name), as
         :meth:`leaderboard_rows`."""
-        return [(run, g, bot_id, role or None, mu, sigma, games) for run, g, bot_id, role, mu, sigma, games in
+        return [LeaderboardRow(run, g, bot_id, role or None, mu, sigma, games)
+                for run, g, bot_id, role, mu, sigma, games in
                 self.conn.execute(
                     "SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard WHERE bot_id IN "
                     "(SELECT id FROM bots WHERE label = ? OR name = ?) ORDER BY run_id, bot_id, role", (bot, bot))]
