@@ -1,4 +1,4 @@
-"""Version 2: a board-size-free window policy, trained by hill climbing against scripted opponents.
+"""Training a board-size-free window policy by hill climbing against scripted opponents (the article's version 2).
 
 The policy (see :mod:`arena.games.catmouse.policies`) covers the 729 ways both players can sit in a 3x3
 window with the board's edges; farther apart, the cat closes in and the mouse runs (Euclidean distance).

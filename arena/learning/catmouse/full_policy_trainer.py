@@ -1,4 +1,4 @@
-"""Version 1: full policies for both players, improved in turn by hill climbing.
+"""Training full policies for both players, improved in turn by hill climbing (the article's version 1).
 
 Each player's policy holds a move for every (cat cell, mouse cell) pair. Both start as "always up, down on
 the top row". The two players then take turns: each iteration the player that loses the current game
