@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 
 from arena.core.bot import BotSpec
-from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.layouts import layout_rows, open_map
+from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
 from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer
 from arena.learning.catmouse.plain import play_full, play_window

@@ -5,9 +5,9 @@ import pytest
 
 from arena.core.errors import ArenaError, MapError
 from arena.core.maps import parse_map, resolve_map
-from arena.games.catmouse.board import CAT, MOUSE, GameState, open_layout
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.layouts import layout_from_map, layout_rows, open_map
+from arena.games.catmouse.rules import CAT, MOUSE, GameState, open_layout
 
 
 def game_map(text, name="board"):

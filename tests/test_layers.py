@@ -235,8 +235,8 @@ def test_the_checker_sees_a_bot_importing_learning_or_another_game(tmp_path):
     sample = tmp_path / "sample_bot.py"
     sample.write_text("from arena import Bot\nfrom arena.engines.tron.search import flood\n"
                       "from arena.learning.tron.dataset import build_dataset\n"
-                      "from arena.games.catmouse.board import CAT\nfrom arena.storage.store import Store\n\n\n"
+                      "from arena.games.catmouse.rules import CAT\nfrom arena.storage.store import Store\n\n\n"
                       "class Sample(Bot):\n    games = ('snafu',)\n")
     assert bot_import_problems(sample, {"tron"}) == [
-        "sample_bot.py:3 imports arena.learning.tron.dataset", "sample_bot.py:4 imports arena.games.catmouse.board",
+        "sample_bot.py:3 imports arena.learning.tron.dataset", "sample_bot.py:4 imports arena.games.catmouse.rules",
         "sample_bot.py:5 imports arena.storage.store"]

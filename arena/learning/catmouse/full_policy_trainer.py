@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import Policy, board_of, decode_moves, encode_moves
+from arena.games.catmouse.rules import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.learning.catmouse.batch import play_full_batch
 from arena.learning.catmouse.plain import play_full, play_full_notebook
 from arena.learning.catmouse.rules import Rules

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.boards import load_board
-from arena.games.catmouse.game import move_limit
+from arena.games.catmouse.game import load_board, move_limit
 from arena.games.catmouse.layouts import layout_rows
 from arena.games.catmouse.policies import Policy, PolicyError, load_policy, save_policy
 from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint

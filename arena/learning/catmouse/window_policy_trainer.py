@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import WINDOW_ENTRIES, Policy, encode_moves, window_fields, window_move_allowed
+from arena.games.catmouse.rules import CAT, MOUSE, SIDE_NAMES
 from arena.learning.catmouse.batch import play_window_batch
 from arena.learning.catmouse.rules import SCRIPTED_BOTS_BY_ROLE, Rules
 
