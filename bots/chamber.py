@@ -75,7 +75,7 @@ class Chamber(SearchBot):
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
     default_nodes = 70_000
     """About 0.08 s a move, averaged over whole games against the 2010 winner's program (README): 35,000, what the
-    search visits in 0.1 s of the positions ``benchmarks/node_budget.py`` times, averaged 0.04 s there, since many
+    search visits in 0.1 s of the positions ``experiments/node_budget.py`` times, averaged 0.04 s there, since many
     moves (forced, proven, or small regions to fill) stop well short of the budget's time."""
     read_weights = staticmethod(load_weights)
 

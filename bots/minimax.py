@@ -23,7 +23,7 @@ from arena import Bot
 from arena.engines.tron.paranoid import several_opponents_step
 from arena.engines.tron.search import Position, Searcher, action_for, search_budget
 
-DEFAULT_NODES = 14_000  # benchmarks/node_budget.py: about 0.1 s of this search
+DEFAULT_NODES = 14_000  # experiments/node_budget.py: about 0.1 s of this search
 
 
 class Minimax(Bot):

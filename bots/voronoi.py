@@ -22,4 +22,4 @@ class Voronoi(SearchBot):
     name = "voronoi"
     evaluation = "voronoi"
     read_weights = staticmethod(load_weights)
-    default_nodes = 95_000  # benchmarks/node_budget.py: about 0.1 s of this search
+    default_nodes = 95_000  # experiments/node_budget.py: about 0.1 s of this search

@@ -8,7 +8,7 @@ path found so far settles most of them in a few thousand nodes. The bound is the
 bound of the cells the head still reaches (:func:`~arena.engines.tron.search.parity_bound`).
 
 Used as a reference: to check the bots' space-filling search and its estimates in tests, and to say
-who really had more room in recorded games (``benchmarks/record_analysis.py``).
+who really had more room in recorded games (``experiments/record_analysis.py``).
 """
 
 from __future__ import annotations

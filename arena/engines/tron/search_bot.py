@@ -54,7 +54,7 @@ class SearchBot(Bot):
     """Reads a ``weights`` file into an object with a ``value`` method; ``None``: the bot takes no weights."""
     default_nodes: ClassVar[int] = 95_000
     """The node budget of a move when no ``nodes``, ``think`` or ``depth`` is given
-    (``benchmarks/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
+    (``experiments/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
 
     draw_value: ClassVar[int] = DRAW
     """What a head-on draw is worth to the search (see :class:`~arena.engines.tron.search.Searcher`)."""

@@ -1,6 +1,6 @@
 """Calibrates the search bots' node budgets: how many nodes each bot's search visits in 0.1 s of CPU time.
 
-Run: python benchmarks/node_budget.py [--seeds S] [--think SECONDS]
+Run: python experiments/node_budget.py [--seeds S] [--think SECONDS]
 
 From every third position of S games of greedy play (``benchmarks/tron_search.py``) on each default map
 while the players are in contact, each bot's search (``minimax``: reachable area, Python; ``voronoi`` and
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))  # the greedy positions tron_search times
 
 from tron_search import apart_positions, greedy_game, greedy_positions  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Did the bots fill their space perfectly once apart? A check of Tron records against the exact longest path.
 
-Run: python benchmarks/fill_check.py RECORDS_DIR [--every N] [--node-limit N]
+Run: python experiments/fill_check.py RECORDS_DIR [--every N] [--node-limit N]
 
 For each record (every ``N``-th file of the directory, in name order) of a two-player Tron game without
 failures, finds the first turn at which the players can no longer reach each other, computes each head's

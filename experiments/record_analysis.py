@@ -1,6 +1,6 @@
 """Re-search every move of one bot in a Tron record with that bot's searcher, to see where it went wrong.
 
-Run: python benchmarks/record_analysis.py RECORD.json [--bot chamber] [--spec chamber:version=2] [--nodes N ...]
+Run: python experiments/record_analysis.py RECORD.json [--bot chamber] [--spec chamber:version=2] [--nodes N ...]
 [--from T] [--to T] [--board]
 
 For each turn of the seat that ``--bot`` played, prints: the turn, whether the players are still in contact,
