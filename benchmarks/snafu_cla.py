@@ -16,9 +16,9 @@ import argparse
 
 from timing import Figures, add_json_option, best_seconds
 
+from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES, Strategy
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.learning.tron.snafu.experiment import ScalingSettings
-from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, Strategy
 from arena.play.referee import run_match
 
 

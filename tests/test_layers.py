@@ -214,7 +214,6 @@ def bot_import_problems(path: Path, own: set[str]) -> list[str]:
 
 
 BOTS_THAT_PLAY_A_LEARNER = {
-    "cla.py": "the CLA learns while it plays (learn=on), with the table code of arena.learning.tron.snafu",
     "npz_policy.py": "plays a network saved by arena.rl through arena.rl.policy",
 }
 """Bots that still import a learner's code to play its model, and why; each is to move its playing part

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.core.errors import ArenaError
-from arena.learning.tron.snafu.features import dimension, parse_feature_set
+from arena.engines.tron.snafu.features import dimension, parse_feature_set
 
 
 @dataclass(frozen=True)
