@@ -17,16 +17,16 @@ Every ratio compares two figures measured in this same run, since absolute speed
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 
 import numpy as np
+from timing import Figures, add_json_option, best_seconds, per_second
 
 from arena.core.bot import BotSpec
-from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.layouts import layout_rows, open_map
+from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
-from arena.learning.catmouse.full import FullSettings, FullTrainer
+from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer
 from arena.learning.catmouse.plain import play_full, play_window
 from arena.learning.catmouse.rules import Rules
 from arena.play.referee import MatchSetup, play
@@ -35,12 +35,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 
 def rate(games: int, run: Callable[[], object], repeat: int = 3) -> float:
     """Best games/s over ``repeat`` runs of ``run`` (each plays ``games`` games)."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return games / best
+    return per_second(games, run, repeat)
 
 
 def window_rates(opponent: str, plain_games: int) -> tuple[float, float]:
@@ -113,9 +108,7 @@ def trainer_rates(iterations: int) -> tuple[float, float, float, float]:
     figures = []
     for cls in (_PlaysEveryCandidate, FullTrainer):
         trainer = cls(settings)
-        started = time.perf_counter()
-        trainer.run()
-        elapsed = time.perf_counter() - started
+        elapsed = best_seconds(trainer.run)
         figures += [iterations / elapsed, trainer.judged / elapsed]
     return figures[0], figures[1], figures[2], figures[3]
 
@@ -124,7 +117,9 @@ def main() -> None:
     """Print one line per workload and engine."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games, for a smoke test")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     scale = 10 if args.quick else 1
 
     lines = [("workload", "engine", "games/s", "vs plain")]
@@ -143,6 +138,11 @@ def main() -> None:
     lines.append(("version-1 trainer, 8x7", "plays every candidate", f"{every_games:,.0f}", "1.00"))
     lines.append(("version-1 trainer, 8x7", "skips unreached candidates", f"{skip_games:,.0f}",
                   f"{skip_games / every_games:.1f}"))
+    for workload, engine, games_per_second, _ in lines[1:]:
+        figures.add(f"{workload}, {engine}", float(games_per_second.replace(",", "")), "games/s")
+    figures.add("version-1 trainer, 8x7, plays every candidate", every_its, "iterations/s")
+    figures.add("version-1 trainer, 8x7, skips unreached candidates", skip_its, "iterations/s")
+    figures.write()
     widths = [max(len(line[i]) for line in lines) for i in range(4)]
     for index, line in enumerate(lines):
         print("  ".join(cell.ljust(widths[i]) if i < 2 else cell.rjust(widths[i]) for i, cell in enumerate(line)))

@@ -21,12 +21,12 @@ import os
 import secrets
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.ray_cluster
 
+from timing import Figures, add_json_option, best_seconds
 from tournament_overhead import THINKER  # noqa: E402
 
 from arena.play.executor_choice import ExecutorChoice  # noqa: E402
@@ -44,9 +44,9 @@ def rate(config: PluginConfig, bots: tuple[str, ...], games: int, executor: Exec
     registry = load_registry(config)
     definition = TournamentDefinition(maps=("empty_room",), game="tron", bots=bots, games=games, seed=1)
     run = TournamentRun(plan_tournament(definition, registry))
-    started = time.perf_counter()
-    play_tournament(run, registry, config, workers=workers, limits=Limits(), executor=executor)
-    return len(run.played) / (time.perf_counter() - started)
+    seconds = best_seconds(lambda: play_tournament(run, registry, config, workers=workers, limits=Limits(),
+                                                   executor=executor))
+    return len(run.played) / seconds
 
 
 def main() -> None:
@@ -54,7 +54,9 @@ def main() -> None:
     parser.add_argument("--short-games", type=int, default=5000, help="games of the short workload")
     parser.add_argument("--thinker-games", type=int, default=4, help="games per pairing of the thinkers")
     parser.add_argument("--think-ms", type=int, default=10)
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     with tempfile.TemporaryDirectory() as folder:
         for index in range(4):
             name = f"thinker{index}"
@@ -75,8 +77,12 @@ def main() -> None:
     print("| workload | local, 2 workers | Ray, 1 node (2 actors) | Ray, 2 nodes (4 actors) |")
     print("|---|---|---|---|")
     for name in workloads:
+        figures.add(f"{name}, local, 2 workers", local[name], "games/s")
+        figures.add(f"{name}, Ray, 1 node", one[name], "games/s")
+        figures.add(f"{name}, Ray, 2 nodes", two[name], "games/s")
         print(f"| {name} | {local[name]:,.1f} games/s | {one[name]:,.1f} ({one[name] / local[name]:.2f}x) | "
               f"{two[name]:,.1f} ({two[name] / local[name]:.2f}x) |")
+    figures.write()
 
 
 if __name__ == "__main__":

@@ -23,8 +23,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import Figures, add_json_option, best_seconds, per_second
 
 from arena.core.bot import BotSpec
 from arena.core.maps import resolve_map
@@ -49,13 +50,16 @@ def games_per_second(setups: list[MatchSetup], workers: int) -> tuple[float, flo
     Returns games per second and mean turns per game.
     """
     registry = load_registry(CONFIG)
-    started = time.perf_counter()
-    if workers == 0:
-        outcomes = list(run_in_process(setups, registry))
-    else:
-        with WorkerPool(workers, CONFIG, registry=registry) as pool:
-            outcomes = list(pool.run(setups))
-    elapsed = time.perf_counter() - started
+    outcomes = []
+
+    def run() -> None:
+        if workers == 0:
+            outcomes.extend(run_in_process(setups, registry))
+        else:
+            with WorkerPool(workers, CONFIG, registry=registry) as pool:
+                outcomes.extend(pool.run(setups))
+
+    elapsed = best_seconds(run)
     turns = sum(outcome.turns for outcome in outcomes) / len(outcomes)
     return len(outcomes) / elapsed, turns
 
@@ -65,9 +69,8 @@ def warm_pool_games_per_second(setups: list[MatchSetup], workers: int) -> float:
     with WorkerPool(workers, CONFIG) as pool:
         for _ in pool.run(setups[: workers * 2]):
             pass
-        started = time.perf_counter()
-        played = sum(1 for _ in pool.run(setups[workers * 2:]))
-        return played / (time.perf_counter() - started)
+        rest = setups[workers * 2:]
+        return per_second(len(rest), lambda: sum(1 for _ in pool.run(rest)))
 
 
 def end_to_end_games_per_second(games: int, workers: int, code: str | None = None) -> float:
@@ -86,9 +89,8 @@ def end_to_end_games_per_second(games: int, workers: int, code: str | None = Non
                     str(count), "-w", str(workers), "-f", "json", "--db", str(Path(folder) / db)]
 
         subprocess.run(command(2, "warm-up.db"), check=True, capture_output=True, cwd=folder, env=env)
-        started = time.perf_counter()
-        subprocess.run(command(games, "arena.db"), check=True, capture_output=True, cwd=folder, env=env)
-        return games / (time.perf_counter() - started)
+        return per_second(games, lambda: subprocess.run(command(games, "arena.db"), check=True, capture_output=True,
+                                                        cwd=folder, env=env))
 
 
 def main() -> None:
@@ -101,31 +103,40 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR",
                         help="only time the tournament command, three times each with this code and with the arena "
                              "in DIR (a checkout of another commit), interleaved, and print the medians")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     if args.baseline:
-        compare_end_to_end(args.end_to_end_games, args.baseline)
+        compare_end_to_end(args.end_to_end_games, args.baseline, figures)
+        figures.write()
         return
     print(f"{'map':<12} {'executor':<24} {'games/s':>9} {'per core':>9} {'turns/game':>10} {'ratio':>6}")
     for map_name in MAPS:
         setups = schedule(map_name, args.games if map_name == "empty_room" else max(4, args.games // 6))
         base, turns = games_per_second(setups, 0)
+        figures.add(f"{map_name}, 1 process", base, "games/s")
         print(f"{map_name:<12} {'1 process':<24} {base:>9,.0f} {base:>9,.0f} {turns:>10.1f} {1.0:>6.2f}")
         pooled, turns = games_per_second(setups, args.workers)
+        figures.add(f"{map_name}, {args.workers} workers", pooled, "games/s")
         label = f"{args.workers} workers"
         print(f"{map_name:<12} {label:<24} {pooled:>9,.0f} {pooled / args.workers:>9,.0f} {turns:>10.1f} "
               f"{pooled / base:>6.2f}")
         warm = warm_pool_games_per_second(setups, args.workers)
+        figures.add(f"{map_name}, {args.workers} workers, started", warm, "games/s")
         label = f"{args.workers} workers, started"
         print(f"{map_name:<12} {label:<24} {warm:>9,.0f} {warm / args.workers:>9,.0f} {'':>10} {warm / base:>6.2f}")
     base, turns = games_per_second(schedule("empty_room", args.end_to_end_games, "wallhugger"), 0)
+    figures.add("empty_room, 1 process, vs wallhugger", base, "games/s")
     print(f"{'empty_room':<12} {'1 process, vs wallhugger':<24} {base:>9,.0f} {base:>9,.0f} {turns:>10.1f} {1.0:>6.2f}")
     for workers in (1, 2):
-        speed = end_to_end_games_per_second(args.end_to_end_games, workers)
+        speed = figures.add(f"empty_room, tournament command, -w {workers}",
+                            end_to_end_games_per_second(args.end_to_end_games, workers), "games/s")
         label = f"tournament command, -w {workers}"
         print(f"{'empty_room':<12} {label:<24} {speed:>9,.0f} {speed / workers:>9,.0f} {'':>10} {speed / base:>6.2f}")
+    figures.write()
 
 
-def compare_end_to_end(games: int, baseline: str, runs: int = 3) -> None:
+def compare_end_to_end(games: int, baseline: str, figures: Figures, runs: int = 3) -> None:
     """Print the tournament command's games/s with this code and with ``baseline``'s, runs interleaved."""
     print(f"{'workers':<8} {'baseline':>9} {'this code':>9} {'ratio':>6}")
     for workers in (1, 2):
@@ -134,6 +145,8 @@ def compare_end_to_end(games: int, baseline: str, runs: int = 3) -> None:
             before.append(end_to_end_games_per_second(games, workers, baseline))
             after.append(end_to_end_games_per_second(games, workers))
         old, new = statistics.median(before), statistics.median(after)
+        figures.add(f"tournament command, -w {workers}, baseline", old, "games/s")
+        figures.add(f"tournament command, -w {workers}, this code", new, "games/s")
         print(f"{workers:<8} {old:>9,.0f} {new:>9,.0f} {new / old:>6.2f}")
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from timing import Figures, add_json_option, best_seconds
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -84,12 +85,7 @@ def batch(store: Store) -> Iterator[None]:
 
 def best_of(times: int, action: Callable[[], None]) -> float:
     """The shortest of ``times`` timings of ``action``, in seconds."""
-    best = float("inf")
-    for _ in range(times):
-        started = time.perf_counter()
-        action()
-        best = min(best, time.perf_counter() - started)
-    return best
+    return best_seconds(action, times)
 
 
 def command(*args: str) -> Callable[[], None]:
@@ -136,7 +132,9 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--run-games", type=int, default=1000, help="Games of the measured run.")
     parser.add_argument("--dir", type=Path, default=None, help="Where to build the databases [default: a temp dir].")
+    add_json_option(parser)
     args = parser.parse_args()
+    json_figures = Figures.from_arguments(args)
     sizes = [int(size) for size in args.sizes.split(",")]
     templates = template_games()
     with tempfile.TemporaryDirectory() as temporary:
@@ -144,6 +142,9 @@ def main() -> None:
         results = {}
         for size in sizes:
             results[size] = measure(size, args.runs, args.bots, args.run_games, templates, directory)
+            for name, value in results[size].items():
+                json_figures.add(f"{size} stored games, {name}", value,
+                                 "bytes" if name == "bytes/game" else "s")
             print(f"{size:>9} stored games: " + ", ".join(f"{k} {v:.3f}" for k, v in results[size].items()),
                   flush=True)
     base = results[sizes[0]]
@@ -151,6 +152,7 @@ def main() -> None:
     for size, figures in results.items():
         print(f"{size:>12} | " + " | ".join(f"{v:>8.3f} ({v / base[k]:4.2f}x)" if k != "bytes/game"
                                              else f"{v:>16.0f}" for k, v in figures.items()))
+    json_figures.write()
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from collections.abc import Callable
+
+from timing import Figures, add_json_option, per_second
 
 from arena.core.maps import resolve_map
 from arena.games.pawnrace.rules import Setup, legal_moves, play, start
@@ -32,9 +33,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 
 def rate(games: int, run: Callable[[], object]) -> float:
     """Games per second of ``run``, which plays ``games`` games."""
-    started = time.perf_counter()
-    run()
-    return games / (time.perf_counter() - started)
+    return per_second(games, run)
 
 
 def random_games(setup: Setup, games: int) -> None:
@@ -71,7 +70,10 @@ def reference_rate(settings: TdSettings) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games (a smoke test)")
-    scale = 0.1 if parser.parse_args().quick else 1.0
+    add_json_option(parser)
+    args = parser.parse_args()
+    figures = Figures.from_arguments(args)
+    scale = 0.1 if args.quick else 1.0
 
     def count(games: int) -> int:
         return max(int(games * scale), 2)
@@ -83,19 +85,25 @@ def main() -> None:
             Setup(n=n, a=2, pawns=pawns), count(2000 if n == 5 else 100)))
         refereed = rate(count(500 if n == 5 else 50), lambda board=board, n=n: referee_games(
             board, count(500 if n == 5 else 50)))
+        figures.add(f"random play {board}, bare engine", bare, "games/s")
+        figures.add(f"random play {board}, through the referee", refereed, "games/s")
         print(f"| random play {board}, bare engine | {bare:,.0f} | 1.00 |")
         print(f"| random play {board}, through the referee | {refereed:,.0f} | {refereed / bare:.2f} of bare |")
     for n, pawns, games in ((5, 1, 2000), (6, 3, 500)):
         bare = rate(count(games), lambda n=n, pawns=pawns, games=games: random_games(Setup(n=n, a=2, pawns=pawns),
                                                                                      count(games)))
         table = trainer_rate(TdTableTrainer, TdSettings(n=n, a=2, pawns=pawns, games=count(games)))
+        figures.add(f"table learner {n}x{n}, {pawns} pawn(s)", table, "games/s")
         print(f"| table learner {n}x{n}, {pawns} pawn(s) | {table:,.0f} | {table / bare:.2f} of random play |")
     for n, pawns, games, reference_games in ((6, 3, 1000, 20), (8, 5, 500, 10)):
         settings = network_settings(TdSettings(n=n, a=2, pawns=pawns, games=count(games)))
         compiled = trainer_rate(TdNetworkTrainer, settings)
         reference = reference_rate(network_settings(TdSettings(n=n, a=2, pawns=pawns, games=count(reference_games))))
+        figures.add(f"network learner {n}x{n}, {pawns} pawns, plain Python", reference, "games/s")
+        figures.add(f"network learner {n}x{n}, {pawns} pawns, compiled", compiled, "games/s")
         print(f"| network learner {n}x{n}, {pawns} pawns, plain Python | {reference:,.1f} | 1.00 |")
         print(f"| network learner {n}x{n}, {pawns} pawns, compiled | {compiled:,.0f} | {compiled / reference:.1f}x |")
+    figures.write()
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from timing import Figures, add_json_option, best_seconds, per_second
 
 from arena.core.bot import Bot
 from arena.core.game import MatchInfo, Result
@@ -78,13 +78,11 @@ def compile_program(directory: Path, name: str, source: str) -> str:
 
 def move_cost(player: Bot, game: object, moves: int) -> float:
     """Microseconds a move (the observation, then the bot's act), best of three runs of ``moves`` moves."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
+    def run() -> None:
         for _ in range(moves):
             player.act(game.observe(0))
-        best = min(best, (time.perf_counter() - started) / moves)
-    return best * 1e6
+
+    return best_seconds(run, 3) / moves * 1e6
 
 
 def program_move_cost(command: str, protocol: str, game: object, info: MatchInfo, moves: int) -> float:
@@ -99,19 +97,22 @@ def program_move_cost(command: str, protocol: str, game: object, info: MatchInfo
 
 def games_per_second(bots: list[str], registry, games: int) -> float:
     """Games/s of ``games`` games between ``bots`` (seats swapped every other game) on empty_room."""
-    started = time.perf_counter()
-    for index in range(games):
-        seated = bots if index % 2 == 0 else bots[::-1]
-        outcome = run_match("tron", seated, game_map="empty_room", seed=index, registry=registry)
-        assert not outcome.failures, outcome.reason
-    return games / (time.perf_counter() - started)
+    def run() -> None:
+        for index in range(games):
+            seated = bots if index % 2 == 0 else bots[::-1]
+            outcome = run_match("tron", seated, game_map="empty_room", seed=index, registry=registry)
+            assert not outcome.failures, outcome.reason
+
+    return per_second(games, run)
 
 
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer moves and games")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     moves, games = (500, 6) if args.quick else (5000, 20)
 
     registry = load_registry(PluginConfig(bot_dirs=(str(EXAMPLES),), use_cwd_bots=False, use_env_path=False))
@@ -124,6 +125,9 @@ def main() -> None:
         inprocess = move_cost(North(), game, moves)
         over_aic = program_move_cost(aic, "aic2010", game, info, moves)
         over_json = program_move_cost(json_bot, "arena-json", game, info, moves)
+    figures.add("a move, in-process Python bot", inprocess, "us")
+    figures.add("a move, C program over aic2010", over_aic, "us")
+    figures.add("a move, C program over arena-json", over_json, "us")
     print(f"a move on 13x13 Tron, the same north-only bot ({moves} moves, best of 3):")
     print(f"  in-process Python bot     {inprocess:8.1f} us")
     print(f"  C program over aic2010    {over_aic:8.1f} us  ({over_aic / inprocess:.0f}x in-process)")
@@ -131,6 +135,9 @@ def main() -> None:
 
     python_rate = games_per_second(["floodfill", "floodfill"], registry, games)
     program_rate = games_per_second(["aic2010-c", "floodfill-js"], registry, games)
+    figures.add("round robin, Python floodfill vs floodfill", python_rate, "games/s")
+    figures.add("round robin, aic2010-c (C) vs floodfill-js (node)", program_rate, "games/s")
+    figures.write()
     print(f"round robin on empty_room, {games} games in this process:")
     print(f"  Python floodfill vs floodfill          {python_rate:7.1f} games/s")
     print(f"  aic2010-c (C) vs floodfill-js (node)   {program_rate:7.1f} games/s  "

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
+
+from timing import Figures, add_json_option, best_seconds
 
 from arena.stats.ratings import MU, SIGMA, draw_probability, environment, rate
 
@@ -45,14 +46,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     games = random_games(args.games, args.bots, args.seed)
-    started = time.perf_counter()
-    closed, _ = rate(games)
-    closed_seconds = time.perf_counter() - started
-    started = time.perf_counter()
-    package = package_rate(games)
-    package_seconds = time.perf_counter() - started
+    closed, package = {}, {}
+    closed_seconds = best_seconds(lambda: closed.update(rate(games)[0]))
+    package_seconds = best_seconds(lambda: package.update(package_rate(games)))
+    figures.add("closed form", args.games / closed_seconds, "games/s")
+    figures.add("trueskill package", args.games / package_seconds, "games/s")
+    figures.write()
     difference = max(max(abs(closed[p].mu - package[p][0]), abs(closed[p].sigma - package[p][1])) for p in package)
     print(f"{args.games:,} two-player games, {args.bots} bots")
     print(f"closed form: {closed_seconds:.3f} s ({args.games / closed_seconds:,.0f} games/s)")

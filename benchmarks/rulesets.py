@@ -11,8 +11,9 @@ absolute speeds vary from machine to machine. With ``--repeat``, each figure is 
 from __future__ import annotations
 
 import argparse
-import time
 from dataclasses import dataclass, field
+
+from timing import Figures, add_json_option, best_seconds
 
 from arena.core.bot import BotSpec
 from arena.core.maps import resolve_map
@@ -55,9 +56,8 @@ def schedule(rule_set: RuleSet, games: int) -> list[MatchSetup]:
 def games_per_second(setups: list[MatchSetup]) -> tuple[float, float]:
     """Games per second and mean turns per game, played in this process."""
     registry = load_registry(CONFIG)
-    started = time.perf_counter()
-    outcomes = list(run_in_process(setups, registry))
-    elapsed = time.perf_counter() - started
+    outcomes = []
+    elapsed = best_seconds(lambda: outcomes.extend(run_in_process(setups, registry)))
     assert all(not outcome.failure_kinds for outcome in outcomes)
     return len(outcomes) / elapsed, sum(outcome.turns for outcome in outcomes) / len(outcomes)
 
@@ -67,7 +67,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5000, help="games per rule set")
     parser.add_argument("--repeat", type=int, default=3, help="runs per rule set; the best counts")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     print(f"{'rule set':<28} {'map':<14} {'games/s':>9} {'turns/game':>10} {'ratio':>6}")
     base = None
     for rule_set in RULE_SETS:
@@ -75,7 +77,9 @@ def main() -> None:
         runs = [games_per_second(setups) for _ in range(args.repeat)]
         rate, turns = max(runs)
         base = base or rate
+        figures.add(f"{rule_set.label} ({rule_set.map_name})", rate, "games/s")
         print(f"{rule_set.label:<28} {rule_set.map_name:<14} {rate:>9,.0f} {turns:>10.1f} {rate / base:>6.2f}")
+    figures.write()
 
 
 if __name__ == "__main__":

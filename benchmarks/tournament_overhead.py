@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from timing import Figures, add_json_option, best_seconds
 
 from arena.play.executors import default_workers
 from arena.play.limits import Limits, default_memory_limit
@@ -53,16 +53,18 @@ def {name}(obs, rng):
 
 def engine_seconds(run: TournamentRun, outcomes: dict, registry) -> float:
     """Seconds the bare engine needs to replay every game (setup, observations and moves)."""
-    started = time.perf_counter()
-    for index, outcome in outcomes.items():
-        setup = run.setups[index]
-        game_cls = registry.game(setup.game)
-        game = game_cls(setup.game_map, game_cls.resolve_options(setup.options), np.random.default_rng(setup.seed))
-        for actions in outcome.actions:
-            for seat in actions:
-                game.observe(seat)
-            game.apply(actions)
-    return time.perf_counter() - started
+    def replay() -> None:
+        for index, outcome in outcomes.items():
+            setup = run.setups[index]
+            game_cls = registry.game(setup.game)
+            game = game_cls(setup.game_map, game_cls.resolve_options(setup.options),
+                            np.random.default_rng(setup.seed))
+            for actions in outcome.actions:
+                for seat in actions:
+                    game.observe(seat)
+                game.apply(actions)
+
+    return best_seconds(replay)
 
 
 def measure(bots_dir: Path, workers: int, games: int) -> tuple[float, float, int]:
@@ -75,11 +77,9 @@ def measure(bots_dir: Path, workers: int, games: int) -> tuple[float, float, int
     outcomes: dict = {}
     with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
         run.run_id = store.create_run("bench", "tron", "round-robin", definition.as_json(), "bench", 0)
-        started = time.perf_counter()
-        play_tournament(run, registry, config, workers=workers, store=store,
-                        limits=Limits(memory_limit=default_memory_limit(workers)),
-                        on_outcome=lambda o: outcomes.__setitem__(o.index, o))
-        wall = time.perf_counter() - started
+        wall = best_seconds(lambda: play_tournament(run, registry, config, workers=workers, store=store,
+                                                    limits=Limits(memory_limit=default_memory_limit(workers)),
+                                                    on_outcome=lambda o: outcomes.__setitem__(o.index, o)))
     thinking = sum(sum(o.think_time) for o in outcomes.values())
     useful = thinking + engine_seconds(run, outcomes, registry)
     return wall, 1 - useful / (wall * workers), len(outcomes)
@@ -91,7 +91,9 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=10.0, help="CPU time each bot spends per move")
     parser.add_argument("--games", type=int, default=4, help="games per pairing")
     parser.add_argument("--workers", type=int, default=default_workers(), help="workers for the second run")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     with tempfile.TemporaryDirectory() as scratch:
         bots_dir = Path(scratch)
         for name in ("thinker_a", "thinker_b", "thinker_c", "thinker_d"):
@@ -102,6 +104,11 @@ def main() -> None:
         print(f"{1:>7} {games:>6} {one:>8.2f} {overhead_one:>8.1%} {1.0:>9.2f}")
         many, overhead_many, games = measure(bots_dir, args.workers, args.games)
         print(f"{args.workers:>7} {games:>6} {many:>8.2f} {overhead_many:>8.1%} {one / many:>9.2f}")
+    figures.add("1 worker, wall", one, "s")
+    figures.add("1 worker, overhead", overhead_one, "share")
+    figures.add(f"{args.workers} workers, wall", many, "s")
+    figures.add(f"{args.workers} workers, overhead", overhead_many, "share")
+    figures.write()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Speed of the Tron search engine (:mod:`arena.games.tron.search`): evaluations per second and search depth.
+"""Speed of the Tron search engine (:mod:`arena.engines.tron.search`): evaluations per second and search depth.
 
 Run: python benchmarks/tron_search.py [--repeat R] [--quick] [--seeds S]
 
@@ -7,20 +7,20 @@ space-keeping play) of a 13x13 map (``empty_room``) and a 30x30 one (``open_30``
 
 * the plain breadth-first flood fill of ``bots/floodfill.py`` (a Python set and list) from both heads:
   the baseline every ratio is against, measured in the same run;
-* the same reachable-area count by bitboard flood fill (:func:`~arena.games.tron.search.flood`);
+* the same reachable-area count by bitboard flood fill (:func:`~arena.engines.tron.search.flood`);
 * a plain two-source BFS Voronoi count (Python dicts), for comparison;
 * the ``voronoi`` bot's evaluation: the bitboard Voronoi count
-  (:func:`~arena.games.tron.search.territories`, cells strictly closer to each head);
+  (:func:`~arena.engines.tron.search.territories`, cells strictly closer to each head);
 * the ``chamber`` bot's evaluation (Voronoi regions, the part of each one pass can fill, parity, edges);
-* both again in compiled code (:func:`arena.games.tron.compiled.evaluate`, called from Python: the
+* both again in compiled code (:func:`arena.engines.tron.compiled.evaluate`, called from Python: the
   search calls it from compiled code, without the call's overhead);
-* :func:`~arena.games.tron.search.chamber_space` (articulation points, chambers) from one head, and the
-  same in compiled code (:mod:`arena.games.tron.compiled_fill`).
+* :func:`~arena.engines.tron.search.chamber_space` (articulation points, chambers) from one head, and the
+  same in compiled code (:mod:`arena.engines.tron.compiled_fill`).
 
 Depth: the deepest whole-round depth (plies: one move by each player is two) iterative deepening
 finishes within 100 ms and 1 s from the opening of ``empty_room``, ``open_30`` and ``pillars_30``,
 with the Voronoi and chamber evaluations under simultaneous moves, searched in Python and by the
-compiled engine (:mod:`arena.games.tron.compiled`; the bots use it), with the ``voronoi`` bot's move
+compiled engine (:mod:`arena.engines.tron.compiled`; the bots use it), with the ``voronoi`` bot's move
 order (killer moves) and with the ``chamber`` bot's (killers by ply, history heuristic, aspiration
 windows). Absolute speeds vary between machines; the ratios less so. Each timing is the best of R runs.
 
@@ -46,13 +46,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+from timing import Figures, add_json_option, best_seconds
 
 from arena.core.maps import resolve_map
-from arena.games.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
-from arena.games.tron.compiled_fill import CompiledFill
-from arena.games.tron.compiled_fill import warm_up as warm_up_fill
-from arena.games.tron.game import TronGame
-from arena.games.tron.search import (
+from arena.engines.tron.compiled import CHAMBER, VORONOI, CompiledSearch, evaluate, warm_up
+from arena.engines.tron.compiled_fill import CompiledFill
+from arena.engines.tron.compiled_fill import warm_up as warm_up_fill
+from arena.engines.tron.search import (
     ASPIRATION,
     CELL_WEIGHT,
     EDGE_WEIGHT,
@@ -61,6 +61,7 @@ from arena.games.tron.search import (
     chamber_space,
     flood,
 )
+from arena.games.tron.game import TronGame
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 
@@ -138,13 +139,11 @@ def best_time(function: Callable[[], object], repeat: int, budget: float = 0.2) 
     while time.perf_counter() - started < budget / 4:
         function()
         calls += 1
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
+    def run() -> None:
         for _ in range(calls * 4):
             function()
-        best = min(best, (time.perf_counter() - started) / (calls * 4))
-    return best
+
+    return best_seconds(run, repeat) / (calls * 4)
 
 
 def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[tuple[str, Callable[[], object]]]:
@@ -182,7 +181,7 @@ def evaluation_lines(obs, reachable: Callable[[bytes, int, int], int]) -> list[t
     return lines
 
 
-def evaluations(repeat: int) -> None:
+def evaluations(repeat: int, figures: Figures) -> None:
     """Print microseconds per evaluation and ratios against the floodfill baseline."""
     reachable = _floodfill_reachable()
     print(f"{'position':<22} {'evaluation':<34} {'us/call':>9} {'calls/s':>10} {'x baseline':>10}")
@@ -193,6 +192,7 @@ def evaluations(repeat: int) -> None:
         for name, function in lines:
             seconds = best_time(function, repeat)
             base = base or seconds
+            figures.add(f"{label}, {name}", seconds * 1e6, "us/call")
             print(f"{label:<22} {name:<34} {seconds * 1e6:>9.1f} {1 / seconds:>10,.0f} {base / seconds:>10.1f}")
 
 
@@ -203,7 +203,7 @@ SEARCHES = (("voronoi", "killers", {}),
 chamber bot's search (history ordering and aspiration windows)."""
 
 
-def depths(limits: tuple[float, ...]) -> None:
+def depths(limits: tuple[float, ...], figures: Figures) -> None:
     """Print the depth iterative deepening completes from each opening within each time limit."""
     print(f"\n{'opening':<12} {'evaluation':<10} {'ordering':<9} {'engine':<9} "
           + " ".join(f"{f'depth in {t:g} s':>14} {'nodes':>9}" for t in limits))
@@ -216,6 +216,7 @@ def depths(limits: tuple[float, ...]) -> None:
                     search = Searcher(pos.stride, pos.size, evaluation=evaluation, engine=engine,
                                       deadline=time.perf_counter() + limit, **options)
                     _, _, done = search.iterate(pos.free, pos.me, pos.op, max_depth=200)
+                    figures.add(f"{map_name}, {evaluation}, {ordering}, {engine}, depth in {limit:g} s", done, "plies")
                     cells.append(f"{done:>14} {search.nodes:>9}")
                 print(f"{map_name:<12} {evaluation:<10} {ordering:<9} {engine:<9} " + " ".join(cells))
 
@@ -236,7 +237,7 @@ def greedy_positions(map_name: str, seeds: int, every: int = 3) -> list[Position
 FIXED_DEPTHS = {"empty_room": 14, "center_block": 14, "diagonal_blocks": 14, "open_30": 10}
 
 
-def fixed_depth(seeds: int) -> None:
+def fixed_depth(seeds: int, figures: Figures) -> None:
     """Print the nodes and seconds each search takes to reach a fixed depth from the same positions."""
     print(f"\n{'map':<16} {'positions':>9} {'depth':>5} {'evaluation':<10} {'ordering':<9} {'nodes':>10} "
           f"{'seconds':>8} {'x nodes':>8} {'x speed':>8}")
@@ -244,13 +245,19 @@ def fixed_depth(seeds: int) -> None:
         positions = greedy_positions(map_name, seeds)
         base: dict[str, tuple[int, float]] = {}
         for evaluation, ordering, options in SEARCHES:
-            nodes, started = 0, time.perf_counter()
-            for pos in positions:
-                search = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=pos.simultaneous,
-                                  engine="compiled", **options)
-                search.iterate(pos.free, pos.me, pos.op, max_depth=depth)
-                nodes += search.nodes
-            seconds = time.perf_counter() - started
+            counted = []
+
+            def run(evaluation=evaluation, options=options, depth=depth, positions=positions,
+                    counted=counted) -> None:
+                for pos in positions:
+                    search = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=pos.simultaneous,
+                                      engine="compiled", **options)
+                    search.iterate(pos.free, pos.me, pos.op, max_depth=depth)
+                    counted.append(search.nodes)
+
+            seconds = best_seconds(run)
+            nodes = sum(counted)
+            figures.add(f"{map_name}, depth {depth}, {evaluation}, {ordering}", seconds, "s")
             base_nodes, base_seconds = base.setdefault(evaluation, (nodes, seconds))
             print(f"{map_name:<16} {len(positions):>9} {depth:>5} {evaluation:<10} {ordering:<9} {nodes:>10} "
                   f"{seconds:>8.2f} {base_nodes / nodes:>8.2f} {base_seconds / seconds:>8.2f}")
@@ -271,7 +278,7 @@ def apart_positions(map_name: str, seeds: int) -> list[Position]:
 FILL_MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
 
 
-def fill_speed(seeds: int, think: float = 0.1) -> None:
+def fill_speed(seeds: int, figures: Figures, think: float = 0.1) -> None:
     """Print the space-filling search's speed by each engine: from the first position apart of ``3 * seeds``
     greedy games per map, ``fill_root`` for ``think`` seconds; nodes per CPU second (median and over all) and
     the median depth finished, over the positions with a choice of moves."""
@@ -291,6 +298,7 @@ def fill_speed(seeds: int, think: float = 0.1) -> None:
                 nodes += search.nodes
                 used += seconds
                 depths.append(depth)
+        figures.add(f"space filling, {engine}, median", statistics.median(rates), "nodes/s")
         print(f"{engine:<14} {len(positions):>9} {statistics.median(rates):>17,.0f} {nodes / used:>14,.0f} "
               f"{statistics.median(depths):>12}")
 
@@ -301,13 +309,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timings per evaluation; the best counts")
     parser.add_argument("--quick", action="store_true", help="only the 100 ms depth column")
     parser.add_argument("--seeds", type=int, default=4, help="games of greedy play per map for the fixed depths")
+    add_json_option(parser)
     args = parser.parse_args()
+    figures = Figures.from_arguments(args)
     warm_up()
     warm_up_fill()
-    evaluations(args.repeat)
-    depths((0.1,) if args.quick else (0.1, 1.0))
-    fixed_depth(args.seeds)
-    fill_speed(args.seeds)
+    evaluations(args.repeat, figures)
+    depths((0.1,) if args.quick else (0.1, 1.0), figures)
+    fixed_depth(args.seeds, figures)
+    fill_speed(args.seeds, figures)
+    figures.write()
 
 
 if __name__ == "__main__":

@@ -3,15 +3,15 @@
 After the winner of the 2010 Google AI Challenge: while the players can still reach each other, an
 iterative-deepening alpha-beta search (killer moves by ply, the history heuristic, aspiration windows) scores
 positions by Voronoi territory, each side worth ``7 * cells + 7 * edges`` of the part of its territory one pass
-can fill (:func:`~arena.games.tron.search.one_pass_region`), the cells bounded by checkerboard parity; once the
+can fill (:func:`~arena.engines.tron.search.one_pass_region`), the cells bounded by checkerboard parity; once the
 players are cut off, a one-player space-filling search estimates what is left with
-:func:`~arena.games.tron.search.chamber_space`. It uses its whole budget every move.
+:func:`~arena.engines.tron.search.chamber_space`. It uses its whole budget every move.
 
 Version 4 is the default; ``VERSIONS`` below holds each version's settings, and CHANGELOG.md and the
 documentation's "Strong Tron bots" page tell what each changed and the matches that decided it.
 
 How it models simultaneous moves, its speed, several opponents and Snafu: see
-:class:`arena.games.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move, the
+:class:`arena.engines.tron.search_bot.SearchBot`. Parameters: ``chamber:nodes=70000`` (nodes searched a move, the
 default: about 0.08 s a move over a game; version 3 fills with three times as many), ``chamber:think=0.5``
 (search by the clock instead, seconds per move), ``chamber:depth=6`` (a fixed depth in plies, no budget: for the
 fill search too), ``chamber:version=2`` (a previous version; ``1``, the draw feared; ``3``, a bigger fill
@@ -23,9 +23,9 @@ fits them to stored games)."""
 
 from typing import Any
 
-from arena.games.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
-from arena.games.tron.search_bot import SearchBot
-from arena.learning.tron.weights import load_weights
+from arena.engines.tron.learned_eval import load_weights
+from arena.engines.tron.search import ASPIRATION, DRAW, TERRITORY_WEIGHTS, Position
+from arena.engines.tron.search_bot import SearchBot
 
 VERSIONS: dict[int, dict[str, Any]] = {
     1: {"draw": DRAW},
@@ -51,7 +51,7 @@ class Chamber(SearchBot):
     search_options = {"ordering": "history", "aspiration": ASPIRATION}
     default_nodes = 70_000
     """About 0.08 s a move, averaged over whole games against the 2010 winner's program (README): 35,000, what the
-    search visits in 0.1 s of the positions ``benchmarks/node_budget.py`` times, averaged 0.04 s there, since many
+    search visits in 0.1 s of the positions ``experiments/node_budget.py`` times, averaged 0.04 s there, since many
     moves (forced, proven, or small regions to fill) stop well short of the budget's time."""
     read_weights = staticmethod(load_weights)
 

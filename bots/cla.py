@@ -28,9 +28,9 @@ class Cla(Bot):
     def __init__(self, features: str = "POWR", t: int = 3, c: float = 0.5, reward: str = "3/-3/1",
                  table: str = "", learn: str = "off"):
         # Imported here, not at the top: loading the bot list then needs no numba.
-        from arena.learning.tron.snafu.features import parse_feature_set, state_vector
-        from arena.learning.tron.snafu.strategy import make_strategy
-        from arena.learning.tron.snafu.table import ACTIONS, NO_MATCH, Table, load_table
+        from arena.engines.tron.snafu.features import parse_feature_set, state_vector
+        from arena.engines.tron.snafu.strategy import make_strategy
+        from arena.engines.tron.snafu.table import ACTIONS, NO_MATCH, Table, load_table
 
         self._state_vector, self._actions, self._no_match = state_vector, ACTIONS, NO_MATCH
         self.strategy = make_strategy(features, t, c, reward)

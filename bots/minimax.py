@@ -4,12 +4,12 @@ It looks ``depth`` plies ahead (default 6: three moves each) and scores the posi
 cells each player can still reach, ours minus the opponent's. It stops early when its budget (14,000 nodes a
 move, about 0.1 s of this Python search) runs out and plays the move of the deepest search it finished (or a
 move the unfinished next search had already found better: see
-:meth:`~arena.games.tron.search.Searcher.iterate`).
+:meth:`~arena.engines.tron.search.Searcher.iterate`).
 
 Simultaneous moves, ties and reproducibility are handled as for ``voronoi`` and ``chamber``: see
-:class:`arena.games.tron.search_bot.SearchBot`.
+:class:`arena.engines.tron.search_bot.SearchBot`.
 
-Several opponents: paranoid alpha-beta (:mod:`arena.games.tron.paranoid`) against every opponent whose
+Several opponents: paranoid alpha-beta (:mod:`arena.engines.tron.paranoid`) against every opponent whose
 head touches the region we can reach, each moving in turn after us to minimise our value.
 Snafu: the search thinks in absolute steps and answers with the relative action that makes the
 step. Parameters: ``minimax:depth=4``, ``minimax:nodes=14000`` (the default), ``minimax:think=0.5``
@@ -20,10 +20,10 @@ same move; 80% of the referee's time limit stays a guard.
 import time
 
 from arena import Bot
-from arena.games.tron.paranoid import several_opponents_step
-from arena.games.tron.search import Position, Searcher, action_for, search_budget
+from arena.engines.tron.paranoid import several_opponents_step
+from arena.engines.tron.search import Position, Searcher, action_for, search_budget
 
-DEFAULT_NODES = 14_000  # benchmarks/node_budget.py: about 0.1 s of this search
+DEFAULT_NODES = 14_000  # experiments/node_budget.py: about 0.1 s of this search
 
 
 class Minimax(Bot):

@@ -1,7 +1,6 @@
 from arena import Bot
+from arena.engines.pawnrace.td_model import Features, Network, choose, choose_by_network, load_model
 from arena.games.pawnrace.rules import Setup, move_name
-from arena.learning.pawnrace.td_network import Features, Network, choose_by_network
-from arena.learning.pawnrace.td_table import choose, load_model
 
 
 class PawnRaceTd(Bot):

@@ -1,8 +1,8 @@
 """perfect: exact play, as cat or mouse, from the solved game (retrograde analysis, cached on disk)."""
 
 from arena import Bot
-from arena.games.catmouse.board import CAT, MOUSE
 from arena.games.catmouse.layouts import layout_of
+from arena.games.catmouse.rules import CAT, MOUSE
 from arena.games.catmouse.solver import cached_solution, perfect_moves
 
 

@@ -5,9 +5,9 @@ import pytest
 
 from arena.core.errors import ArenaError, MapError
 from arena.core.maps import parse_map, resolve_map
-from arena.games.catmouse.board import CAT, MOUSE, GameState, open_layout
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.layouts import layout_from_map, layout_rows, open_map
+from arena.games.catmouse.rules import CAT, MOUSE, GameState, open_layout
 
 
 def game_map(text, name="board"):
@@ -148,3 +148,10 @@ def test_shipped_maps_load():
         layout = layout_from_map(shipped)
         assert (layout.height, layout.width) == size
         assert CatMouseGame.resolve_options(shipped.header)["first"] == first
+
+
+def test_the_old_path_of_the_rules_is_the_moved_module():
+    import arena.games.catmouse.board
+    import arena.games.catmouse.rules
+
+    assert arena.games.catmouse.board is arena.games.catmouse.rules

@@ -5,9 +5,9 @@ import pytest
 
 from arena.core.maps import parse_map
 from arena.games.catmouse import solver
-from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.layouts import layout_from_map
 from arena.games.catmouse.parity import parity_table
+from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.games.catmouse.solver import cached_solution, perfect_moves, solve, start_result
 from arena.play.referee import run_match
 

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.board import CAT, MOUSE, open_layout
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.layouts import layout_rows, open_map
 from arena.games.catmouse.policies import (
@@ -16,11 +15,12 @@ from arena.games.catmouse.policies import (
     window_entry,
     window_fields,
 )
+from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
-from arena.learning.catmouse.full import FullSettings, FullTrainer, initial_policy
+from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer, initial_policy
 from arena.learning.catmouse.plain import play_full, play_window
 from arena.learning.catmouse.rules import Rules
-from arena.learning.catmouse.window import WindowSettings, WindowTrainer
+from arena.learning.catmouse.window_policy_trainer import WindowSettings, WindowTrainer
 from arena.play.referee import run_match
 
 BOARD_8X7 = tuple(layout_rows(open_layout(8, 7)))
@@ -144,7 +144,7 @@ def test_a_stopped_full_run_resumes_exactly(variant):
 
 
 def test_acceptance_follows_the_article_rules():
-    from arena.learning.catmouse.full import acceptance_key
+    from arena.learning.catmouse.full_policy_trainer import acceptance_key
 
     def better(learner, new, old, variant="arena"):
         return acceptance_key(learner, *new, variant) > acceptance_key(learner, *old, variant)

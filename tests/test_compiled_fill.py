@@ -8,10 +8,10 @@ import pytest
 
 from arena.core.game import MatchInfo
 from arena.core.maps import resolve_map
-from arena.games.tron import search as search_module
-from arena.games.tron.compiled_fill import CompiledFill, warm_up
+from arena.engines.tron import search as search_module
+from arena.engines.tron.compiled_fill import CompiledFill, warm_up
+from arena.engines.tron.search import Position, Searcher, chamber_space, flood, free_bits, parity_bound
 from arena.games.tron.game import TronGame
-from arena.games.tron.search import Position, Searcher, chamber_space, flood, free_bits, parity_bound
 from arena.play.referee import run_match
 from bots.chamber import Chamber
 from tests.tron_positions import board_of, observe

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from arena.games.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
-from arena.games.tron.search import ASPIRATION, DRAW, WIN, Position, Searcher, Timeout
+from arena.engines.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
+from arena.engines.tron.search import ASPIRATION, DRAW, WIN, Position, Searcher, Timeout
 from tests.test_strong_bots import AHEAD, BEHIND, FACE_TO_FACE, random_positions
 from tests.tron_positions import observe
 

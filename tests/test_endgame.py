@@ -3,8 +3,8 @@ search checked against it."""
 
 import random
 
-from arena.games.tron.endgame import longest_path
-from arena.games.tron.search import Position, Searcher, free_bits
+from arena.engines.tron.endgame import longest_path
+from arena.engines.tron.search import Position, Searcher, free_bits
 from tests.tron_positions import observe
 
 

@@ -8,14 +8,15 @@ import sqlite3
 import pytest
 from typer.testing import CliRunner
 
-import arena.storage.store
+import arena.storage.migrations
 import arena.tournament.ladder
 from arena.cli.main import app
 from arena.stats.ratings import Rating, draw_probability, rate
 from arena.storage.codec import decode_record, encode_record, record_json
 from arena.storage.history import finalize_run, leaderboard_after, recompute, update_leaderboards
+from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.queries import leaderboard, run_summaries
-from arena.storage.store import SCHEMA_VERSION, Store
+from arena.storage.store import Store
 from arena.tournament.ladder import environment, ladder_run
 
 runner = CliRunner()
@@ -189,7 +190,7 @@ def test_a_record_round_trips_exactly_through_the_store(record):
 def version_1_database(path):
     """A database as arena wrote it at schema version 1: records as JSON text, snapshots, one leaderboard."""
     conn = sqlite3.connect(path)
-    for statement in arena.storage.store._MIGRATIONS[1].split(";"):
+    for statement in arena.storage.migrations.MIGRATIONS[1].split(";"):
         if statement.strip():
             conn.execute(statement)
     conn.executemany("INSERT INTO meta VALUES (?, ?)", [("application", "arena"), ("schema_version", "1")])

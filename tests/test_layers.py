@@ -2,10 +2,20 @@
 
 Ranks, lowest first (a module may import modules of its own rank or lower):
 
-0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 play; 3 stats; 4 storage;
-5 tournament; 6 learning (``arena.learning``), the conformance kit (``arena.testing``) and report;
-7 the public API (``arena/__init__``); 8 the command line: ``arena.cli``, and each game's ``commands``
-and ``plugin`` modules (its CLI and the hook module that adds it).
+0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 the search engines
+(``arena.engines.<game>``); 3 play; 4 stats; 5 storage; 6 tournament; 7 learning (``arena.learning``), the
+conformance kit (``arena.testing``), report and the reinforcement-learning bindings (``arena.rl``); 8 the
+public API (``arena/__init__``); 9 the command line: ``arena.cli``, and each game's ``commands`` and ``plugin``
+modules (its CLI and the hook module that adds it).
+
+The old paths of the engine modules (``arena.games.tron.search`` and the like, kept for old imports) rank
+with the engines they alias, so nothing in ``arena.games`` can use them.
+
+Packages of one rank are independent: they import each other only where :data:`SIDEWAYS` says (a game's
+commands use the CLI's helpers). The built-in plugins (``BUILTIN_PLUGINS``), imported by name, must be
+hook modules. The shipped bots (``bots/``) are written like a user's: they may import the public API
+(``arena``), ``arena.core``, and the rules and engines of their own game (``arena.games.<game>``,
+``arena.engines.<game>``), nothing else of the package.
 
 Imports inside functions count too: a lazy import still couples the layers.
 """
@@ -15,11 +25,18 @@ from pathlib import Path
 
 import pytest
 
+from arena.plugins.registry import BUILTIN_PLUGINS, load_registry
+
 PACKAGE = Path(__file__).resolve().parent.parent / "arena"
 
-RANKS = {"core": 0, "plugins": 1, "games": 1, "play": 2, "stats": 3, "storage": 4, "tournament": 5,
-         "learning": 6, "testing": 6, "report": 6, "cli": 8}
+RANKS = {"core": 0, "plugins": 1, "games": 1, "engines": 2, "play": 3, "stats": 4, "storage": 5, "tournament": 6,
+         "learning": 7, "testing": 7, "report": 7, "rl": 7, "cli": 9}
 CLI_MODULES_OF_A_GAME = ("commands", "plugin")
+SIDEWAYS = {("games", "cli")}
+"""(importer's package, imported package) pairs of one rank that may import each other."""
+BOTS = PACKAGE.parent / "bots"
+MOVED_TO_ENGINES = {f"arena.games.tron.{name}" for name in
+                    ("search", "search_bot", "paranoid", "endgame", "compiled", "compiled_fill")}
 
 
 def module_name(path: Path) -> str:
@@ -30,11 +47,11 @@ def module_name(path: Path) -> str:
 def rank(module: str) -> int:
     parts = module.split(".")
     if module in ("arena", "arena.__main__"):
-        return 7 if module == "arena" else 8
+        return 8 if module == "arena" else 9
     if parts[1] == "games" and len(parts) >= 4 and parts[3] in CLI_MODULES_OF_A_GAME:
-        return 8
-    if parts[1] == "rl":
-        return 6
+        return 9
+    if module in MOVED_TO_ENGINES:
+        return RANKS["engines"]
     return RANKS[parts[1]]
 
 
@@ -77,8 +94,9 @@ def test_imports_point_down(path):
 
 
 def game_package(parts: list[str]) -> bool:
-    """Whether ``arena.games.X`` or ``arena.learning.X`` is a game's package (not a module all games share)."""
-    return len(parts) >= 3 and parts[1] in ("games", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
+    """Whether ``arena.games.X``, ``arena.engines.X`` or ``arena.learning.X`` is a game's package (not a module all
+    games share)."""
+    return len(parts) >= 3 and parts[1] in ("games", "engines", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
 
 
 def test_a_game_imports_no_other_game():
@@ -120,4 +138,103 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     sample.write_text("def f():\n    from arena.cli.common import err\n    import arena.storage.store\n")
     assert arena_imports(sample) == [(2, "arena.cli.common"), (3, "arena.storage.store")]
     assert rank("arena.cli.common") > rank("arena.core.game")
-    assert rank("arena.games.tron.commands") == 8 and rank("arena.games.tron.board") == 1
+    assert rank("arena.games.tron.commands") == 9 and rank("arena.games.tron.board") == 1
+    assert rank("arena.games.tron.search") == rank("arena.engines.tron.search") == 2
+
+
+def sideways_imports(path: Path, importer: str) -> list[str]:
+    """The imports of ``path`` (module ``importer``) into another package of its rank that :data:`SIDEWAYS`
+    does not allow."""
+    found = []
+    for line, target in arena_imports(path):
+        if target == "arena" or importer in ("arena", "arena.__main__") or target in MOVED_TO_ENGINES:
+            continue
+        pair = (importer.split(".")[1], target.split(".")[1])
+        if pair[0] != pair[1] and rank(importer) == rank(target) and pair not in SIDEWAYS:
+            found.append(f"{path}:{line} imports {target} (rank {rank(target)}, a package beside {pair[0]})")
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_packages_of_one_rank_stay_apart(path):
+    sideways = sideways_imports(path, module_name(path))
+    assert not sideways, "\n".join(sideways)
+
+
+def test_the_checker_sees_an_import_beside(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from arena.learning.playability import StudyRun\nfrom arena.report.charts import line_chart\n"
+                      "from arena.cli.common import err\n")
+    assert sideways_imports(sample, "arena.report.sample") == [
+        f"{sample}:1 imports arena.learning.playability (rank 7, a package beside report)"]
+    assert sideways_imports(sample, "arena.games.tron.commands") == []
+
+
+def plugin_module_problems(names: tuple[str, ...]) -> list[str]:
+    """What is wrong with the modules the registry imports by name: each must exist and define hooks."""
+    problems = []
+    for name in names:
+        if not name.startswith("arena.") or existing_module(name) != name:
+            problems.append(f"{name}: no such module in arena")
+            continue
+        path = PACKAGE.parent.joinpath(*name.split("."))
+        source = (path / "__init__.py" if path.is_dir() else path.with_suffix(".py")).read_text()
+        if "@hookimpl" not in source:
+            problems.append(f"{name}: not a hook module (no @hookimpl)")
+    return problems
+
+
+def test_the_built_in_plugins_are_hook_modules():
+    assert not plugin_module_problems(BUILTIN_PLUGINS)
+
+
+def test_the_checker_sees_a_built_in_plugin_that_is_not_one():
+    assert plugin_module_problems(("arena.learning.tron.training", "arena.games.tron.nothing")) == [
+        "arena.learning.tron.training: not a hook module (no @hookimpl)",
+        "arena.games.tron.nothing: no such module in arena"]
+
+
+def bot_game_packages() -> dict[str, set[str]]:
+    """For each shipped bot file, the packages under ``arena.games`` of the games its bots play, as registered."""
+    registry = load_registry()
+    packages: dict[str, set[str]] = {}
+    for entry in registry.bots.values():
+        if Path(entry.source).parent == BOTS:
+            packages.setdefault(Path(entry.source).name, set()).update(
+                registry.games[game].__module__.split(".")[2] for game in entry.games)
+    return packages
+
+
+def bot_import_problems(path: Path, own: set[str]) -> list[str]:
+    """The imports of a bot outside ``arena``, ``arena.core`` and the rules and engines of the game packages
+    ``own``."""
+    allowed = ("arena.core", *(f"arena.{layer}.{package}" for layer in ("games", "engines") for package in own))
+    return [f"{path.name}:{line} imports {target}" for line, target in arena_imports(path)
+            if target != "arena" and not any(target == prefix or target.startswith(prefix + ".") for prefix in allowed)]
+
+
+BOTS_THAT_PLAY_A_LEARNER = {
+    "npz_policy.py": "plays a network saved by arena.rl through arena.rl.policy",
+}
+"""Bots that still import a learner's code to play its model, and why; each is to move its playing part
+to ``arena.engines``. Listed so the check covers every other bot (and fails when one of these is fixed)."""
+
+
+@pytest.mark.parametrize("path", sorted(BOTS.glob("*.py")), ids=lambda p: p.name)
+def test_shipped_bots_import_only_the_public_api_and_their_game(path):
+    problems = bot_import_problems(path, bot_game_packages()[path.name])
+    if path.name in BOTS_THAT_PLAY_A_LEARNER:
+        assert problems, f"{path.name} no longer imports a learner: take it off BOTS_THAT_PLAY_A_LEARNER"
+    else:
+        assert not problems, "\n".join(problems)
+
+
+def test_the_checker_sees_a_bot_importing_learning_or_another_game(tmp_path):
+    sample = tmp_path / "sample_bot.py"
+    sample.write_text("from arena import Bot\nfrom arena.engines.tron.search import flood\n"
+                      "from arena.learning.tron.dataset import build_dataset\n"
+                      "from arena.games.catmouse.rules import CAT\nfrom arena.storage.store import Store\n\n\n"
+                      "class Sample(Bot):\n    games = ('snafu',)\n")
+    assert bot_import_problems(sample, {"tron"}) == [
+        "sample_bot.py:3 imports arena.learning.tron.dataset", "sample_bot.py:4 imports arena.games.catmouse.rules",
+        "sample_bot.py:5 imports arena.storage.store"]

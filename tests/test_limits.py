@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from arena.cli.format_options import split_formats
 from arena.cli.main import app
-from arena.cli.results import split_formats
 from arena.core.errors import ArenaError
 from arena.play.limits import Limits, parse_memory
 

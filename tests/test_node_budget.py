@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from arena.games.tron.paranoid import ParanoidSearcher
-from arena.games.tron.search import ASPIRATION, Position, Searcher, search_budget
+from arena.engines.tron.paranoid import ParanoidSearcher
+from arena.engines.tron.search import ASPIRATION, Position, Searcher, search_budget
 from arena.storage.store import Store
 from tests.test_strong_bots import random_positions
 

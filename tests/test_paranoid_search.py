@@ -6,8 +6,8 @@ import pytest
 
 from arena import run_match
 from arena.core.game import MatchInfo
-from arena.games.tron.paranoid import ParanoidSearcher, several_opponents_step, value
-from arena.games.tron.search import WIN, Position, Timeout, flood
+from arena.engines.tron.paranoid import ParanoidSearcher, several_opponents_step, value
+from arena.engines.tron.search import WIN, Position, Timeout, flood
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.tron_positions import bfs_distances, observe
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from arena.core.errors import ArenaError, BotSpecError
+from arena.core.game import Game
 from arena.core.maps import parse_map, resolve_map
 from arena.games.catmouse.game import CatMouseGame
 from arena.games.pawnrace.game import PawnRaceGame
@@ -12,6 +13,7 @@ from arena.games.tron.snafu import SnafuGame
 from arena.play.referee import run_match
 from arena.plugins.registry import BotEntry, load_registry
 from arena.rl import MLPPolicy, load_policy, policy_bot
+from arena.rl.array_form import array_form, observe_array, shaping_potential
 
 SMALL = parse_map("#...\n.1.2\n....\n", name="small")
 
@@ -141,3 +143,47 @@ def test_a_network_trained_for_another_game_loses_at_the_start(tmp_path):
     MLPPolicy.initial("tron", [5 * 13 * 13, 4], np.random.default_rng(0)).save(path)
     outcome = run_match("catmouse", [f"npz:file={path}", "cm_random"], game_map="catmouse_8x7", seed=0)
     assert outcome.failures[0].kind == "crash" and "trained for tron" in outcome.failures[0].detail
+
+
+class RulesOnly(Game):
+    """A game with rules and nothing for learning: no array form, no shaping potential."""
+
+    name = "rules_only"
+
+    @classmethod
+    def check_map(cls, game_map):
+        pass
+
+    def __init__(self, game_map, options, rng):
+        self.num_seats = 2
+
+    def to_act(self):
+        return (0,)
+
+    def legal_actions(self, seat):
+        return ["go"]
+
+    def apply(self, actions):
+        pass
+
+    @property
+    def result(self):
+        return None
+
+    def observe(self, seat):
+        return seat
+
+    def render(self, color=False):
+        return ""
+
+
+def test_the_learning_layer_finds_a_games_array_form_and_shaping_by_their_methods():
+    assert array_form(TronGame) is TronGame
+    with pytest.raises(ArenaError, match="^game 'rules_only' has no array form of its observations: it cannot be"):
+        array_form(RulesOnly)
+    assert shaping_potential(RulesOnly(None, {}, np.random.default_rng(0)), 0) == 0.0
+    game = CatMouseGame(resolve_map("catmouse_8x7"), CatMouseGame.resolve_options({}), np.random.default_rng(0))
+    assert shaping_potential(game, 1) == game.shaping(1) > 0
+    planes, mask = observe_array(game, 0)
+    assert planes.tolist() == CatMouseGame.array_observation(game.observe(0)).tolist()
+    assert mask.tolist() == CatMouseGame.array_mask(game.observe(0)).tolist()

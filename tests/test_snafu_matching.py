@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
+from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES
+from arena.engines.tron.snafu.table import NO_MATCH, Table, decision, decisive_entries, is_beaten
 from arena.learning.tron.snafu.automaton import Automaton
-from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES
-from arena.learning.tron.snafu.table import NO_MATCH, Table, decision, decisive_entries, is_beaten
 
 
 def unit(vector):

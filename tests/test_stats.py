@@ -457,7 +457,7 @@ def test_kendall_tau():
 # -- calibration ----------------------------------------------------------------------------------------------
 
 def load_calibration():
-    spec = importlib.util.spec_from_file_location("stats_calibration", REPO / "benchmarks" / "stats_calibration.py")
+    spec = importlib.util.spec_from_file_location("stats_calibration", REPO / "experiments" / "stats_calibration.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the module runs
     spec.loader.exec_module(module)

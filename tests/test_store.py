@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.storage.store
+import arena.storage.migrations
 from arena.cli.main import app
 from arena.cli.results import SPARKS, sparkline
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.codec import decode_record
 from arena.storage.history import finalize_run
-from arena.storage.store import SCHEMA_VERSION, Store, StoreError
+from arena.storage.migrations import SCHEMA_VERSION
+from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
@@ -131,10 +132,10 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
         before = [(g.idx, g.labels, g.ranks, g.record) for g in store.games()]
     assert len(before) == 4
 
-    current = arena.storage.store.SCHEMA_VERSION
-    monkeypatch.setattr(arena.storage.store, "_MIGRATIONS", {
-        **arena.storage.store._MIGRATIONS, current + 1: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
-    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", current + 1)
+    current = arena.storage.migrations.SCHEMA_VERSION
+    monkeypatch.setattr(arena.storage.migrations, "MIGRATIONS", {
+        **arena.storage.migrations.MIGRATIONS, current + 1: "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'kept'"})
+    monkeypatch.setattr(arena.storage.migrations, "SCHEMA_VERSION", current + 1)
     with Store("arena.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
                                                                             "schema_version": str(current + 1)}
@@ -145,7 +146,7 @@ def test_an_old_database_migrates_forward_and_keeps_its_games(monkeypatch):
     assert stored_json(invoke("show", "1", "-f", "json")) == standings
 
     # and an arena that reads only the version before refuses the migrated file, untouched
-    monkeypatch.setattr(arena.storage.store, "SCHEMA_VERSION", current)
+    monkeypatch.setattr(arena.storage.migrations, "SCHEMA_VERSION", current)
     with pytest.raises(StoreError, match=rf"written by a newer arena \(schema {current + 1}; this arena reads up to "
                                          rf"{current}\)"):
         Store("arena.db")
@@ -417,7 +418,7 @@ def hold_write_transaction(path, statements, seconds):
 def test_opening_a_new_database_while_another_process_creates_it_waits_for_it(tmp_path):
     """The second arena to open a brand-new database finds the first one creating arena's tables."""
     path = tmp_path / "new.db"
-    schema = [s for s in arena.storage.store._MIGRATIONS[1].split(";") if s.strip()]
+    schema = [s for s in arena.storage.migrations.MIGRATIONS[1].split(";") if s.strip()]
     thread = hold_write_transaction(path, ["PRAGMA journal_mode = WAL", "BEGIN IMMEDIATE", *schema,
                                            "INSERT INTO meta VALUES ('application', 'arena')",
                                            "INSERT INTO meta VALUES ('schema_version', '1')"], 0.5)
@@ -605,3 +606,20 @@ def test_a_copy_of_a_database_reads_the_same(tmp_path):
     first = stored_json(invoke("tournament", "empty_room", "-b", "random,chaser", "-n", "2", "-w", "1", "-f", "json"))
     shutil.copy("arena.db", tmp_path / "copy.db")
     assert stored_json(invoke("show", "1", "--db", tmp_path / "copy.db", "-f", "json")) == first
+
+
+def test_stored_ratings_read_back_as_named_rows():
+    with Store("arena.db") as store:
+        run = store.create_run("r", "tron", "round_robin", {}, "f", 1)
+        bot = store.bot_id("random", "random", "v1", "bots/random_bot.py")
+        store.replace_run_ratings(run, [RatingRow(bot, None, 25.0, 8.0, 3)])
+        store.replace_snapshots(run, [SnapshotRow(0, bot, "cat", 24.0, 7.5)])
+        store.replace_leaderboard(run, "tron", [RatingRow(bot, None, 26.0, 6.0, 3)], (1, 4))
+        rating, = store.run_ratings(run)
+        assert (rating.bot_id, rating.role, rating.mu, rating.sigma, rating.games) == (bot, None, 25.0, 8.0, 3)
+        assert store.snapshots(run) == [SnapshotRow(0, bot, "cat", 24.0, 7.5)]
+        assert store.snapshots(run)[0].game_idx == 0
+        assert store.leaderboard_state("tron") == (run, (1, 4), [RatingRow(bot, None, 26.0, 6.0, 3)])
+        row, = store.leaderboard_rows("tron")
+        assert (row.run_id, row.game, row.mu, row.games) == (run, "tron", 26.0, 3)
+        assert store.latest_leaderboard_rows() == store.bot_leaderboard_rows("random") == [row]

@@ -1,4 +1,4 @@
-"""The strength maps of ``benchmarks/maps``: fair to both seats and playable, so a score on them measures the bots."""
+"""The strength maps of ``experiments/maps``: fair to both seats and playable, so a score on them measures the bots."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 from arena.core.maps import load_map
 from arena.games.tron.game import TronGame
 
-MAPS = sorted((Path(__file__).parent.parent / "benchmarks" / "maps").glob("*/*.txt"))
+MAPS = sorted((Path(__file__).parent.parent / "experiments" / "maps").glob("*/*.txt"))
 
 APART = {"corridors_30"}
 """Maps where the heads never meet: corridors_30's two middle walls have gaps that don't line up, so each

@@ -8,9 +8,7 @@ import pytest
 from arena import run_match
 from arena.core.game import MatchInfo
 from arena.core.maps import resolve_map
-from arena.games.tron.game import TronGame
-from arena.games.tron.observation import TronObservation
-from arena.games.tron.search import (
+from arena.engines.tron.search import (
     ASPIRATION,
     DRAW,
     WIN,
@@ -27,6 +25,8 @@ from arena.games.tron.search import (
     territory_value,
     voronoi,
 )
+from arena.games.tron.game import TronGame
+from arena.games.tron.observation import TronObservation
 from arena.plugins.registry import PluginConfig, load_registry
 from bots.chamber import DEFAULT_VERSION, Chamber
 from tests.tron_positions import bfs_distances, board_of, observe
@@ -553,3 +553,20 @@ def test_chamber_refuses_two_zero_weights_or_weights_that_are_not_whole_numbers(
     with pytest.raises(ValueError, match="edges must be a whole number"):
         Chamber.check_parameters({"edges": 1.5})
     Chamber.check_parameters({"cells": 0, "edges": 1})
+
+
+def test_the_old_paths_of_the_search_engines_are_the_moved_modules():
+    import arena.engines.tron.compiled_fill
+    import arena.engines.tron.search
+    import arena.games.tron.compiled_fill
+    import arena.games.tron.search
+    from arena.engines.tron.search_bot import SearchBot as MovedSearchBot
+    from arena.games.tron.search_bot import SearchBot
+
+    assert arena.games.tron.search is arena.engines.tron.search
+    assert arena.games.tron.compiled_fill is arena.engines.tron.compiled_fill
+    assert SearchBot is MovedSearchBot
+    from arena.engines.tron.learned_eval import load_weights
+    from arena.learning.tron.weights import load_weights as old_load_weights
+
+    assert old_load_weights is load_weights

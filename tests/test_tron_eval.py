@@ -7,11 +7,11 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
-from arena.games.tron.search import Position, Searcher, territories, territory_terms, voronoi
+from arena.engines.tron.features import CHAMBER_FEATURES, DEFAULT_FEATURES, FEATURES, features
+from arena.engines.tron.learned_eval import LearnedEval, load_weights
+from arena.engines.tron.search import Position, Searcher, territories, territory_terms, voronoi
 from arena.learning.tron.dataset import build_dataset, records_from_db, split_games
-from arena.learning.tron.features import CHAMBER_FEATURES, DEFAULT_FEATURES, FEATURES, features
 from arena.learning.tron.training import chamber_weights, train
-from arena.learning.tron.weights import LearnedEval, load_weights
 from arena.plugins.registry import load_registry
 from arena.storage.replay import new_game
 from bots.chamber import Chamber

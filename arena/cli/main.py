@@ -7,7 +7,6 @@ import sys
 import typer
 from rich.markup import escape
 
-from arena.cli import analysis, catalog, check, play, playability, records, results  # noqa: F401 - each module adds its commands
 from arena.cli.app import app
 from arena.cli.common import err
 from arena.cli.numbers import check_number_options
@@ -16,6 +15,10 @@ from arena.cli.usage import missing_value
 from arena.core.errors import ArenaError
 from arena.plugins.calling import call_hook
 from arena.plugins.registry import PluginConfig, load_registry
+
+# Each command module adds its commands; --help lists them in this order.
+from arena.cli import analysis, catalog, check, play, playability, records  # noqa: F401  # isort: skip
+from arena.cli import tournament, results, ladder  # noqa: F401  # isort: skip
 
 
 def _load_plugin_commands() -> None:

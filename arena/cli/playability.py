@@ -22,8 +22,9 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
-from arena.learning.playability import StudyRun, playability
+from arena.learning.playability import StudyRun
 from arena.report.playability import playability_page
+from arena.stats.playability import playability
 
 
 @app.command("playability")

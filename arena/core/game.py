@@ -10,11 +10,8 @@ A game owns its rules and nothing else. The referee (:mod:`arena.play.referee`) 
    then ``game.apply({seat: action, ...})`` advances the game by one turn.
 4. ``game.result`` gives a rank per seat (1 is best, equal ranks tie) and a human-readable reason.
 
-Array form (optional, for reinforcement learning, see :mod:`arena.rl`): a game that implements
-:meth:`Game.array_observation`, :meth:`Game.array_actions` and :meth:`Game.array_mask` turns any of its
-observations into a numpy array of fixed shape, numbers its actions for a ``Discrete`` action space, and
-marks the legal ones. They are class methods of the *observation*, so a bot (which sees only observations)
-can use them as well as an environment; :meth:`Game.observe_array` is the same beside :meth:`Game.observe`.
+Reinforcement learning (:mod:`arena.rl`) finds what it needs on the game class by name, without the core
+knowing of it: an array form of the observations and a shaping potential (see :mod:`arena.rl.array_form`).
 
 Seats are numbered from 0. Games with asymmetric roles (a cat and a mouse) list them in ``roles``:
 seat ``i`` plays ``roles[i]``. Symmetric games leave ``roles`` empty.
@@ -192,35 +189,6 @@ class Game(ABC):
 
         return text_view(self.render(color=False))
 
-    @classmethod
-    def array_observation(cls, obs: Any, **form: Any) -> np.ndarray:
-        """The observation ``obs`` as a ``float32`` array with values in ``[0, 1]``, the same shape all game long.
-
-        ``form`` holds the game's documented array options (Tron: ``centered``). A game without an array
-        form raises ``NotImplementedError``, the default.
-        """
-        raise NotImplementedError(f"game {cls.name!r} has no array form of its observations")
-
-    @classmethod
-    def array_actions(cls, obs: Any) -> Sequence[Any]:
-        """The action each index of a ``Discrete`` action space names for the seat that sees ``obs``.
-
-        The same length all game long (every action the seat could ever take on this board); the
-        default raises ``NotImplementedError``.
-        """
-        raise NotImplementedError(f"game {cls.name!r} has no numbered actions")
-
-    @classmethod
-    def array_mask(cls, obs: Any) -> np.ndarray:
-        """An ``int8`` array, 1 for each index of :meth:`array_actions` that is legal now, 0 for the others."""
-        raise NotImplementedError(f"game {cls.name!r} has no action mask")
-
-    def observe_array(self, seat: int, **form: Any) -> tuple[np.ndarray, np.ndarray]:
-        """The array form of ``observe(seat)`` and its action mask."""
-        obs = self.observe(seat)
-        cls = type(self)
-        return cls.array_observation(obs, **form), cls.array_mask(obs)
-
     def moves_together(self) -> bool:
         """Whether every living seat moves at once (so a parallel environment fits); the default is ``False``."""
         return False
@@ -230,14 +198,6 @@ class Game(ABC):
         earlier (Tron with 3 or 4 players) knows it when the seat is out."""
         result = self.result
         return None if result is None else result.ranks[seat]
-
-    def shaping(self, seat: int) -> float:
-        """A potential for reward shaping (how good the position looks for ``seat``, in ``[0, 1]``).
-
-        Environments built with ``shaping`` add the change of this potential to each reward (potential-based
-        shaping, which keeps the best policy the same). The default is 0: no shaping.
-        """
-        return 0.0
 
     def forfeit(self, seats: Sequence[int], reason: str) -> Result:
         """End the game because ``seats`` failed (crash, timeout, illegal move): see :func:`forfeit_ranks`."""

@@ -1,134 +1,22 @@
-"""The design verdict of Kalles and Kanellopoulos (2001) for any two-player game: what self-play learners'
-games say of a configuration, block by block and over the whole run.
-
-Per block: mean moves per player and their spread, each side's share of the wins with its 95% Wilson
-interval, the p-value of "the first player wins half the decided games" (exact sign test), the share of
-games won in the fewest moves possible, the longest game, and the draws by the move cap.
+"""Playability studies: a game's self-play learners, as ``arena playability GAME`` runs them.
 
 A game takes part by registering a :class:`PlayabilityStudy` through the ``register_studies`` hook: its
 learners, how to train them on a map with options, and how to read back what a trained model recorded.
-``arena playability GAME`` runs any registered study.
+The statistics of the verdict (Kalles and Kanellopoulos 2001) are in :mod:`arena.stats.playability`; their
+names are importable from here too, as studies written before they moved import them.
 """
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from arena.core.errors import ArenaError
-from arena.stats.proportions import sign_test, wilson_interval
+from arena.stats.playability import BlockStats, PlayabilityRow, merged, playability, summarise
 
-
-@dataclass
-class BlockStats:
-    """What the games of one block did: length (moves per player), wins by side, draws by the cap."""
-
-    games: int = 0
-    moves: float = 0.0
-    moves_squared: float = 0.0
-    white: int = 0
-    """Games the first player won (``white`` in the pawn race)."""
-    black: int = 0
-    """Games the second player won."""
-    draws: int = 0
-    longest: int = 0
-    fastest: int = 0
-    """Games won in the fewest moves the winner could have won in, unopposed."""
-
-    def add(self, winner: int | None, plies: int, fastest_win: int = 0) -> None:
-        """Count one game of ``plies`` moves of both sides; ``fastest_win``: the fewest moves a side can win in."""
-        per_player = plies / 2
-        if winner is not None and (plies + 1 - winner) // 2 == fastest_win:
-            self.fastest += 1
-        self.games += 1
-        self.moves += per_player
-        self.moves_squared += per_player * per_player
-        self.longest = max(self.longest, plies)
-        if winner is None:
-            self.draws += 1
-        elif winner == 0:
-            self.white += 1
-        else:
-            self.black += 1
-
-    @property
-    def mean_moves(self) -> float:
-        """Mean moves per player."""
-        return self.moves / self.games if self.games else math.nan
-
-    @property
-    def sd_moves(self) -> float:
-        """Standard deviation of the moves per player."""
-        if self.games < 2:
-            return math.nan
-        mean = self.mean_moves
-        return math.sqrt(max(self.moves_squared / self.games - mean * mean, 0.0) * self.games / (self.games - 1))
-
-
-@dataclass(frozen=True)
-class PlayabilityRow:
-    """One block of games (or the whole run), summarised."""
-
-    label: str
-    games: int
-    mean_moves: float
-    sd_moves: float
-    white: float
-    white_interval: tuple[float, float]
-    black: float
-    black_interval: tuple[float, float]
-    p_half: float
-    fastest: float
-    longest: int
-    draws: int
-
-    def as_json(self, sides: tuple[str, str] = ("white", "black")) -> dict[str, object]:
-        """The row as JSON-ready data, the players named ``sides`` (first, second)."""
-        first, second = sides
-        return {"block": self.label, "games": self.games, "mean_moves_per_player": self.mean_moves,
-                "sd_moves": self.sd_moves, first: self.white, f"{first}_95": list(self.white_interval),
-                second: self.black, f"{second}_95": list(self.black_interval), f"p_{first}_wins_half": self.p_half,
-                "won_in_fewest_moves": self.fastest, "longest": self.longest, "draws_by_cap": self.draws}
-
-
-def summarise(stats: BlockStats, label: str) -> PlayabilityRow:
-    """The row of one block (or of a merged run)."""
-    games = max(stats.games, 1)
-    return PlayabilityRow(label, stats.games, stats.mean_moves, stats.sd_moves, stats.white / games,
-                          wilson_interval(stats.white, stats.games) if stats.games else (math.nan, math.nan),
-                          stats.black / games,
-                          wilson_interval(stats.black, stats.games) if stats.games else (math.nan, math.nan),
-                          sign_test(stats.white, stats.black),
-                          stats.fastest / games, stats.longest, stats.draws)
-
-
-def merged(blocks: Sequence[BlockStats]) -> BlockStats:
-    """All blocks as one."""
-    total = BlockStats()
-    for block in blocks:
-        total.games += block.games
-        total.moves += block.moves
-        total.moves_squared += block.moves_squared
-        total.white += block.white
-        total.black += block.black
-        total.draws += block.draws
-        total.longest = max(total.longest, block.longest)
-        total.fastest += block.fastest
-    return total
-
-
-def playability(blocks: Sequence[BlockStats], block_size: int) -> list[PlayabilityRow]:
-    """One row per block (``0-10,000``, ...), then the whole run."""
-    rows = []
-    start = 0
-    for block in blocks:
-        rows.append(summarise(block, f"{start:,}-{start + block.games:,}"))
-        start += block_size
-    rows.append(summarise(merged(blocks), "all"))
-    return rows
+__all__ = ["BlockStats", "PlayabilityRow", "PlayabilityStudy", "StudyRun", "merged", "playability", "summarise"]
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from arena.learning.playability import PlayabilityRow
 from arena.report.charts import line_chart
+from arena.stats.playability import PlayabilityRow
 
 STYLE = ("body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; } "
          "table { border-collapse: collapse; } th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #ddd; "

@@ -1,6 +1,6 @@
 """Arena games for reinforcement learning: PettingZoo and Gymnasium environments, and trained policies as bots.
 
-- :func:`pettingzoo_env`: any game with an array form (:meth:`arena.core.game.Game.array_observation`) as a
+- :func:`pettingzoo_env`: any game with an array form (:class:`arena.rl.array_form.ArrayForm`) as a
   PettingZoo AEC environment; :func:`parallel_env` a game whose players move at once as a parallel one;
   :func:`gym_env` one seat as a Gymnasium environment, the others played by arena bots.
 - :func:`policy_bot`: a bot class from any callable (planes, mask) -> action index; :class:`MLPPolicy` a small

@@ -2,8 +2,8 @@
 network saved as ``.npz`` that the shipped bot ``npz:file=PATH`` plays (numpy only: no learning framework).
 
 A policy maps the array form of an observation (the planes of
-:meth:`arena.core.game.Game.array_observation`) and its action mask to an action index; the bot turns the
-index into the game's action with :meth:`arena.core.game.Game.array_actions`. Both work from the
+:class:`arena.rl.array_form.ArrayForm`) and its action mask to an action index; the bot turns the
+index into the game's action with :meth:`~arena.rl.array_form.ArrayForm.array_actions`. Both work from the
 observation alone, so a policy bot plays in tournaments, worker processes included, like any other bot.
 """
 
@@ -22,6 +22,7 @@ from arena.core.bot import Bot
 from arena.core.errors import ArenaError
 from arena.core.game import Game, MatchInfo
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.rl.array_form import array_form
 
 FORMAT = "arena-mlp/1"
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -132,8 +133,9 @@ class PolicyBot(Bot):
 
     def chosen(self, obs: Any, policy: Policy, game: type[Game], form: Mapping[str, Any]) -> Any:
         """The game action ``policy`` picks for ``obs``."""
-        index = int(policy(game.array_observation(obs, **form), game.array_mask(obs)))
-        actions = game.array_actions(obs)
+        arrays = array_form(game)
+        index = int(policy(arrays.array_observation(obs, **form), arrays.array_mask(obs)))
+        actions = arrays.array_actions(obs)
         if not 0 <= index < len(actions):
             raise ArenaError(f"the policy chose action {index}, but there are {len(actions)}")
         return actions[index]

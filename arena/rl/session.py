@@ -22,6 +22,7 @@ from arena.core.game import Game, MatchInfo, Result, player_name
 from arena.core.maps import GameMap, resolve_map
 from arena.play.referee import DEFAULT_TIME_LIMIT, bot_rng
 from arena.plugins.registry import Registry, load_registry
+from arena.rl.array_form import array_form, shaping_potential
 
 
 def agent_name(seat: int) -> str:
@@ -82,12 +83,11 @@ def choose_game(game: str, game_map: GameMap | str | None, options: Mapping[str,
     resolved = game_cls.resolve_options(merged)
     probe = game_cls(game_map, resolved, np.random.default_rng(0))
     obs = probe.observe(0)
+    arrays = array_form(game_cls)
     try:
-        game_cls.array_observation(obs, **form)
-        game_cls.array_mask(obs)
-        game_cls.array_actions(obs)
-    except NotImplementedError as exc:
-        raise ArenaError(f"{exc}: it cannot be a learning environment") from None
+        arrays.array_observation(obs, **form)
+        arrays.array_mask(obs)
+        arrays.array_actions(obs)
     except TypeError as exc:
         raise ArenaError(f"game {game!r}: bad array option ({exc})") from None
     return GameChoice(game_cls, game_map, resolved, dict(form), probe.num_seats)
@@ -218,19 +218,19 @@ class GameSession:
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """The seat's array observation and action mask, as ``{"observation": ..., "action_mask": ...}``."""
         obs = self.game.observe(seat)
-        cls = self.choice.game_cls
+        cls = array_form(self.choice.game_cls)
         mask = cls.array_mask(obs) if seat in self.game.to_act() and not self.over else \
             np.zeros(len(cls.array_actions(obs)), dtype=np.int8)
         return {"observation": cls.array_observation(obs, **self.choice.form), "action_mask": mask}
 
     def action_count(self) -> int:
         """How many numbered actions the game has for each seat."""
-        return len(self.choice.game_cls.array_actions(self.game.observe(0)))
+        return len(array_form(self.choice.game_cls).array_actions(self.game.observe(0)))
 
     def submit(self, seat: int, index: int) -> bool:
         """Take the learning seat's action index; once every seat acting this turn has one, play the turn and
         the opponents' turns after it. Returns whether a turn was played. An illegal index loses the game."""
-        actions = self.choice.game_cls.array_actions(self.game.observe(seat))
+        actions = array_form(self.choice.game_cls).array_actions(self.game.observe(seat))
         index = int(index)
         action = actions[index] if 0 <= index < len(actions) else None
         if action is None or not self.game.is_legal(seat, action):
@@ -261,7 +261,7 @@ class GameSession:
         return rewards
 
     def _shaping(self, seat: int) -> float:
-        return self.game.shaping(seat) if self.shaping_weight else 0.0
+        return shaping_potential(self.game, seat) if self.shaping_weight else 0.0
 
     def _play_turn(self) -> None:
         game = self.game

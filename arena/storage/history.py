@@ -24,10 +24,8 @@ from dataclasses import dataclass, field
 
 from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
-from arena.storage.store import GameResult, GameRow, Store
+from arena.storage.store import GameResult, GameRow, RatingRow, SnapshotRow, Store
 
-Snapshot = tuple[int, int, str | None, float, float]  # game index, bot id, role, mu, sigma
-LeaderRow = tuple[int, str | None, float, float, int]  # bot id, role, mu, sigma, games
 Player = tuple[int, str | None]  # bot id, role
 
 
@@ -41,7 +39,7 @@ def played_from_rows(rows: list[GameRow]) -> list[PlayedGame]:
 class RunRatings:
     """A run's own ratings: each player's rating after each game, and at the end with its game count."""
 
-    snapshots: list[Snapshot]
+    snapshots: list[SnapshotRow]
     final: dict[Player, Rating]
     games: dict[Player, int]
     draw_probability: float
@@ -53,9 +51,9 @@ class RunRatings:
         ratings = {(self.labels[player], player[1]): rating for player, rating in self.final.items()}
         return ratings if len(ratings) == len(self.final) else None
 
-    def rows(self) -> list[LeaderRow]:
+    def rows(self) -> list[RatingRow]:
         """The final ratings as stored rows, by bot id and role."""
-        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
                       for (bot, role), rating in self.final.items())
 
 
@@ -63,13 +61,13 @@ def rate_run(results: Sequence[GameResult]) -> RunRatings:
     """Rate one run's games alone, in schedule order, with the run's own draw rate."""
     history: list[tuple[int, Hashable, Rating]] = []
     final, probability = rate([(r.players, r.ranks) for r in results], history)
-    snapshots = [(results[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
+    snapshots = [SnapshotRow(results[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
                  for position, key, rating in history]
     labels = {player: label for r in results for player, label in zip(r.players, r.labels, strict=True)}
     return RunRatings(snapshots, final, _game_counts(results), probability, labels)  # type: ignore[arg-type]
 
 
-def run_snapshots(results: Sequence[GameResult]) -> list[Snapshot]:
+def run_snapshots(results: Sequence[GameResult]) -> list[SnapshotRow]:
     """Each player's rating after each game of one run, rating the run's games alone in schedule order."""
     return rate_run(results).snapshots
 
@@ -93,7 +91,7 @@ class Leaderboard:
     pairs: int = 0
 
     @classmethod
-    def from_rows(cls, rows: Sequence[LeaderRow], draws: tuple[int, int]) -> Leaderboard:
+    def from_rows(cls, rows: Sequence[RatingRow], draws: tuple[int, int]) -> Leaderboard:
         """A stored leaderboard."""
         return cls({(bot, role): Rating(mu, sigma) for bot, role, mu, sigma, _ in rows},
                    {(bot, role): games for bot, role, _, _, games in rows}, *draws)
@@ -106,9 +104,9 @@ class Leaderboard:
                           start=self.ratings)  # type: ignore[arg-type]
         return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)  # type: ignore[arg-type]
 
-    def rows(self) -> list[LeaderRow]:
+    def rows(self) -> list[RatingRow]:
         """The stored form: ``(bot id, role, mu, sigma, games)`` by bot id and role."""
-        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
                       for (bot, role), rating in self.ratings.items())
 
     @property
@@ -117,7 +115,7 @@ class Leaderboard:
         return self.ties, self.pairs
 
 
-def leaderboard_after(store: Store, game: str, run_id: int) -> list[LeaderRow]:
+def leaderboard_after(store: Store, game: str, run_id: int) -> list[RatingRow]:
     """Every bot version's all-time rating in ``game`` after ``run_id``, computed from the stored games."""
     board = Leaderboard()
     for run, _, _ in store.game_runs(game):

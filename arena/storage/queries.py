@@ -9,7 +9,7 @@ from datetime import datetime
 
 from arena.stats.standings import Standings, standings_from_games
 from arena.storage.history import played_from_rows
-from arena.storage.store import RunRow, Store
+from arena.storage.store import LeaderboardRow, RunRow, Store
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def run_standings(store: Store, run_id: int) -> Standings:
     return standings_from_games(run.game, played_from_rows(list(store.games(run_id=run_id))), run.scheduled)
 
 
-def _stored_ratings(store: Store, rows: list[tuple[int, str, int, str | None, float, float, int]]
+def _stored_ratings(store: Store, rows: list[LeaderboardRow]
                     ) -> list[StoredRating]:
     bots = {row["id"]: row for row in store.bot_rows()}
     return [StoredRating(run, game_name, bot, bots[bot]["label"], bots[bot]["name"], bots[bot]["version"], role, mu,

@@ -3,7 +3,8 @@
 ``arena.db`` in the current directory unless ``--db`` or ``ARENA_DB`` says otherwise. WAL mode; every
 finished game is committed on its own, so a killed arena loses no finished game. A file that is not an
 arena database, is corrupt, or was written by a newer arena is refused before anything is written to it;
-an older one is migrated forward when opened. Game records are stored compressed (:mod:`arena.storage.codec`).
+an older one is migrated forward when opened (:mod:`arena.storage.migrations`). Game records are stored
+compressed (:mod:`arena.storage.codec`).
 Commands that only read open the file read-only (:meth:`Store.__init__` with ``read_only``), so a database
 in a read-only directory or file can still be read; opening one to write there says so in one line.
 """
@@ -15,18 +16,17 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.core.errors import ArenaError
+from arena.storage import migrations
 from arena.storage.codec import decode_record, encode_record, record_json
 
-SCHEMA_VERSION = 3
-APPLICATION = "arena"
 DB_VARIABLE = "ARENA_DB"
 DEFAULT_DB = "arena.db"
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -41,178 +41,6 @@ def _compact_json(value: Any) -> str:
     return _COMPACT_ENCODER.encode(value)
 
 
-def _compress_stored_records(conn: sqlite3.Connection) -> None:
-    """Records written before compression: compressed in place (they read back as the same dicts)."""
-    cursor = conn.execute("SELECT id, record FROM games WHERE typeof(record) = 'text'")
-    while batch := cursor.fetchmany(1000):
-        conn.executemany("UPDATE games SET record = ? WHERE id = ?",
-                         [(encode_record(json.loads(record)), game_id) for game_id, record in batch])
-
-
-_VERSION_2 = """
-    CREATE TABLE leaderboard_draws (
-        run_id INTEGER PRIMARY KEY REFERENCES runs (id),
-        game TEXT NOT NULL,
-        ties INTEGER NOT NULL,
-        pairs INTEGER NOT NULL
-    );
-    CREATE INDEX leaderboard_draws_game ON leaderboard_draws (game, run_id);
-    CREATE INDEX leaderboard_game ON leaderboard (game, run_id);
-    CREATE INDEX leaderboard_bot ON leaderboard (bot_id);
-    CREATE TABLE run_ratings (
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        bot_id INTEGER NOT NULL REFERENCES bots (id),
-        role TEXT NOT NULL DEFAULT '',
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL,
-        PRIMARY KEY (run_id, bot_id, role)
-    ) WITHOUT ROWID;
-    INSERT INTO run_ratings (run_id, bot_id, role, mu, sigma, games)
-        SELECT run_id, bot_id, role, mu, sigma, games FROM (
-            SELECT run_id, bot_id, role, mu, sigma,
-                   ROW_NUMBER() OVER (PARTITION BY run_id, bot_id, role ORDER BY game_idx DESC) AS newest,
-                   COUNT(*) OVER (PARTITION BY run_id, bot_id, role) AS games
-            FROM rating_snapshots)
-        WHERE newest = 1;
-    CREATE TABLE rating_snapshots_by_key (
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        game_idx INTEGER NOT NULL,
-        bot_id INTEGER NOT NULL REFERENCES bots (id),
-        role TEXT NOT NULL DEFAULT '',
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        PRIMARY KEY (run_id, game_idx, bot_id, role)
-    ) WITHOUT ROWID;
-    INSERT INTO rating_snapshots_by_key SELECT run_id, game_idx, bot_id, role, mu, sigma FROM rating_snapshots;
-    DROP TABLE rating_snapshots;
-    ALTER TABLE rating_snapshots_by_key RENAME TO rating_snapshots;
-    ALTER TABLE runs ADD COLUMN played INTEGER NOT NULL DEFAULT 0;
-    UPDATE runs SET played = (SELECT count(*) FROM games WHERE games.run_id = runs.id)
-"""
-_COUNT_PLAYED = """
-    CREATE TRIGGER games_count_in_their_run AFTER INSERT ON games
-    BEGIN
-        UPDATE runs SET played = played + 1 WHERE id = NEW.run_id;
-    END
-"""
-
-
-def _migrate_to_2(conn: sqlite3.Connection) -> None:
-    """Version 2: records compressed; each leaderboard carries the draw counts it was rated with (so the
-    next run continues it); each run's final ratings kept on their own; snapshots stored once, by key;
-    each run counts its stored games (a trigger adds each new one)."""
-    _run_script(conn, _VERSION_2)
-    conn.execute(_COUNT_PLAYED)  # one statement, with a semicolon inside
-    _compress_stored_records(conn)
-
-
-def _run_script(conn: sqlite3.Connection, script: str) -> None:
-    for statement in script.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-
-
-_VERSION_3 = """
-    CREATE TABLE bot_sources (
-        name TEXT NOT NULL,
-        version TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        first_seen TEXT NOT NULL,
-        PRIMARY KEY (name, version)
-    ) WITHOUT ROWID;
-    CREATE TABLE bot_source_files (
-        name TEXT NOT NULL,
-        version TEXT NOT NULL,
-        path TEXT NOT NULL,
-        mode INTEGER NOT NULL,
-        data BLOB NOT NULL,
-        PRIMARY KEY (name, version, path),
-        FOREIGN KEY (name, version) REFERENCES bot_sources (name, version)
-    ) WITHOUT ROWID
-"""
-"""Version 3: the source of each bot version the first time it plays (a Python bot's module, a program bot's
-files), so that an older version can be played again (``name@version``)."""
-
-_MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
-    1: """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE runs (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        game TEXT NOT NULL,
-        format TEXT NOT NULL,
-        definition TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        scheduled INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        finished_at TEXT
-    );
-    CREATE INDEX runs_fingerprint ON runs (fingerprint);
-    CREATE TABLE bots (
-        id INTEGER PRIMARY KEY,
-        label TEXT NOT NULL,
-        name TEXT NOT NULL,
-        version TEXT NOT NULL,
-        source TEXT NOT NULL,
-        previous_id INTEGER REFERENCES bots (id),
-        first_seen TEXT NOT NULL,
-        UNIQUE (label, version)
-    );
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        idx INTEGER NOT NULL,
-        game TEXT NOT NULL,
-        map TEXT,
-        seed INTEGER NOT NULL,
-        seats TEXT NOT NULL,
-        ranks TEXT NOT NULL,
-        reason TEXT NOT NULL,
-        failures TEXT NOT NULL,
-        think_time TEXT NOT NULL,
-        duration REAL NOT NULL,
-        turns INTEGER NOT NULL,
-        record TEXT NOT NULL,
-        finished_at TEXT NOT NULL,
-        UNIQUE (run_id, idx)
-    );
-    CREATE TABLE rating_snapshots (
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        game_idx INTEGER NOT NULL,
-        bot_id INTEGER NOT NULL REFERENCES bots (id),
-        role TEXT NOT NULL DEFAULT '',
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        PRIMARY KEY (run_id, game_idx, bot_id, role)
-    );
-    CREATE TABLE leaderboard (
-        run_id INTEGER NOT NULL REFERENCES runs (id),
-        game TEXT NOT NULL,
-        bot_id INTEGER NOT NULL REFERENCES bots (id),
-        role TEXT NOT NULL DEFAULT '',
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL,
-        PRIMARY KEY (run_id, bot_id, role)
-    );
-    CREATE TABLE ladder (
-        game TEXT NOT NULL,
-        bot_id INTEGER NOT NULL REFERENCES bots (id),
-        role TEXT NOT NULL DEFAULT '',
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL,
-        last_round INTEGER NOT NULL,
-        PRIMARY KEY (game, bot_id, role)
-    );
-    """,
-    2: _migrate_to_2,
-    3: _VERSION_3,
-}
-
-
 class StoreError(ArenaError):
     """A database file that cannot be used; it was not modified."""
 
@@ -225,6 +53,38 @@ def now() -> str:
 def default_db_path() -> Path:
     """``$ARENA_DB`` if set, else ``./arena.db``."""
     return Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB)
+
+
+class RatingRow(NamedTuple):
+    """A stored rating of one bot version (and role): at the end of a run, or on a leaderboard after one."""
+
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
+    games: int
+
+
+class LeaderboardRow(NamedTuple):
+    """A stored all-time rating of one bot version (and role) after run ``run_id`` of ``game``."""
+
+    run_id: int
+    game: str
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
+    games: int
+
+
+class SnapshotRow(NamedTuple):
+    """One bot version's (and role's) rating within its run, after the run's game ``game_idx``."""
+
+    game_idx: int
+    bot_id: int
+    role: str | None
+    mu: float
+    sigma: float
 
 
 @dataclass(frozen=True)
@@ -320,13 +180,13 @@ def _check_existing(path: Path) -> int:
             raise StoreError(f"{path}: not an arena database (an SQLite file without arena's tables); "
                              "it was left untouched")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        if meta.get("application") != APPLICATION:
+        if meta.get("application") != migrations.APPLICATION:
             raise StoreError(f"{path}: not an arena database (application {meta.get('application')!r}); "
                              "it was left untouched")
         version = int(meta.get("schema_version", "0"))
-        if version > SCHEMA_VERSION:
+        if version > migrations.SCHEMA_VERSION:
             raise StoreError(f"{path}: written by a newer arena (schema {version}; this arena reads up to "
-                             f"{SCHEMA_VERSION}); upgrade arena to use it. It was left untouched")
+                             f"{migrations.SCHEMA_VERSION}); upgrade arena to use it. It was left untouched")
         return version
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: the database is corrupt or unreadable ({exc}); it was left untouched") from None
@@ -402,8 +262,8 @@ class Store:
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
         self._checked = not (self.path.exists() and self.path.stat().st_size > 0)  # a new file needs no check
-        version = SCHEMA_VERSION if self._checked else _check_existing(self.path)
-        if read_only and version == SCHEMA_VERSION:
+        version = migrations.SCHEMA_VERSION if self._checked else _check_existing(self.path)
+        if read_only and version == migrations.SCHEMA_VERSION:
             self._open_read_only()
             return
         reason = read_only_reason(self.path)
@@ -459,16 +319,9 @@ class Store:
             if has_meta:
                 row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
-            if version < SCHEMA_VERSION:
+            if version < migrations.SCHEMA_VERSION:
                 self.check_before_writing()
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                migration = _MIGRATIONS[target]
-                if callable(migration):
-                    migration(self.conn)
-                else:
-                    _run_script(self.conn, migration)
-                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('application', ?)", (APPLICATION,))
-                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(target),))
+            migrations.migrate(self.conn, version)
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
@@ -729,7 +582,7 @@ class Store:
 
     # --- ratings ------------------------------------------------------------------------------------
 
-    def replace_snapshots(self, run_id: int, snapshots: Iterable[tuple[int, int, str | None, float, float]]) -> None:
+    def replace_snapshots(self, run_id: int, snapshots: Iterable[SnapshotRow]) -> None:
         """Store the run's rating after every game: ``(game_idx, bot_id, role, mu, sigma)``."""
         with self.transaction():
             self.conn.execute("DELETE FROM rating_snapshots WHERE run_id = ?", (run_id,))
@@ -737,13 +590,13 @@ class Store:
                 "INSERT INTO rating_snapshots (run_id, game_idx, bot_id, role, mu, sigma) VALUES (?, ?, ?, ?, ?, ?)",
                 [(run_id, idx, bot, role or "", mu, sigma) for idx, bot, role, mu, sigma in snapshots])
 
-    def snapshots(self, run_id: int) -> list[tuple[int, int, str | None, float, float]]:
+    def snapshots(self, run_id: int) -> list[SnapshotRow]:
         """The stored rating snapshots of a run."""
-        return [(idx, bot, role or None, mu, sigma) for idx, bot, role, mu, sigma in self.conn.execute(
+        return [SnapshotRow(idx, bot, role or None, mu, sigma) for idx, bot, role, mu, sigma in self.conn.execute(
             "SELECT game_idx, bot_id, role, mu, sigma FROM rating_snapshots WHERE run_id = ? "
             "ORDER BY game_idx, bot_id, role", (run_id,))]
 
-    def replace_run_ratings(self, run_id: int, rows: Iterable[tuple[int, str | None, float, float, int]]) -> None:
+    def replace_run_ratings(self, run_id: int, rows: Iterable[RatingRow]) -> None:
         """Store every bot's rating at the end of the run, rated on the run's games alone:
         ``(bot_id, role, mu, sigma, games)``."""
         with self.transaction():
@@ -752,13 +605,13 @@ class Store:
                 "INSERT INTO run_ratings (run_id, bot_id, role, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)",
                 [(run_id, bot, role or "", mu, sigma, games) for bot, role, mu, sigma, games in rows])
 
-    def run_ratings(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+    def run_ratings(self, run_id: int) -> list[RatingRow]:
         """The stored ratings at the end of a run: ``(bot_id, role, mu, sigma, games)``."""
-        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+        return [RatingRow(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
             "SELECT bot_id, role, mu, sigma, games FROM run_ratings WHERE run_id = ? ORDER BY bot_id, role",
             (run_id,))]
 
-    def replace_leaderboard(self, run_id: int, game: str, rows: Iterable[tuple[int, str | None, float, float, int]],
+    def replace_leaderboard(self, run_id: int, game: str, rows: Iterable[RatingRow],
                             draws: tuple[int, int] | None = None) -> None:
         """Store every bot's all-time rating after ``run_id``: ``(bot_id, role, mu, sigma, games)``, and the
         ``(tied seat pairs, seat pairs)`` counted over the games it rates, from which the next run goes on."""
@@ -773,7 +626,7 @@ class Store:
                                   (run_id, game, *draws))
 
     def leaderboard_state(self, game: str, before: int | None = None
-                          ) -> tuple[int, tuple[int, int], list[tuple[int, str | None, float, float, int]]] | None:
+                          ) -> tuple[int, tuple[int, int], list[RatingRow]] | None:
         """The newest stored leaderboard of ``game`` that can be continued (it has its draw counts), of a run
         before ``before`` if given: ``(run_id, (ties, pairs), rows)``, or ``None``."""
         where, params = ("AND run_id < ?", (game, before)) if before is not None else ("", (game,))
@@ -784,36 +637,39 @@ class Store:
         run_id, ties, pairs = row
         return run_id, (ties, pairs), self.run_leaderboard(run_id)
 
-    def run_leaderboard(self, run_id: int) -> list[tuple[int, str | None, float, float, int]]:
+    def run_leaderboard(self, run_id: int) -> list[RatingRow]:
         """The stored all-time ratings after one run: ``(bot_id, role, mu, sigma, games)``."""
-        return [(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
+        return [RatingRow(bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in self.conn.execute(
             "SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? ORDER BY bot_id, role",
             (run_id,))]
 
-    def leaderboard_rows(self, game: str | None = None) -> list[tuple[int, str, int, str | None, float, float, int]]:
+    def leaderboard_rows(self, game: str | None = None) -> list[LeaderboardRow]:
         """Every stored all-time rating: ``(run_id, game, bot_id, role, mu, sigma, games)`` by run."""
         where, params = ("WHERE game = ?", (game,)) if game else ("", ())
-        return [(run, g, bot, role or None, mu, sigma, games) for run, g, bot, role, mu, sigma, games in
+        return [LeaderboardRow(run, g, bot, role or None, mu, sigma, games)
+                for run, g, bot, role, mu, sigma, games in
                 self.conn.execute("SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard "
                                   f"{where} ORDER BY run_id, bot_id, role", params)]
 
     def latest_leaderboard_rows(self, game: str | None = None
-                                ) -> list[tuple[int, str, int, str | None, float, float, int]]:
+                                ) -> list[LeaderboardRow]:
         """The newest stored all-time ratings of each game (or of ``game``), as :meth:`leaderboard_rows`."""
         games = [game] if game else [row[0] for row in self.conn.execute("SELECT DISTINCT game FROM runs")]
         rows = []
         for name in sorted(games):
             latest = self.conn.execute("SELECT max(run_id) FROM leaderboard WHERE game = ?", (name,)).fetchone()[0]
             if latest is not None:
-                rows += [(latest, name, bot, role or None, mu, sigma, games) for bot, role, mu, sigma, games in
+                rows += [LeaderboardRow(latest, name, bot, role or None, mu, sigma, games)
+                         for bot, role, mu, sigma, games in
                          self.conn.execute("SELECT bot_id, role, mu, sigma, games FROM leaderboard WHERE run_id = ? "
                                            "ORDER BY bot_id, role", (latest,))]
         return rows
 
-    def bot_leaderboard_rows(self, bot: str) -> list[tuple[int, str, int, str | None, float, float, int]]:
+    def bot_leaderboard_rows(self, bot: str) -> list[LeaderboardRow]:
         """The stored all-time ratings of the versions of bot ``bot`` (a label or a name), as
         :meth:`leaderboard_rows`."""
-        return [(run, g, bot_id, role or None, mu, sigma, games) for run, g, bot_id, role, mu, sigma, games in
+        return [LeaderboardRow(run, g, bot_id, role or None, mu, sigma, games)
+                for run, g, bot_id, role, mu, sigma, games in
                 self.conn.execute(
                     "SELECT run_id, game, bot_id, role, mu, sigma, games FROM leaderboard WHERE bot_id IN "
                     "(SELECT id FROM bots WHERE label = ? OR name = ?) ORDER BY run_id, bot_id, role", (bot, bot))]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.games.catmouse.board import MOVES
+from arena.games.catmouse.rules import MOVES
 
 PLANES = 5
 

@@ -38,12 +38,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from arena.core.errors import ArenaError
 from arena.core.game import Game, Option, Result
-from arena.core.maps import GameMap
+from arena.core.maps import GameMap, resolve_map
 from arena.core.view import BoardView, CellStyle, Mark, Piece
 from arena.games.catmouse.arrays import catmouse_array, catmouse_mask, closeness
-from arena.games.catmouse.board import CAT, MOUSE, MOVES, SIDE_NAMES, GameState, Layout, open_layout
 from arena.games.catmouse.layouts import layout_from_map
+from arena.games.catmouse.rules import CAT, MOUSE, MOVES, SIDE_NAMES, GameState, Layout, open_layout
 
 MAX_MOVE_LIMIT = 100_000
 _NUMBER = re.compile(r"^[1-9][0-9]{0,5}$")
@@ -278,3 +279,18 @@ class CatMouseGame(Game):
         status = f"the mouse has made {state.mouse_moves}{limit} moves"
         notes = {} if state.winner is not None else {state.to_move: "to move"}
         return BoardView(rows, styles, pieces, marks, status, notes)
+
+
+def load_board(spec: str) -> tuple[GameMap, Layout, dict[str, str]]:
+    """A catmouse map by name or path, its board and its resolved options; an error names a map of another
+    game."""
+    game_map = resolve_map(spec)
+    game = game_map.header.get("game", "tron")
+    if game != CatMouseGame.name:
+        raise ArenaError(f"{game_map.label} is a {game} map, not a catmouse map")
+    layout = layout_from_map(game_map)
+    try:
+        options = CatMouseGame.resolve_options(game_map.header)
+    except ArenaError as exc:
+        raise ArenaError(f"{game_map.label}: {exc}") from None
+    return game_map, layout, options

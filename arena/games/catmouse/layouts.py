@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from arena.core.maps import GameMap, parse_map
-from arena.games.catmouse.board import Layout
+from arena.games.catmouse.rules import Layout
 
 CELL_CHARS = frozenset("#. CM")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.games.catmouse.board import CAT, MOUSE, open_layout
+from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.games.catmouse.solver import start_result
 
 

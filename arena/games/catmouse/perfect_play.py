@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.games.catmouse.board import CAT, MOUSE
-from arena.games.catmouse.boards import load_board
-from arena.games.catmouse.game import move_limit
+from arena.games.catmouse.game import load_board, move_limit
+from arena.games.catmouse.rules import CAT, MOUSE
 from arena.games.catmouse.solver import cached_solution
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.core.json_files import write_json_atomically
-from arena.games.catmouse.board import DELTAS, MOVES, SIDE_NAMES, Layout
+from arena.games.catmouse.rules import DELTAS, MOVES, SIDE_NAMES, Layout
 
 POLICY_FORMAT = "arena-catmouse-policy/1"
 SHIPPED_POLICY = Path(__file__).resolve().parent / "trained" / "window.json"

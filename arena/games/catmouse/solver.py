@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.games.catmouse.board import CAT, MOVES, Layout
+from arena.games.catmouse.rules import CAT, MOVES, Layout
 
 NEVER = np.int32(1 << 30)
 """The number of moves to a catch the cat cannot force."""

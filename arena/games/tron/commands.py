@@ -121,10 +121,10 @@ def train_cla_command(
     every: Annotated[int, typer.Option(help="Print the cumulative success every this many games.")] = 100,
 ) -> None:
     """Train a Snafu collective learning automaton (Cloppert 2007) against the pseudo-random opponent."""
+    from arena.engines.tron.snafu.strategy import parse_strategy
+    from arena.engines.tron.snafu.table import TABLE_FORMAT, load_table, save_table
     from arena.games.tron.snafu import parse_size
     from arena.learning.tron.snafu.automaton import Automaton
-    from arena.learning.tron.snafu.strategy import parse_strategy
-    from arena.learning.tron.snafu.table import TABLE_FORMAT, load_table, save_table
 
     chosen = parse_strategy(strategy)
     width, height = parse_size(size)
@@ -173,8 +173,8 @@ def scaling_command(
 ) -> None:
     """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
     from arena.cli.interrupts import stop_requests
+    from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
     from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
-    from arena.learning.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
     from arena.learning.tron.snafu.summary import HEADERS, summarise, summary_row
 
     check_output_format(fmt)

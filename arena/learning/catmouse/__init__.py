@@ -3,7 +3,9 @@
 * :mod:`.rules` - the rules a training run plays by;
 * :mod:`.plain` - one game at a time in plain Python (the reference, and the baseline of the benchmark);
 * :mod:`.batch` - many games at once with numpy;
-* :mod:`.full` - version 1: full policies for both players, improved in turn against each other;
-* :mod:`.window` - version 2: a board-size-free 3x3 window policy, trained against scripted opponents;
+* :mod:`.full_policy_trainer` - full policies (a move for every pair of cells) for both players, improved in
+  turn against each other (the article's version 1);
+* :mod:`.window_policy_trainer` - a board-size-free 3x3 window policy, trained against scripted opponents (the
+  article's version 2);
 * :mod:`.checkpoint` - stopping and resuming a run.
 """

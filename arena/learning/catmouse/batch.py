@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.games.catmouse.board import CAT, MOUSE
+from arena.games.catmouse.rules import CAT, MOUSE
 from arena.learning.catmouse.rules import Rules
 
 

@@ -19,8 +19,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from arena.games.catmouse.board import CAT, MOUSE
 from arena.games.catmouse.policies import window_axis
+from arena.games.catmouse.rules import CAT, MOUSE
 from arena.learning.catmouse.rules import Rules
 
 

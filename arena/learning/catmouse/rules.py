@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.board import CAT, Layout
+from arena.games.catmouse.rules import CAT, Layout
 
 SCRIPTED_BOTS_BY_ROLE = {"cat": ("greedy", "random"), "mouse": ("random", "wary")}
 """The scripted opponents a window policy can train against, by the role they play."""

@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.boards import load_board
-from arena.games.catmouse.game import move_limit
+from arena.games.catmouse.game import load_board, move_limit
 from arena.games.catmouse.layouts import layout_rows
 from arena.games.catmouse.policies import Policy, PolicyError, load_policy, save_policy
 from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint
-from arena.learning.catmouse.full import FullSettings, FullTrainer
-from arena.learning.catmouse.window import WindowSettings, WindowTrainer
+from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer
+from arena.learning.catmouse.window_policy_trainer import WindowSettings, WindowTrainer
 
 RUNS_DIR = Path("runs")
 """Where a training run writes its policy and checkpoint when given no ``--out``: ``runs/catmouse-<kind>/``."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from arena.engines.pawnrace.td_model import Features, Network
 from arena.games.pawnrace.rules import BASE, STEPS, Setup, legal_moves, play, start
 from arena.learning.pawnrace.network_kernel import next_double
-from arena.learning.pawnrace.td_network import Features, Network
 from arena.learning.pawnrace.td_table import TdSettings
 
 

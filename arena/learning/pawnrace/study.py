@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from arena.core.errors import ArenaError
+from arena.engines.pawnrace.td_model import load_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.solver import verdict
 from arena.learning.pawnrace.td_network import TdNetworkTrainer, network_settings
-from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer, load_model
-from arena.learning.playability import BlockStats, PlayabilityStudy, StudyRun
+from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer
+from arena.learning.playability import PlayabilityStudy, StudyRun
+from arena.stats.playability import BlockStats
 
 TRAINERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
 

@@ -17,16 +17,20 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from functools import cached_property, lru_cache
-from pathlib import Path
+from functools import cached_property
 from typing import Any
 
-from arena.core.errors import ArenaError
-from arena.core.json_files import read_json_file, write_json_atomically
-from arena.games.pawnrace.rules import Position, Setup, Square, legal_moves, play, square_name, start
-from arena.learning.playability import BlockStats
+from arena.engines.pawnrace.td_model import (  # noqa: F401 - load_model, save_model: old imports of stored td bots
+    MODEL_FORMAT,
+    choose,
+    load_model,
+    position_key,
+    save_model,
+    unmoved,
+)
+from arena.games.pawnrace.rules import Setup, start
+from arena.stats.playability import BlockStats
 
-MODEL_FORMAT = "arena-pawnrace-td/1"
 TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
 
 
@@ -53,43 +57,6 @@ class TdSettings:
     def setup(self) -> Setup:
         """The rules the games are played by (one object, so its tables are built once)."""
         return Setup(self.n, self.a, self.pawns, self.removal, self.max_moves)
-
-
-def position_key(position: Position) -> str:
-    """A position as text: white's squares, black's, waiting pawns, side to move (``c3|d4,e4|0,1|b``)."""
-    white, black = _squares_text(position.pawns[0]), _squares_text(position.pawns[1])
-    return f"{white}|{black}|{position.waiting[0]},{position.waiting[1]}|{'wb'[position.to_move]}"
-
-
-@lru_cache(maxsize=1 << 16)
-def _squares_text(squares: frozenset[Square]) -> str:
-    return ",".join(square_name(square) for square in sorted(squares))
-
-
-def choose(setup: Setup, table: dict[str, float], position: Position, win_reward: float,
-           rng: random.Random | None = None, greedy: float = 1.0) -> tuple[Any, Position, float]:
-    """The move a learner plays (greedy over afterstates, or at random with probability ``1 - greedy``), the
-    position it leaves and that position's value to the learner."""
-    moves = legal_moves(setup, position)
-    options = []
-    for move in moves:
-        after = play(setup, position, move)
-        options.append((move, after, _afterstate_value(table, after, position.to_move, win_reward)))
-    if rng is not None and rng.random() >= greedy:
-        return options[rng.randrange(len(options))]
-    best = max(value for _, _, value in options)
-    ties = [option for option in options if option[2] == best]
-    return ties[rng.randrange(len(ties))] if rng is not None and len(ties) > 1 else ties[0]
-
-
-def _afterstate_value(table: dict[str, float], after: Position, side: int, win_reward: float) -> float:
-    if after.over:
-        return 0.0 if after.winner is None else win_reward if after.winner == side else -win_reward
-    return table.get(position_key(_unmoved(after)), 0.0)
-
-
-def _unmoved(position: Position) -> Position:
-    return Position(position.pawns, position.waiting, position.to_move)
 
 
 @dataclass
@@ -204,7 +171,7 @@ class TdTableTrainer(SelfPlayTrainer):
                     loser.learn(settings, settings.win_reward, 0.0)
             else:
                 learner.learn(settings, settings.move_reward, value)
-                learner.visit(position_key(_unmoved(after)))
+                learner.visit(position_key(unmoved(after)))
             position = after
         return position.winner, position.moves
 
@@ -226,17 +193,3 @@ class TdTableTrainer(SelfPlayTrainer):
         """The model file's contents: both tables, the settings, and the statistics per block."""
         return {"format": MODEL_FORMAT, "kind": "table", "settings": asdict(self.settings), "played": self.played,
                 "tables": self.tables, "blocks": [asdict(block) for block in self.blocks]}
-
-
-def save_model(path: Path, data: dict[str, Any]) -> None:
-    """Write a model or checkpoint file (JSON) atomically, creating its folder."""
-    write_json_atomically(path, data)
-
-
-def load_model(path: str | Path) -> dict[str, Any]:
-    """Read a model file; any problem is a one-line error naming the file."""
-    data = read_json_file(path, "no such model file", "not a readable JSON model")
-    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT or data.get("kind") not in ("table",
-                                                                                                    "network"):
-        raise ArenaError(f"{path}: not a pawn-race TD model (format {MODEL_FORMAT})")
-    return data

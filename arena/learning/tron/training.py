@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
+from arena.engines.tron.features import CHAMBER_FEATURES
+from arena.engines.tron.learned_eval import SCALE, WEIGHTS_FORMAT
 from arena.learning.tron.dataset import DataSet, split_games
-from arena.learning.tron.features import CHAMBER_FEATURES
-from arena.learning.tron.weights import SCALE, WEIGHTS_FORMAT
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -90,7 +90,7 @@ def chamber_weights(result: TrainResult) -> tuple[int, int] | None:
 
     Scaled so that the larger in size is 7, as with ``chamber`` version 2's weights 2 and 7 (which this maps
     to themselves), so the search's aspiration window keeps about its width in cells. ``None`` unless exactly
-    the two :data:`~arena.learning.tron.features.CHAMBER_FEATURES` were fitted, or if both weights are 0.
+    the two :data:`~arena.engines.tron.features.CHAMBER_FEATURES` were fitted, or if both weights are 0.
     """
     if result.names != CHAMBER_FEATURES:
         return None

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arena.learning.tron.snafu.features import parse_feature_set
+from arena.engines.tron.snafu.features import parse_feature_set
+from arena.engines.tron.snafu.strategy import Strategy
+from arena.engines.tron.snafu.table import Table
 from arena.learning.tron.snafu.simulate import play_game, seed_games
-from arena.learning.tron.snafu.strategy import Strategy
-from arena.learning.tron.snafu.table import Table
 
 
 @dataclass

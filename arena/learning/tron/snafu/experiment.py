@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
+from arena.engines.tron.snafu.strategy import Strategy
 from arena.learning.tron.snafu.automaton import Automaton
-from arena.learning.tron.snafu.strategy import Strategy
 from arena.play.task_pools import LocalTaskPool, TaskPool
 
 RESULTS_FORMAT = "arena-snafu-scaling/1"

@@ -4,7 +4,7 @@ The rules are :mod:`arena.games.tron.snafu`'s on an open board: random distinct 
 simultaneous moves, a deadly edge, both crashing in one round a tie. The opponent is the ``mindless`` bot:
 straight while the cell ahead is empty, else a random turn among those onto an empty cell (``left`` listed
 before ``right``), else any of the three moves. The CLA plays the table's decision when it dictates one
-(:mod:`arena.learning.tron.snafu.table`) and the opponent's rule otherwise.
+(:mod:`arena.engines.tron.snafu.table`) and the opponent's rule otherwise.
 
 Randomness comes from numba's generator, seeded by :func:`seed_games`, so a sequence of games is a function
 of its seed (and of nothing else the process has done, as long as nothing else draws from it in between).
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.learning.tron.snafu.features import FORWARD, state_vector
-from arena.learning.tron.snafu.table import decisive_entries, select
+from arena.engines.tron.snafu.features import FORWARD, state_vector
+from arena.engines.tron.snafu.table import decisive_entries, select
 
 STRAIGHT, RIGHT, LEFT = 0, 1, 2
 TURN = np.array([0, 1, 3], dtype=np.int64)  # quarter turns clockwise for straight, right, left

@@ -1,6 +1,6 @@
 """Calibrates the search bots' node budgets: how many nodes each bot's search visits in 0.1 s of CPU time.
 
-Run: python benchmarks/node_budget.py [--seeds S] [--think SECONDS]
+Run: python experiments/node_budget.py [--seeds S] [--think SECONDS]
 
 From every third position of S games of greedy play (``benchmarks/tron_search.py``) on each default map
 while the players are in contact, each bot's search (``minimax``: reachable area, Python; ``voronoi`` and
@@ -10,7 +10,7 @@ not wall time, so that a busy machine does not bias the figure). From positions 
 apart, ``chamber``'s space-filling search is measured the same way (in Python and compiled), and from
 positions of ``four_corners`` where seat 0 touches two opponents or more, the paranoid search with each
 evaluation. The printed budget is the median rate times 0.1 s; the bots' defaults
-(``arena/games/tron/search_bot.py``) are these figures, rounded.
+(``arena/engines/tron/search_bot.py``) are these figures, rounded.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))  # the greedy positions tron_search times
 
 from tron_search import apart_positions, greedy_game, greedy_positions  # noqa: E402
 
-from arena.games.tron.compiled import warm_up  # noqa: E402
-from arena.games.tron.compiled_fill import warm_up as warm_up_fill  # noqa: E402
-from arena.games.tron.paranoid import ParanoidSearcher  # noqa: E402
-from arena.games.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
+from arena.engines.tron.compiled import warm_up  # noqa: E402
+from arena.engines.tron.compiled_fill import warm_up as warm_up_fill  # noqa: E402
+from arena.engines.tron.paranoid import ParanoidSearcher  # noqa: E402
+from arena.engines.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
 
 MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
 BOTS = {"minimax": {"evaluation": "area"}, "voronoi": {"evaluation": "voronoi"},

@@ -1,6 +1,6 @@
 """Do the statistics mean what they say? Bots of known strength, simulated, checked against the truth.
 
-Run: python benchmarks/stats_calibration.py [--seed S] [--scale X]
+Run: python experiments/stats_calibration.py [--seed S] [--scale X]
 
 The simulated bots follow a Bradley-Terry model with draws: a bot ``D`` Elo stronger than its opponent
 has expected score ``E = 1 / (1 + 10^(-D/400))``; a game is drawn with probability ``d = DRAW * 4E(1 - E)``

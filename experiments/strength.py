@@ -1,6 +1,6 @@
 """Strength of the search bots: each of minimax, voronoi and chamber against the field and each other.
 
-Run: python benchmarks/strength.py [--games N] [--time-limit T] [--think S] [--maps M ...] [--workers W]
+Run: python experiments/strength.py [--games N] [--time-limit T] [--think S] [--maps M ...] [--workers W]
 
 A round robin through the arena's own tournament runner (``prepare``, ``TournamentRun``,
 ``play_tournament`` on supervised worker processes) of ``minimax``, ``voronoi`` and ``chamber`` with
@@ -14,7 +14,7 @@ default budgets (what they search by default under a 0.1 s limit) as ``nodes=`` 
 ``--time-limit 1`` no move comes near the limit, and the games are the same on any machine.
 ``--bots`` takes bot specs, so older versions kept as parameters join the ladder (``--bots chamber
 chamber:version=1 voronoi``); ``--field`` replaces the simple opponents (``--field`` alone: none), and
-``--maps`` takes map files too (``benchmarks/maps/heldout/*.txt``: maps no version was tuned on).
+``--maps`` takes map files too (``experiments/maps/heldout/*.txt``: maps no version was tuned on).
 
 Prints, for each search bot, its score against each opponent over all maps and on each map, with the
 95% Wilson interval (:func:`arena.stats.proportions.score_rate`; a draw counts half) and the games played, then

@@ -1,4 +1,4 @@
-"""Version 1: full policies for both players, improved in turn by hill climbing.
+"""Training full policies for both players, improved in turn by hill climbing (the article's version 1).
 
 Each player's policy holds a move for every (cat cell, mouse cell) pair. Both start as "always up, down on
 the top row". The two players then take turns: each iteration the player that loses the current game
@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.board import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.games.catmouse.layouts import layout_from_rows
 from arena.games.catmouse.policies import Policy, board_of, decode_moves, encode_moves
+from arena.games.catmouse.rules import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.learning.catmouse.batch import play_full_batch
 from arena.learning.catmouse.plain import play_full, play_full_notebook
 from arena.learning.catmouse.rules import Rules

@@ -1,6 +1,6 @@
 """Learned against hand-set evaluation: train ``arena train tron-eval`` weights, then play them against Voronoi.
 
-Run: python benchmarks/learned_eval.py [--train-games N] [--games N] [--depth D] [--maps M ...] [--workers W]
+Run: python experiments/learned_eval.py [--train-games N] [--games N] [--depth D] [--maps M ...] [--workers W]
 
 1. A training run is played and stored in a database (``--db``, default a temporary file): a round
    robin of ``voronoi:depth=D``, ``chamber:depth=D``, ``floodfill``, ``chaser``, ``wallhugger`` and

@@ -1,6 +1,6 @@
 """How long each bot thought a move, over whole games: the check behind "equal thinking time".
 
-Run: python benchmarks/think_time.py DB [DB ...] [--run N]
+Run: python experiments/think_time.py DB [DB ...] [--run N]
 
 For each database (and each stored run in it, or only run ``N``), prints per bot: games, moves, seconds of
 thinking a move (its total thinking time in the game records over the turns it played), and its

@@ -1,10 +1,10 @@
 """Did the bots fill their space perfectly once apart? A check of Tron records against the exact longest path.
 
-Run: python benchmarks/fill_check.py RECORDS_DIR [--every N] [--node-limit N]
+Run: python experiments/fill_check.py RECORDS_DIR [--every N] [--node-limit N]
 
 For each record (every ``N``-th file of the directory, in name order) of a two-player Tron game without
 failures, finds the first turn at which the players can no longer reach each other, computes each head's
-longest path from there (:func:`arena.games.tron.endgame.longest_path`, within a node limit), and counts the
+longest path from there (:func:`arena.engines.tron.endgame.longest_path`, within a node limit), and counts the
 moves each player made before crashing. Only a player that crashed is checked (the winner stops when the
 game ends, not when its space does). Prints, per bot, how many such endgames were solved exactly and in how
 many the bot made fewer moves than the longest path, with the total moves it left unused.
@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from arena.core.maps import parse_map
-from arena.games.tron.endgame import longest_path
+from arena.engines.tron.endgame import longest_path
+from arena.engines.tron.search import Position
 from arena.games.tron.game import TronGame
-from arena.games.tron.search import Position
 
 
 def endgames(record: dict, node_limit: int) -> list[tuple[str, int, bool, int]]:

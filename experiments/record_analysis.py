@@ -1,13 +1,13 @@
 """Re-search every move of one bot in a Tron record with that bot's searcher, to see where it went wrong.
 
-Run: python benchmarks/record_analysis.py RECORD.json [--bot chamber] [--spec chamber:version=2] [--nodes N ...]
+Run: python experiments/record_analysis.py RECORD.json [--bot chamber] [--spec chamber:version=2] [--nodes N ...]
 [--from T] [--to T] [--board]
 
 For each turn of the seat that ``--bot`` played, prints: the turn, whether the players are still in contact,
 the move played and, for each node budget given, the move the search of ``--spec`` (a bot spec; by default the
 bot's name, its default version) chooses from that position, its
 value and the depth it finished; once the players are apart, each side's exact fill count (the longest path
-it can still make, by :func:`arena.games.tron.endgame.longest_path` within a node limit, ``~`` marking a
+it can still make, by :func:`arena.engines.tron.endgame.longest_path` within a node limit, ``~`` marking a
 lower bound when the limit cut the search). ``--draw D`` searches with ``D`` as the value of a head-on draw
 instead of the bot's own. ``--board`` draws the position (``1``/``2`` heads, ``a``/``b``
 trails) at each printed turn.
@@ -22,10 +22,10 @@ import random
 import numpy as np
 
 from arena.core.maps import parse_map
-from arena.games.tron.endgame import longest_path
+from arena.engines.tron.endgame import longest_path
+from arena.engines.tron.search import Position, Searcher, action_for
 from arena.games.tron.game import TronGame
 from arena.games.tron.render import render_board
-from arena.games.tron.search import Position, Searcher, action_for
 from arena.plugins.registry import PluginConfig, load_registry
 
 

@@ -1,0 +1,95 @@
+"""The ``ladder`` command: continue the persistent TrueSkill ladder of a game by some rounds."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import app
+from arena.cli.common import (
+    Address,
+    BotsDir,
+    BuildTimeout,
+    Db,
+    ExecutorName,
+    StartupTimeout,
+    emit_table,
+    err,
+    games_progress,
+    load_registry_reporting,
+    plugin_config,
+    user_errors,
+    warn,
+)
+from arena.cli.format_options import OutputFormatOption, output_format
+from arena.core.errors import ArenaError
+from arena.play.executor_choice import ExecutorChoice
+from arena.play.executors import default_workers
+from arena.play.limits import Limits, default_memory_limit
+from arena.storage.store import Store
+from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
+from arena.tournament.selection import default_maps, load_maps
+
+
+@app.command("ladder")
+@user_errors
+def ladder_command(
+    maps: Annotated[list[str] | None, typer.Argument(
+        help="Maps the rounds cycle through [default: the default maps of the game whose maps need no header].",
+        show_default=False)] = None,
+    rounds: Annotated[int, typer.Option(help="Rounds to play now.")] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per pairing per round.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed; each round's games derive from it and the round number.")] = 0,
+    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = 1.0,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
+                                                help="Worker processes [default: all cores].")] = None,
+    build_timeout: BuildTimeout = None,
+    startup_timeout: StartupTimeout = None,
+    db: Db = None,
+    formats: OutputFormatOption = None,
+    bots_dir: BotsDir = None,
+    executor: ExecutorName = None,
+    address: Address = None,
+) -> None:
+    """Continue the persistent TrueSkill ladder by N rounds; bots new in bots/ join automatically."""
+    fmt = output_format(formats)
+    if rounds < 1 or games < 1 or time_limit <= 0:
+        raise ArenaError("--rounds and --games must be at least 1 and --time-limit positive")
+    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    registry = load_registry_reporting(config)
+    game, game_maps = load_maps(maps or default_maps(registry), registry)
+    check_ladder_maps(game, game_maps)
+    limits = Limits(memory_limit=default_memory_limit(workers or default_workers()))
+    with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
+                                                                              registry) as pool:
+        for _ in range(rounds):
+            planned = plan_round(store, registry, game, game_maps)
+            for line in planned.left_out:
+                warn(line)
+            with games_progress() as progress:
+                task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
+                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
+                                    lambda _, task=task: progress.advance(task), planned=planned)
+            err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
+        ladder = store.ladder(game.name)
+        bots = {row["id"]: row for row in store.bot_rows()}
+    live = {(entry.name, entry.version) for entry in registry.bots.values()}
+    rows = [[bots[bot]["label"], bots[bot]["version"], f"{mu - 3 * sigma:.2f}", f"{mu:.2f} ± {sigma:.2f}",
+             str(played_games), "never" if last == NEVER else str(last),
+             "playing" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
+            for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
+                                                                      key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
+    emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder",
+               names=("bot", "version", "status"))
+
+
+def ladder_round_summary(played: LadderRound, bots: int) -> str:
+    """What a ladder round did, in one sentence."""
+    sat_out = (f"; {', '.join(played.sat_out)} sat out (an odd number of bots: one waits for the next round)"
+               if played.sat_out else "")
+    return (f"round {played.number} (run {played.run_id}): {bots} bots in {len(played.pairs)} pairings played "
+            f"{played.games} games{sat_out}")
+
+
+__all__ = ["ladder_round_summary"]

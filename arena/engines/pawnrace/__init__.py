@@ -1,0 +1,4 @@
+"""Pawn-race engines: playing a trained TD(lambda) model (:mod:`~arena.engines.pawnrace.td_model`).
+
+These modules may import :mod:`arena.core` and the pawn-race rules (:mod:`arena.games.pawnrace`).
+"""

@@ -1,0 +1,110 @@
+"""The CLA's state features (Cloppert 2007, section 4.2), relative to the automaton's heading.
+
+Each feature is a few numbers; a feature set (``WR``, ``PR``, ``PO``, ``POWR``, or any other string of the
+letters ``P``, ``O``, ``W``, ``R`` without repeats) concatenates them in the order written:
+
+* ``P`` (2 numbers): the free cells between the head and the board's edge straight ahead, then to the right,
+  each divided by the board's dimension along that axis (height for a north or south heading);
+* ``O`` (2): the opponent's offset from the head, ``x`` toward our right and ``y`` straight ahead, each divided
+  by the board's dimension along that axis;
+* ``W`` (3): the share of occupied cells (walls, trails and heads) in the half-planes ahead, to the left and to
+  the right of the head (the head's own row or column excluded); a half-plane without cells, at the edge,
+  counts as fully walled (1);
+* ``R`` (1): the round number, 1 at the first move, not normalised (as in the paper).
+
+The grid is the arena's padded flat Tron grid (:mod:`arena.games.tron.board`): 0 is an empty cell, anything
+else is occupied; headings are indices into ``("N", "E", "S", "W")``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.core.errors import ArenaError
+
+LETTERS = "POWR"
+SIZES = {"P": 2, "O": 2, "W": 3, "R": 1}
+# Unit steps (dx, dy) per heading, y growing southward: forward, and right (a quarter turn clockwise).
+FORWARD = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], dtype=np.int64)
+RIGHT = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], dtype=np.int64)
+
+
+def parse_feature_set(text: str) -> np.ndarray:
+    """The codes (0 P, 1 O, 2 W, 3 R) of a feature set such as ``"POWR"``; an :class:`ArenaError` otherwise."""
+    letters = text.strip().upper()
+    if not letters or any(letter not in LETTERS for letter in letters) or len(set(letters)) != len(letters):
+        raise ArenaError(f"feature set {text!r} is not a string of distinct letters among P, O, W, R "
+                         "(such as POWR)")
+    return np.array([LETTERS.index(letter) for letter in letters], dtype=np.int64)
+
+
+def dimension(codes: np.ndarray) -> int:
+    """How many numbers the state vector of feature codes ``codes`` holds."""
+    return sum(SIZES[LETTERS[int(code)]] for code in codes)
+
+
+@njit(cache=True)
+def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
+    """Write into ``out`` the state of the player at ``(x, y)`` facing ``heading`` (0 N, 1 E, 2 S, 3 W), the
+    opponent at ``(ox, oy)``, before the move of round ``turn + 1``, for the feature ``codes``."""
+    fx, fy = FORWARD[heading, 0], FORWARD[heading, 1]
+    rx, ry = RIGHT[heading, 0], RIGHT[heading, 1]
+    ahead_size = height if fy != 0 else width  # the board's dimension along the heading
+    right_size = width if rx != 0 else height
+    position = 0
+    for code in codes:
+        if code == 0:
+            out[position] = _to_edge(x, y, fx, fy, width, height) / ahead_size
+            out[position + 1] = _to_edge(x, y, rx, ry, width, height) / right_size
+            position += 2
+        elif code == 1:
+            dx, dy = ox - x, oy - y
+            out[position] = (dx * rx + dy * ry) / right_size
+            out[position + 1] = (dx * fx + dy * fy) / ahead_size
+            position += 2
+        elif code == 2:
+            _wall_shares(cells, width, height, x, y, fx, fy, rx, ry, out, position)
+            position += 3
+        else:
+            out[position] = turn + 1.0
+            position += 1
+
+
+@njit(cache=True)
+def _to_edge(x, y, dx, dy, width, height):
+    """Free cells (of the board, walls or not) between ``(x, y)`` and the edge in direction ``(dx, dy)``."""
+    if dx > 0:
+        return width - 1 - x
+    if dx < 0:
+        return x
+    if dy > 0:
+        return height - 1 - y
+    return y
+
+
+@njit(cache=True)
+def _wall_shares(cells, width, height, x, y, fx, fy, rx, ry, out, position):
+    """The occupied shares of the half-planes ahead, left and right, into ``out[position:position + 3]``."""
+    stride = width + 2
+    ahead = left = right = 0
+    ahead_walls = left_walls = right_walls = 0
+    for cy in range(height):
+        base = (cy + 1) * stride + 1
+        for cx in range(width):
+            dx, dy = cx - x, cy - y
+            forward = dx * fx + dy * fy
+            side = dx * rx + dy * ry
+            occupied = 1 if cells[base + cx] != 0 else 0
+            if forward > 0:
+                ahead += 1
+                ahead_walls += occupied
+            if side < 0:
+                left += 1
+                left_walls += occupied
+            elif side > 0:
+                right += 1
+                right_walls += occupied
+    out[position] = ahead_walls / ahead if ahead else 1.0
+    out[position + 1] = left_walls / left if left else 1.0
+    out[position + 2] = right_walls / right if right else 1.0
