@@ -65,6 +65,7 @@ def alive(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
+@pytest.mark.slow
 def test_misbehaving_modules_are_reported_in_one_line_each_while_the_good_bot_lists_and_plays(tmp_path):
     bots, cache, counter, pids = Path.cwd() / "bots", tmp_path / "cache", tmp_path / "counter", tmp_path / "pids"
     write_module(bots, "good.py", GOOD.format(name="good"))

@@ -11,6 +11,8 @@ import sys
 import time
 import tracemalloc
 
+import pytest
+
 from arena.core.maps import resolve_map
 from arena.play.referee import MatchSetup
 from arena.play.setup_queue import SetupQueue
@@ -153,6 +155,7 @@ def comparable(store, run_id):
             for row in store.games(run_id=run_id)}
 
 
+@pytest.mark.slow
 def test_a_billion_game_run_plays_in_bounded_memory_stops_and_resumes_where_it_stopped(shipped_registry,
                                                                                           shipped_config, tmp_path):
     definition = TournamentDefinition(maps=("empty_room",), bots=("random", "wallhugger"), games=BILLION, seed=4)
@@ -245,6 +248,7 @@ def interrupt_after(command, db, games, cwd):
     return errors, resident
 
 
+@pytest.mark.slow
 def test_the_command_plays_a_billion_games_stops_on_ctrl_c_and_resumes(tmp_path):
     command = [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n",
                str(BILLION), "-w", "2", "--seed", "9", "--db", str(tmp_path / "arena.db")]

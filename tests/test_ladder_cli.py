@@ -76,6 +76,7 @@ def test_a_ladder_with_one_bot_says_there_is_nothing_to_play_and_stores_nothing(
         assert store.runs() == [] and store.ladder("solotron") == {}
 
 
+@pytest.mark.slow
 def test_a_ladder_round_counts_its_games_before_it_plays_them_and_fills_every_column():
     result = runner.invoke(app, ["ladder", "empty_room", "--games", "2", "--time-limit", "0.2", "-w", "1",
                                  "-f", "json"])
@@ -92,6 +93,7 @@ def test_a_ladder_round_counts_its_games_before_it_plays_them_and_fills_every_co
     assert {row["status"] for row in ladder} == {"playing"}
 
 
+@pytest.mark.slow
 def test_every_run_gets_a_name_of_its_own():
     command = ["tournament", "empty_room", "-b", "random,wallhugger", "-n", "2", "-w", "1", "-f", "json"]
     for _ in range(3):

@@ -3,6 +3,7 @@
 import re
 from html import unescape
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -39,6 +40,7 @@ def chart_points(page: str, title: str) -> dict[str, list[str]]:
     return {unescape(name): [unescape(t) for t in re.findall(r"<title>(.*?)</title>", body)] for name, body in lines}
 
 
+@pytest.mark.slow
 def test_each_version_is_a_line_over_the_runs_it_played(tmp_path):
     mine = tmp_path / "mine"
     write_module(mine, "hugger.py", HUGGER.format(version=1))
