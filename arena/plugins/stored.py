@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
-import inspect
 import os
 import re
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from arena.core.bot import Bot, source_version
 from arena.core.errors import ArenaError
+from arena.plugins.bot_modules import BotModuleError, bots_defined_in, import_bot_module
 from arena.plugins.programs.bot import manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
@@ -114,30 +111,15 @@ def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
     path = directory / bot.files[0][0]
     if source_version(path) != bot.version:
         raise ArenaError(f"stored bot {bot.label}: its module hashes to version {source_version(path)}")
-    module = _import(path, f"arena_stored_{re.sub(r'[^0-9A-Za-z_]', '_', bot.name)}_{bot.version}", bot.label)
-    found = [value for value in vars(module).values()
-             if inspect.isclass(value) and issubclass(value, Bot) and value.__module__ == module.__name__
-             and value.name == bot.name]
+    try:
+        module = import_bot_module(path)
+    except BotModuleError as exc:
+        raise ArenaError(f"stored bot {bot.label}: {path}: {exc}") from None
+    found = [cls for cls in bots_defined_in(module) if cls.name == bot.name]
     if not found:
         raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {bot.name!r}")
     original = found[0]
     attrs = {"name": bot.label, "__doc__": original.__doc__, "__module__": original.__module__,
              "__qualname__": original.__qualname__}
     return type(original.__name__, (original,), attrs)
-
-
-def _import(path: Path, module_name: str, label: str) -> Any:
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise ArenaError(f"stored bot {label}: {path} cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[module_name]
-        raise ArenaError(f"stored bot {label}: {path}: {type(exc).__name__}: {exc}") from None
-    return module
 
