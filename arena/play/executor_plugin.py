@@ -7,6 +7,7 @@ from typing import Any
 
 from arena.play.limits import Limits
 from arena.plugins.hookspecs import hookimpl
+from arena.plugins.registrars import ExecutorRegistrar
 from arena.plugins.registry import PluginConfig, Registry
 
 
@@ -42,7 +43,7 @@ def ray_tasks(workers: int | None, address: str | None) -> Any:
 
 
 @hookimpl
-def register_executors(register: Any) -> None:
+def register_executors(register: ExecutorRegistrar) -> None:
     """Register ``local`` and ``ray``, each with its task pool."""
     register("local", local_executor, tasks=local_tasks)
     register("ray", ray_executor, tasks=ray_tasks)
