@@ -152,11 +152,14 @@ def tournament_command(
             warn(line)
     with Store(db) as store:
         if plan is None:  # the run's own bot directories and stored versions, and this command's
+            assert resume is not None  # there is no plan only when resuming
             config, gone = resume_config(store, resume, config)
             for directory in gone:
                 warn(f"run {resume} loaded bots from {directory}, which no longer exists")
             registry = load_registry_reporting(config)
-        opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new, config)
+            opened = resume_run(store, resume, registry)
+        else:
+            opened = open_run(store, plan, new, config)
         run, run_id = opened.run, opened.run.run_id or 0
         if opened.state == "complete":
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",
@@ -358,7 +361,8 @@ def ladder_command(
             with games_progress() as progress:
                 task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
                 played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
-                                    lambda _, task=task: progress.advance(task), planned=planned)
+                                    lambda _: progress.advance(task),  # noqa: B023 - called only in this round
+                                    planned=planned)
             err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}

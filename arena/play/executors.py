@@ -126,7 +126,7 @@ class _Worker:
     batches: deque[int] = field(default_factory=deque)
     """Games still to come back from each batch sent, oldest first."""
 
-    def send(self, batch: list[MatchSetup], message: bytes) -> None:
+    def send(self, batch: list[MatchSetup], message: bytes | memoryview) -> None:
         """Send a batch (``message``: the batch pickled) to play after the ones it holds.
 
         If the worker has just died, the batch stays in hand: it goes back in the queue once the death is seen.

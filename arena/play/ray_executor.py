@@ -203,7 +203,8 @@ class RayExecutor:
         idle = deque(self.actors)
         in_flight: dict[Any, tuple[Any, list[MatchSetup]]] = {}
         starting: dict[Any, Any] = {}  # readiness probe -> replacement actor not yet known to be up
-        chunk, probes = 1, []
+        chunk = 1
+        probes: list[Any] = []
         while queue or in_flight:
             while idle and queue:
                 actor = idle.popleft()

@@ -242,8 +242,9 @@ def referee(
     if failures:
         result = game.forfeit(sorted(failures), failure_reason(failures, labels))
     else:
-        result = game.result
-        assert result is not None
+        finished = game.result
+        assert finished is not None
+        result = finished
     for seat, player in enumerate(bots):
         if seat in failures and failures[seat].kind in ("memory", "timeout"):
             continue  # a bot that hogged memory or time gets no further call
@@ -270,8 +271,8 @@ class _Unconstructable(Bot):
 
 
 def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None) -> Bot:
-    guard = guard or _NoGuard()
-    guard.begin(seat, time_limit)
+    timing = guard or _NoGuard()
+    timing.begin(seat, time_limit)
     try:
         return cls(**spec.params)
     except KeyboardInterrupt:
@@ -279,7 +280,7 @@ def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guar
     except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
         return _Unconstructable(exc)
     finally:
-        guard.end()
+        timing.end()
 
 
 def _on_move(turns: Sequence[Any]) -> str:

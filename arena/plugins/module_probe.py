@@ -43,7 +43,7 @@ _BOOTSTRAP = ("import json, sys; sys.path[:] = json.load(open(sys.argv[1]))['sys
 class ProbeProcess:
     """A running probe: its exit code once it ended, and a way to stop it with all it started."""
 
-    def __init__(self, pid: int, popen: subprocess.Popen | None = None):
+    def __init__(self, pid: int, popen: subprocess.Popen[bytes] | None = None):
         self.pid = pid
         self.popen = popen
         self.exit_code: int | None = None

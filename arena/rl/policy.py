@@ -92,7 +92,8 @@ class MLPPolicy:
 
     def save(self, path: str | Path) -> None:
         """Write the network as ``.npz``: arrays ``w0``, ``b0``, ... and a JSON ``meta`` (game, form)."""
-        arrays = {f"w{i}": w for i, w in enumerate(self.weights)} | {f"b{i}": b for i, b in enumerate(self.biases)}
+        arrays: dict[str, Any] = ({f"w{i}": w for i, w in enumerate(self.weights)}
+                                  | {f"b{i}": b for i, b in enumerate(self.biases)})
         meta = json.dumps({"format": FORMAT, "game": self.game, "form": self.form, "layers": len(self.weights)})
         with open(path, "wb") as handle:
             np.savez(handle, meta=np.array(meta), **arrays)

@@ -56,7 +56,8 @@ class BTFit:
 
 
 def _log_sigmoid(x: np.ndarray) -> np.ndarray:
-    return -np.logaddexp(0.0, -x)
+    result: np.ndarray = -np.logaddexp(0.0, -x)
+    return result
 
 
 def _groups(players: Sequence[Hashable], games: np.ndarray) -> list[list[int]]:

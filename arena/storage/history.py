@@ -19,8 +19,9 @@ the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
@@ -29,6 +30,7 @@ from arena.storage.store import GameResult, GameRow, Store
 Snapshot = tuple[int, int, str | None, float, float]  # game index, bot id, role, mu, sigma
 LeaderRow = tuple[int, str | None, float, float, int]  # bot id, role, mu, sigma, games
 Player = tuple[int, str | None]  # bot id, role
+Row = TypeVar("Row", bound=Hashable)  # the key of a stored row
 
 
 def played_from_rows(rows: list[GameRow]) -> list[PlayedGame]:
@@ -55,18 +57,18 @@ class RunRatings:
 
     def rows(self) -> list[LeaderRow]:
         """The final ratings as stored rows, by bot id and role."""
-        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])
                       for (bot, role), rating in self.final.items())
 
 
 def rate_run(results: Sequence[GameResult]) -> RunRatings:
     """Rate one run's games alone, in schedule order, with the run's own draw rate."""
-    history: list[tuple[int, Hashable, Rating]] = []
+    history: list[tuple[int, Player, Rating]] = []
     final, probability = rate([(r.players, r.ranks) for r in results], history)
-    snapshots = [(results[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
+    snapshots = [(results[position].idx, key[0], key[1], rating.mu, rating.sigma)
                  for position, key, rating in history]
     labels = {player: label for r in results for player, label in zip(r.players, r.labels, strict=True)}
-    return RunRatings(snapshots, final, _game_counts(results), probability, labels)  # type: ignore[arg-type]
+    return RunRatings(snapshots, final, _game_counts(results), probability, labels)
 
 
 def run_snapshots(results: Sequence[GameResult]) -> list[Snapshot]:
@@ -103,12 +105,12 @@ class Leaderboard:
         ties, pairs = pairwise_draw_rate(r.ranks for r in results)
         ties, pairs = self.ties + ties, self.pairs + pairs
         ratings, _ = rate([(r.players, r.ranks) for r in results], probability=smoothed_draw_rate(ties, pairs),
-                          start=self.ratings)  # type: ignore[arg-type]
-        return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)  # type: ignore[arg-type]
+                          start=self.ratings)
+        return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)
 
     def rows(self) -> list[LeaderRow]:
         """The stored form: ``(bot id, role, mu, sigma, games)`` by bot id and role."""
-        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted((bot, role, rating.mu, rating.sigma, self.games[(bot, role)])
                       for (bot, role), rating in self.ratings.items())
 
     @property
@@ -179,7 +181,7 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return len(a) == len(b) and all(abs(x - y) <= 1e-9 * max(1.0, abs(x)) for x, y in zip(a, b, strict=True))
 
 
-def _compare(stored: dict[tuple, tuple], fresh: dict[tuple, tuple]) -> tuple[int, int]:
+def _compare(stored: Mapping[Row, tuple[float, ...]], fresh: Mapping[Row, tuple[float, ...]]) -> tuple[int, int]:
     """(numbers checked, numbers differing) of fresh rows against stored ones (missing or extra rows differ)."""
     differing = sum(not _close(stored.get(key, ()), values) for key, values in fresh.items())
     return len(fresh), differing + sum(key not in fresh for key in stored)

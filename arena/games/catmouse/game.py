@@ -222,8 +222,9 @@ class CatMouseGame(Game):
         """A snapshot of the game for ``seat``."""
         return CatMouseObservation(self.state, self._blocked, seat)
 
+    # Narrower than Game's (obs, **form): takes no form options, and a wrong one is a TypeError.
     @classmethod
-    def array_observation(cls, obs: CatMouseObservation) -> np.ndarray:
+    def array_observation(cls, obs: CatMouseObservation) -> np.ndarray:  # type: ignore[override]
         """Planes of obstacles, this seat, the other player, the role and the move limit used."""
         return catmouse_array(obs)
 

@@ -211,8 +211,9 @@ class PawnRaceGame(Game):
                                    tuple(sorted(position.pawns[other])), position.waiting[seat],
                                    position.waiting[other], position.moves, legal)
 
+    # Narrower than Game's (obs, **form): takes no form options, and a wrong one is a TypeError.
     @classmethod
-    def array_observation(cls, obs: PawnRaceObservation) -> np.ndarray:
+    def array_observation(cls, obs: PawnRaceObservation) -> np.ndarray:  # type: ignore[override]
         """Planes of pawns, bases and waiting pawns from the seat's own corner."""
         return pawnrace_array(obs)
 

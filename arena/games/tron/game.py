@@ -224,8 +224,9 @@ class TronGame(Game):
             return PowerupObservation(board, seat, self.moves, run)
         return TronObservation(self.board, seat, self.moves)
 
+    # Narrower than Game's (obs, **form): its one form option is `centered`, and a wrong one is a TypeError.
     @classmethod
-    def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:
+    def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:  # type: ignore[override]
         """Planes of walls, trails, heads (and powerups when on), centred on the head with ``centered``."""
         return tron_array(obs, centered)
 

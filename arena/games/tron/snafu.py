@@ -253,8 +253,9 @@ class SnafuGame(Game):
         """The board as text: ``#`` walls, ``1``/``2`` heads, ``a``/``b`` trails, ``.`` empty."""
         return render_board(self.board, color)
 
+    # Narrower than Game's (obs, **form): its one form option is `centered`, and a wrong one is a TypeError.
     @classmethod
-    def array_observation(cls, obs: SnafuObservation, centered: bool = False) -> np.ndarray:
+    def array_observation(cls, obs: SnafuObservation, centered: bool = False) -> np.ndarray:  # type: ignore[override]
         """Planes of walls, trails, heads and the cells ahead; centred and turned heading-up with ``centered``."""
         return snafu_array(obs, centered)
 

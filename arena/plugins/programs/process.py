@@ -160,7 +160,8 @@ class ProgramProcess:
         if self.killed:
             return describe_status(self.process.returncode)
         try:
-            self.process.stdin.close()  # type: ignore[union-attr]
+            assert self.process.stdin is not None  # started with pipes
+            self.process.stdin.close()
         except OSError:
             pass
         deadline = time.monotonic() + wait
@@ -186,7 +187,8 @@ class ProgramProcess:
         self._drain_stderr()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
-                stream.close()  # type: ignore[union-attr]
+                if stream is not None:  # always, as it was started with pipes
+                    stream.close()
             except OSError:
                 pass
         _live.discard(self)
