@@ -70,7 +70,7 @@ def test_report_renders_standings_heat_map_charts_and_failures(tmp_path, bot_dir
     assert charts.first.locator("polyline.series").count() == 3
 
     failures = page.locator("table.failures tbody tr")
-    crashes = [r for r in standings if r["bot"] == "crasher"][0]["crash"]
+    crashes = next(r for r in standings if r["bot"] == "crasher")["crash"]
     assert crashes > 0 and failures.count() == crashes
     assert failures.first.locator("td").nth(2).inner_text() == "crash"
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)

@@ -232,7 +232,7 @@ def test_entry_point_plugins_register_games_bots_commands_and_see_matches(entry_
     outcome = run_match("slowtron", ["northbound", "northbound:"], game_map="empty_room", registry=registry)
     import arena_fixture_plugin
 
-    assert arena_fixture_plugin.FINISHED == [outcome.record()]
+    assert [outcome.record()] == arena_fixture_plugin.FINISHED
     assert outcome.record()["game"] == "slowtron"
 
     app = typer.Typer()

@@ -130,7 +130,7 @@ def test_the_npz_spec_refuses_missing_or_broken_files_in_one_line(tmp_path):
     with pytest.raises(BotSpecError, match="cannot read the policy"):
         registry.spec(f"npz:file={tmp_path / 'missing.npz'}")
     (tmp_path / "junk.npz").write_text("not a zip")
-    with pytest.raises(BotSpecError, match="junk.npz: cannot read the policy"):
+    with pytest.raises(BotSpecError, match=r"junk\.npz: cannot read the policy"):
         registry.spec(f"npz:file={tmp_path / 'junk.npz'}")
     with pytest.raises(ArenaError):
         load_policy(tmp_path / "junk.npz")

@@ -384,4 +384,4 @@ def ladder_round_summary(played: LadderRound, bots: int) -> str:
             f"{played.games} games{sat_out}")
 
 
-__all__ = ["ladder_round_summary", "split_formats", "sparkline"]
+__all__ = ["ladder_round_summary", "sparkline", "split_formats"]

@@ -14,6 +14,7 @@ before it finishes the current one, so it never waits while the parent stores wh
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -133,10 +134,8 @@ class _Worker:
         """
         self.in_flight.extend(batch)
         self.batches.append(len(batch))
-        try:
+        with contextlib.suppress(OSError):
             self.conn.send_bytes(message)
-        except OSError:
-            pass
 
     def can_take(self, batch_bytes: int) -> bool:
         """Whether to send it another batch now: it holds none, or one and the new one is small."""

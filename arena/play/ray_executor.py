@@ -19,6 +19,7 @@ a replacement actor is started where the cluster has room; a game is only ever y
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections import deque
@@ -255,10 +256,8 @@ class RayExecutor:
             stopping = [actor.stop.remote() for actor in self.actors]
             ray.wait(stopping, num_returns=len(stopping), timeout=10)
         for actor in self.actors:
-            try:
+            with contextlib.suppress(ray.exceptions.RayError):  # already gone
                 ray.kill(actor)
-            except ray.exceptions.RayError:
-                pass  # already gone
         if self.started_here:
             ray.shutdown()
         self.restore_notices()

@@ -192,7 +192,7 @@ def referee(
                 call()
             except KeyboardInterrupt:
                 raise
-            except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
+            except BaseException as exc:  # SystemExit from a bot is its failure, not ours
                 failures[seat] = _failure(exc, where)
                 break
             finally:
@@ -215,7 +215,7 @@ def referee(
             except KeyboardInterrupt:
                 end()
                 raise
-            except BaseException as exc:  # noqa: B036
+            except BaseException as exc:
                 end()
                 spent = clock() - started
                 think[seat] += spent
@@ -253,7 +253,7 @@ def referee(
             player.finish(result)
         except KeyboardInterrupt:
             raise
-        except BaseException:  # noqa: B036,S110 - a bot failing after the game cannot change its result
+        except BaseException:  # a bot failing after the game cannot change its result
             pass
         finally:
             guard.end()
@@ -277,7 +277,7 @@ def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guar
         return cls(**spec.params)
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
+    except BaseException as exc:  # same rule as every other bot failure
         return _Unconstructable(exc)
     finally:
         timing.end()

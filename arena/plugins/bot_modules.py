@@ -74,7 +74,7 @@ def facts_of(cls: type[Bot]) -> BotFacts:
     """The facts of a bot class, read from its class attributes."""
     try:
         spec_version = cls.spec_version({})
-    except Exception:  # noqa: BLE001 - a broken override counts as none
+    except Exception:  # a broken override counts as none
         spec_version = None
     return BotFacts(
         name=str(cls.name), games=_loose_names(cls.games), roles=_loose_names(cls.roles),
@@ -138,7 +138,7 @@ def import_bot_module(path: Path) -> ModuleType:
     except SyntaxError as exc:
         del sys.modules[module_name]
         raise BotModuleError(ImportProblem(f"syntax error: {exc.msg}", exc.lineno)) from None
-    except BaseException as exc:  # noqa: B036 - a broken bot module must never take the others down
+    except BaseException as exc:  # a broken bot module must never take the others down
         sys.modules.pop(module_name, None)
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -164,7 +164,7 @@ def describe_exception(exc: BaseException) -> str:
     """``Type: message`` of an exception, on one line (its first)."""
     try:
         message = str(exc).strip()
-    except Exception:  # noqa: BLE001 - an exception whose message itself fails
+    except Exception:  # an exception whose message itself fails
         message = ""
     first_line = message.splitlines()[0] if message else ""
     return f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__

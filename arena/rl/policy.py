@@ -9,6 +9,7 @@ observation alone, so a policy bot plays in tournaments, worker processes includ
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -71,7 +72,7 @@ class MLPPolicy:
     def initial(cls, game: str, sizes: Sequence[int], rng: np.random.Generator,
                 form: Mapping[str, Any] | None = None) -> MLPPolicy:
         """A network with layer sizes ``sizes`` (inputs first, actions last) and small random weights."""
-        pairs = zip(sizes[:-1], sizes[1:], strict=True)
+        pairs = itertools.pairwise(sizes)
         weights = [rng.normal(0.0, np.sqrt(2.0 / m), (m, n)).astype(np.float32) for m, n in pairs]
         biases = [np.zeros(n, dtype=np.float32) for n in sizes[1:]]
         return cls(game, weights, biases, dict(form or {}))

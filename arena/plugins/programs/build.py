@@ -9,6 +9,7 @@ file keeps two processes from building at once.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -73,10 +74,8 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
             error = f"{' '.join(program.build)} took more than its {program.build_timeout:g} s budget"
             timed_out = True
         finally:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             process.wait()
     after = file_snapshot(directory)
     products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(

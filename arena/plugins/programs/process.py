@@ -8,6 +8,7 @@ Faults raise :class:`arena.core.failure.BotFailure` with the failure kind and a 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import signal
@@ -178,10 +179,8 @@ class ProgramProcess:
         if self.killed:
             return
         self.killed = True
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         self.process.wait()
         _wait_for_group_gone(self.pid)
         self._drain_stderr()
