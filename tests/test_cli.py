@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 
 import arena
 from arena.cli.main import app
-
-from .conftest import REPO, write_module
+from tests.helpers import REPO, write_module
 
 runner = CliRunner()
 

@@ -11,8 +11,7 @@ from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
 from arena.core.paths import shipped_bots_dir
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
-
-from .conftest import REPO, write_module
+from tests.helpers import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi", "wallhugger"]

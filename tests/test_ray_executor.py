@@ -25,7 +25,7 @@ from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.ray_cluster import ray_cluster, stop_processes_under
-from tests.test_limits import EXPECTED, check_verdicts, play_gauntlet
+from tests.verdicts import EXPECTED, check_verdicts, play_gauntlet
 
 pytestmark = pytest.mark.slow
 

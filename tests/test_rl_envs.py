@@ -15,7 +15,7 @@ from arena.games.tron.game import TronGame
 from arena.play.referee import run_match
 from arena.rl import MLPPolicy, gym_env, parallel_env, pettingzoo_env
 from arena.rl.session import rank_reward
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 TRON_RULE_SETS = {
     "aichallenge": ("center_block", {"rules": "aichallenge"}),

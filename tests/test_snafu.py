@@ -16,8 +16,7 @@ from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map, parse_
 from arena.play.referee import replay_position, run_match
 from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament
-
-from .conftest import REPO, round_robin_run
+from tests.helpers import REPO, round_robin_run
 
 SNAFU_BOTS = ["chamber", "chaser", "cla", "floodfill", "mindless", "minimax", "npz", "random", "voronoi",
               "wallhugger"]

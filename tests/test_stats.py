@@ -27,8 +27,7 @@ from arena.stats.proportions import (
     two_proportion_test,
     wilson_interval,
 )
-
-from .conftest import REPO
+from tests.helpers import REPO
 
 Z = 1.959963984540054  # the 97.5% normal quantile, to double precision
 approx = pytest.approx

@@ -16,8 +16,7 @@ from arena.games.tron.board import DEAD, EMPTY, TRAIL
 from arena.games.tron.game import TronGame, TronObservation
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
-
-from .conftest import line_of
+from tests.helpers import line_of
 
 
 def make_game(text: str, moves: str = "simultaneous") -> TronGame:

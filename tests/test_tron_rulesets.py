@@ -17,8 +17,7 @@ from arena.play.referee import run_match
 from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.selection import load_maps
-
-from .conftest import REPO, round_robin_run
+from tests.helpers import REPO, round_robin_run
 
 SHIPPED_TRON_BOTS = ["chaser", "floodfill", "random", "wallhugger"]
 
