@@ -14,6 +14,7 @@ from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameErr
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Option, Result
 from arena.core.maps import GameMap, load_map, parse_map, resolve_map
+from arena.core.version import VERSION
 from arena.play.limits import Limits
 from arena.play.referee import MatchOutcome, MatchSetup, run_match
 from arena.plugins.hookspecs import hookimpl
@@ -24,7 +25,7 @@ from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.runner import TournamentRun, run_tournament
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "ArenaError",

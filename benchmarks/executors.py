@@ -27,15 +27,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.ray_cluster
 
 from timing import Figures, add_json_option, best_seconds
-from tournament_overhead import THINKER  # noqa: E402
+from tournament_overhead import THINKER
 
-from arena.play.executor_choice import ExecutorChoice  # noqa: E402
-from arena.play.limits import Limits  # noqa: E402
-from arena.plugins.registry import PluginConfig, load_registry  # noqa: E402
-from arena.tournament.definition import TournamentDefinition  # noqa: E402
-from arena.tournament.plan import plan_tournament  # noqa: E402
-from arena.tournament.runner import TournamentRun, play_tournament  # noqa: E402
-from tests.ray_cluster import ray_cluster  # noqa: E402
+from arena.play.executor_choice import ExecutorChoice
+from arena.play.limits import Limits
+from arena.plugins.registry import PluginConfig, load_registry
+from arena.tournament.definition import TournamentDefinition
+from arena.tournament.plan import plan_tournament
+from arena.tournament.runner import TournamentRun, play_tournament
+from tests.ray_cluster import ray_cluster
 
 
 def rate(config: PluginConfig, bots: tuple[str, ...], games: int, executor: ExecutorChoice,

@@ -82,7 +82,7 @@ def main() -> None:
     counts = {name: [0, 0, 0] for name in ["all", *args.maps]}
     failures = []
 
-    def collect(outcome) -> None:  # noqa: ANN001 - a MatchOutcome
+    def collect(outcome) -> None:  # a MatchOutcome
         setup = run.setups[outcome.index]
         labels = [spec.label for spec in setup.bots]
         seat = labels.index(learned)

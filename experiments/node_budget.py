@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))  # the greedy positions tron_search times
 
-from tron_search import apart_positions, greedy_game, greedy_positions  # noqa: E402
+from tron_search import apart_positions, greedy_game, greedy_positions
 
-from arena.engines.tron.compiled import warm_up  # noqa: E402
-from arena.engines.tron.compiled_fill import warm_up as warm_up_fill  # noqa: E402
-from arena.engines.tron.paranoid import ParanoidSearcher  # noqa: E402
-from arena.engines.tron.search import ASPIRATION, Position, Searcher  # noqa: E402
+from arena.engines.tron.compiled import warm_up
+from arena.engines.tron.compiled_fill import warm_up as warm_up_fill
+from arena.engines.tron.paranoid import ParanoidSearcher
+from arena.engines.tron.search import ASPIRATION, Position, Searcher
 
 MAPS = ("center_block", "diagonal_blocks", "empty_room", "open_30")
 BOTS = {"minimax": {"evaluation": "area"}, "voronoi": {"evaluation": "voronoi"},
@@ -48,7 +48,7 @@ def crowd_positions(map_name: str, seeds: int, every: int = 3) -> list[Position]
     return found
 
 
-def rate(positions: list[Position], think: float, run) -> float:  # noqa: ANN001 - a search call
+def rate(positions: list[Position], think: float, run) -> float:  # a search call
     """The median of nodes per CPU second over ``positions``."""
     rates = []
     for pos in positions:

@@ -42,7 +42,8 @@ def main() -> None:
     parser.add_argument("--draw", type=int, default=None, help="search with this value of a head-on draw")
     args = parser.parse_args()
 
-    record = json.load(open(args.record))
+    with open(args.record) as handle:
+        record = json.load(handle)
     seat = next(p["seat"] for p in record["players"] if p["bot"] == args.bot)
     game_map = parse_map(record["map"]["text"], record["map"]["name"])
     game = TronGame(game_map, record["options"], np.random.default_rng(0))

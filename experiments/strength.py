@@ -42,13 +42,13 @@ MAPS = ("empty_room", "center_block", "diagonal_blocks", "open_30")
 CONFIG = PluginConfig(use_cwd_bots=False, use_env_path=False)
 
 
-def default_nodes(registry, name: str) -> int:  # noqa: ANN001 - a Registry
+def default_nodes(registry, name: str) -> int:  # a Registry
     """The default node budget of search bot ``name`` (``minimax`` keeps it in its module)."""
     cls = registry.bot(name).cls
     return getattr(cls, "default_nodes", None) or sys.modules[cls.__module__].DEFAULT_NODES
 
 
-def with_budget(registry, spec: str, think: float | None, scale: float | None) -> str:  # noqa: ANN001
+def with_budget(registry, spec: str, think: float | None, scale: float | None) -> str:
     """The bot spec ``spec`` searching by the clock for ``think`` seconds, or ``scale`` times its default
     node budget as ``nodes=``, or as it is."""
     name, _, params = spec.partition(":")
@@ -92,7 +92,7 @@ def main() -> None:
     total = tournament.total_games()
     started = time.perf_counter()
 
-    def collect(outcome) -> None:  # noqa: ANN001 - a MatchOutcome
+    def collect(outcome) -> None:  # a MatchOutcome
         setup = run.setups[outcome.index]
         labels = [spec.label for spec in setup.bots]
         map_name = setup.game_map.name if setup.game_map else "-"

@@ -1,22 +1,17 @@
 import shutil
 import tempfile
 from pathlib import Path
-from textwrap import dedent
 
 import pytest
 
 from arena.plugins.registry import PluginConfig, load_registry
-from tests.needs import pytest_runtest_setup  # noqa: F401  (the hooks of both plugins)
+from tests.helpers import USER_DIRECTORIES, write_module
+from tests.needs import (
+    need_chromium,
+    pytest_runtest_setup,  # noqa: F401  (the hooks of both plugins)
+)
 from tests.strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
-REPO = Path(__file__).resolve().parent.parent
-
-# Where programs keep caches and settings in the user's home directory (matplotlib's font cache, Chromium's
-# crash reports, numba's cache when the source is read-only, arena's own solution cache). Set while pytest
-# starts, before the test modules import anything, so the tests and every process they start use a
-# temporary directory instead.
-USER_DIRECTORIES = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MPLCONFIGDIR",
-                    "ARENA_CACHE")
 _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
 
 
@@ -51,13 +46,6 @@ def shipped_config():
 @pytest.fixture
 def shipped_registry(shipped_config):
     return load_registry(shipped_config)
-
-
-def write_module(directory: Path, name: str, source: str) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / name
-    path.write_text(dedent(source))
-    return path
 
 
 @pytest.fixture
@@ -114,28 +102,22 @@ def bot_dir(tmp_path):
     return directory
 
 
-def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0, time_limit=1.0, in_process=None,
-                    on_outcome=None, **definition):
-    """Plan and play a tournament; returns the run and its outcomes by schedule index."""
-    from arena.tournament.definition import TournamentDefinition
-    from arena.tournament.plan import plan_tournament
-    from arena.tournament.runner import TournamentRun, play_tournament
-
-    tournament = plan_tournament(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
-                                              time_limit=time_limit, **definition), registry)
-    run = TournamentRun(tournament)
-    outcomes = {}
-
-    def collect(outcome):
-        outcomes[outcome.index] = outcome
-        if on_outcome is not None:
-            on_outcome(outcome)
-
-    play_tournament(run, registry, config, workers=workers, on_outcome=collect,
-                    in_process=workers == 1 if in_process is None else in_process)
-    return run, outcomes
+def _launch_browser(playwright):
+    """A Chromium found on this machine (:func:`tests.needs.need_chromium`), headless."""
+    return playwright.chromium.launch(
+        executable_path=need_chromium(), headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync"])
 
 
-def line_of(path: Path, text: str) -> int:
-    """The 1-based number of the first line of ``path`` that contains ``text``."""
-    return next(number for number, line in enumerate(path.read_text().splitlines(), start=1) if text in line)
+@pytest.fixture
+def browser_page():
+    """A page of a headless Chromium (Debian's, through Playwright); skips, saying how to install it, without one."""
+    need_chromium()  # skips, saying how to install it, when there is none
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = _launch_browser(playwright)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        yield page
+        browser.close()

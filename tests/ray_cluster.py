@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,10 +82,8 @@ def stop_processes_under(directory: Path, at_once: bool = False) -> int:
     raylets = sum(1 for pid, args in doomed.items() if Path(args.split()[0]).name == "raylet")
     for sig in (signal.SIGKILL,) if at_once else (signal.SIGTERM, signal.SIGKILL):
         for pid in doomed:
-            try:
+            with suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
         deadline = time.monotonic() + STOP_SECONDS
         while (remaining := set(doomed) & set(live_processes())) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 
 def test_a_speed_measurement_writes_its_figures_as_json(tmp_path):

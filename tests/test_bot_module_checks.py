@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, load_registry
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 GOOD = dedent("""
     from arena import bot

@@ -11,8 +11,7 @@ from arena.games.catmouse.game import CatMouseGame
 from arena.games.catmouse.policies import Policy, save_policy
 from arena.play.referee import run_match
 from arena.report.tables import export
-
-from .conftest import REPO, line_of, round_robin_run
+from tests.helpers import REPO, line_of, round_robin_run
 
 
 @pytest.fixture(autouse=True)

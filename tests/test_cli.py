@@ -1,4 +1,5 @@
 import csv
+import importlib.metadata
 import io
 import json
 import os
@@ -12,9 +13,9 @@ from contextlib import closing
 import pytest
 from typer.testing import CliRunner
 
+import arena
 from arena.cli.main import app
-
-from .conftest import REPO, write_module
+from tests.helpers import REPO, write_module
 
 runner = CliRunner()
 
@@ -191,9 +192,11 @@ def test_play_shows_every_turn_then_result_and_reason():
     assert not any(line.startswith("turn ") for line in quiet.output.splitlines())
 
 
-def test_version_option():
+def test_version_option_shows_the_installed_version():
     result = invoke("--version")
-    assert result.exit_code == 0 and result.output.startswith("arena ")
+    installed = importlib.metadata.version("bot-arena")  # set in pyproject.toml, and nowhere else
+    assert result.exit_code == 0 and result.output == f"arena {installed}\n"
+    assert arena.__version__ == installed
 
 
 def stored_games(db):

@@ -7,8 +7,7 @@ import pytest
 
 from arena.engines.tron.compiled import CLOCK_EVERY, CompiledSearch, evaluate, warm_up
 from arena.engines.tron.search import ASPIRATION, DRAW, WIN, Position, Searcher, Timeout
-from tests.test_strong_bots import AHEAD, BEHIND, FACE_TO_FACE, random_positions
-from tests.tron_positions import observe
+from tests.tron_positions import AHEAD, BEHIND, FACE_TO_FACE, observe, random_positions
 
 
 def open_30_positions(count, seed):

@@ -15,8 +15,7 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.tournament.definition import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
 from arena.tournament.plan import plan_tournament
-
-from .conftest import REPO
+from tests.helpers import REPO
 
 runner = CliRunner()
 KNOWN_KEYS = ("address, bots, executor, format, game, games, gauntlet, maps, name, options, rounds, seed, time_limit, "

@@ -7,8 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 runner = CliRunner()
 

@@ -20,8 +20,7 @@ from arena.tournament.ladder import NEVER, LadderEntry, pair_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament, stages
 from arena.tournament.schedules import max_swiss_rounds, swiss_pairings
-
-from .conftest import round_robin_run, write_module
+from tests.helpers import round_robin_run, write_module
 
 runner = CliRunner()
 SHIPPED = ["chaser", "floodfill", "random", "wallhugger"]

@@ -14,8 +14,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.testing import check_bot, check_game
 from arena.testing.game_checks import option_combinations
 from arena.tournament.selection import map_game
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 REGISTRY = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
 MAPS_BY_GAME: dict[str, list[str]] = {}

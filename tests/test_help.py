@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.cli.placeholders import placeholder
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 runner = CliRunner()
 

@@ -7,8 +7,7 @@ import pytest
 
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 PLUGINS = ("arena_order_plain", "arena_order_first", "arena_order_last", "arena_order_wrapper",
            "arena_order_broken")

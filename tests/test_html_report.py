@@ -6,29 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from tests.needs import need_chromium
 
 runner = CliRunner()
-
-
-def launch_browser(playwright):
-    """A Chromium found on this machine (:func:`tests.needs.need_chromium`), headless."""
-    return playwright.chromium.launch(
-        executable_path=need_chromium(), headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync"])
-
-
-@pytest.fixture
-def browser_page():
-    need_chromium()  # skips, saying how to install it, when there is none
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_browser(playwright)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        yield page
-        browser.close()
 
 
 @pytest.mark.slow
@@ -70,7 +49,7 @@ def test_report_renders_standings_heat_map_charts_and_failures(tmp_path, bot_dir
     assert charts.first.locator("polyline.series").count() == 3
 
     failures = page.locator("table.failures tbody tr")
-    crashes = [r for r in standings if r["bot"] == "crasher"][0]["crash"]
+    crashes = next(r for r in standings if r["bot"] == "crasher")["crash"]
     assert crashes > 0 and failures.count() == crashes
     assert failures.first.locator("td").nth(2).inner_text() == "crash"
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)

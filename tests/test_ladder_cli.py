@@ -10,8 +10,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.storage.store import Store
 from arena.tournament.ladder import ladder_run
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 runner = CliRunner()
 

@@ -8,7 +8,7 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 
 def declared_requirements():

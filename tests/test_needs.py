@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.conftest import USER_DIRECTORIES
+from tests.helpers import USER_DIRECTORIES
 from tests.needs import find_chromium, playwright_browser_dirs
 
 pytest_plugins = ["pytester"]

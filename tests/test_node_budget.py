@@ -11,7 +11,7 @@ import pytest
 from arena.engines.tron.paranoid import ParanoidSearcher
 from arena.engines.tron.search import ASPIRATION, Position, Searcher, search_budget
 from arena.storage.store import Store
-from tests.test_strong_bots import random_positions
+from tests.tron_positions import random_positions
 
 POSITIONS = random_positions(8, seed=5)
 

@@ -211,7 +211,7 @@ def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_pa
     assert more.exit_code == 0, more.output
     straight = runner.invoke(app, ["train", "pawnrace-td", "-n", "600", "--block", "200", "--out", "b/model.json"])
     assert straight.exit_code == 0
-    resumed, whole = (json.loads(open(f"{d}/model.json").read()) for d in ("a", "b"))
+    resumed, whole = (json.loads(Path(f"{d}/model.json").read_text()) for d in ("a", "b"))
     assert resumed["tables"] == whole["tables"] and resumed["blocks"] == whole["blocks"]
     outcome = run_match("pawnrace", ["td:model=b/model.json", "pr_random"], game_map="pawnrace_5x5", seed=1)
     assert outcome.failures == {} and outcome.ranks == (1, 2)

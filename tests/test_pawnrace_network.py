@@ -13,7 +13,8 @@ from arena.learning.pawnrace.td_network import Network, TdNetworkTrainer, networ
 from arena.learning.pawnrace.td_table import TdSettings
 
 
-@pytest.mark.parametrize("n, pawns, removal, greedy", [(5, 1, "all", 0.9), (6, 3, "mover", 0.9), (8, 5, "all", 0.5)])
+@pytest.mark.parametrize(
+    ("n", "pawns", "removal", "greedy"), [(5, 1, "all", 0.9), (6, 3, "mover", 0.9), (8, 5, "all", 0.5)])
 def test_the_compiled_learner_plays_and_learns_exactly_as_the_python_one(n, pawns, removal, greedy):
     settings = network_settings(TdSettings(n=n, a=2, pawns=pawns, removal=removal, greedy=greedy, seed=n,
                                            alpha=0.05))

@@ -11,8 +11,7 @@ from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
 from arena.core.paths import shipped_bots_dir
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
-
-from .conftest import REPO, write_module
+from tests.helpers import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi", "wallhugger"]
@@ -232,7 +231,7 @@ def test_entry_point_plugins_register_games_bots_commands_and_see_matches(entry_
     outcome = run_match("slowtron", ["northbound", "northbound:"], game_map="empty_room", registry=registry)
     import arena_fixture_plugin
 
-    assert arena_fixture_plugin.FINISHED == [outcome.record()]
+    assert [outcome.record()] == arena_fixture_plugin.FINISHED
     assert outcome.record()["game"] == "slowtron"
 
     app = typer.Typer()

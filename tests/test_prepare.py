@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from arena import run_match
 from arena.cli.main import app
 from arena.plugins.registry import PluginConfig, load_registry
-from tests.conftest import line_of, write_module
+from tests.helpers import line_of, write_module
 
 runner = CliRunner()
 

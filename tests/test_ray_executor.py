@@ -25,7 +25,7 @@ from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.ray_cluster import ray_cluster, stop_processes_under
-from tests.test_limits import EXPECTED, check_verdicts, play_gauntlet
+from tests.verdicts import EXPECTED, check_verdicts, play_gauntlet
 
 pytestmark = pytest.mark.slow
 
@@ -172,10 +172,9 @@ def test_a_node_with_other_bot_versions_is_refused_in_one_line(cluster):
     registry.bots["floodfill"] = replace(entry, version="0000000")  # as if this machine had edited the bot
     setups = [MatchSetup("tron", (registry.spec("floodfill"), registry.spec("random")), resolve_map("empty_room"),
                          {}, 1, 1.0, 0)]
-    with RayExecutor(1, config, Limits(), registry, cluster) as executor:
-        with pytest.raises(ArenaError, match=r"^bot 'floodfill': the cluster node \S+ has version \w+, but version "
-                                             r"0000000 was scheduled$"):
-            list(executor.run(setups))
+    mismatch = r"^bot 'floodfill': the cluster node \S+ has version \w+, but version 0000000 was scheduled$"
+    with RayExecutor(1, config, Limits(), registry, cluster) as executor, pytest.raises(ArenaError, match=mismatch):
+        list(executor.run(setups))
 
 
 def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(ray_head, tmp_path):

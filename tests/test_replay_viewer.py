@@ -15,7 +15,6 @@ from arena.play.referee import play
 from arena.report.replay_page import build_replay_html, result_text
 from arena.storage.replay import adjudicate, new_game
 from arena.tournament.single_game import single_game
-from tests.test_html_report import browser_page  # noqa: F401  (the fixture: Debian's Chromium through Playwright)
 
 runner = CliRunner()
 
@@ -68,7 +67,7 @@ def head_colour_is_drawn(viewer, view, seat):
 
 @pytest.mark.slow
 def test_tron_page_steps_with_the_keys_opens_at_the_address_and_fetches_nothing(tmp_path, shipped_registry,
-                                                                                 browser_page):  # noqa: F811
+                                                                                 browser_page):
     record = play_record(shipped_registry, ["chaser", "floodfill"], "center_block", seed=5)
     turns = len(record["turns"])
     assert turns > 8
@@ -156,7 +155,7 @@ GAMES = {
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_shipped_game_draws_its_board_pieces_and_result(name, tmp_path, shipped_registry,
-                                                              browser_page):  # noqa: F811
+                                                              browser_page):
     record = play_record(shipped_registry, **GAMES[name])
     turns = len(record["turns"])
     assert adjudicate(record, shipped_registry).agrees
@@ -228,7 +227,7 @@ def test_a_400_turn_game_on_a_30x30_board_makes_a_page_well_under_200_kb(shipped
 
 
 @pytest.mark.slow
-def test_show_and_export_write_pages_and_the_report_links_every_game(tmp_path, browser_page):  # noqa: F811
+def test_show_and_export_write_pages_and_the_report_links_every_game(tmp_path, browser_page):
     played = runner.invoke(app, ["tournament", "empty_room", "-b", "chaser,random", "-n", "2", "-w", "1"])
     assert played.exit_code == 0, played.output
     shown = runner.invoke(app, ["show", "1", "1", "--html", str(tmp_path / "one.html")])

@@ -10,7 +10,7 @@ from arena.cli.main import app
 from arena.report.charts import point_chart
 from arena.storage.queries import rating_series, run_rating_series
 from arena.storage.store import Store
-from tests.conftest import write_module
+from tests.helpers import write_module
 
 runner = CliRunner()
 

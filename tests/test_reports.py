@@ -57,7 +57,7 @@ def run_tournament(*extra):
 def test_report_json_latex_and_table():
     run_tournament()
     data = json.loads(runner.invoke(app, ["report", "1", "-f", "json"]).stdout)
-    assert [row["bot"] for row in data["standings"]][0] == "floodfill"
+    assert next(row["bot"] for row in data["standings"]) == "floodfill"
     first = data["standings"][0]
     assert first["score_lower"] <= first["score"] <= first["score_upper"]
     assert first["bt_lower"] <= first["bt"] <= first["bt_upper"]

@@ -132,7 +132,7 @@ def test_the_npz_spec_refuses_missing_or_broken_files_in_one_line(tmp_path):
     with pytest.raises(BotSpecError, match="cannot read the policy"):
         registry.spec(f"npz:file={tmp_path / 'missing.npz'}")
     (tmp_path / "junk.npz").write_text("not a zip")
-    with pytest.raises(BotSpecError, match="junk.npz: cannot read the policy"):
+    with pytest.raises(BotSpecError, match=r"junk\.npz: cannot read the policy"):
         registry.spec(f"npz:file={tmp_path / 'junk.npz'}")
     with pytest.raises(ArenaError):
         load_policy(tmp_path / "junk.npz")
@@ -179,7 +179,7 @@ class RulesOnly(Game):
 
 def test_the_learning_layer_finds_a_games_array_form_and_shaping_by_their_methods():
     assert array_form(TronGame) is TronGame
-    with pytest.raises(ArenaError, match="^game 'rules_only' has no array form of its observations: it cannot be"):
+    with pytest.raises(ArenaError, match=r"^game 'rules_only' has no array form of its observations: it cannot be"):
         array_form(RulesOnly)
     assert shaping_potential(RulesOnly(None, {}, np.random.default_rng(0)), 0) == 0.0
     game = CatMouseGame(resolve_map("catmouse_8x7"), CatMouseGame.resolve_options({}), np.random.default_rng(0))

@@ -15,7 +15,7 @@ from arena.games.tron.game import TronGame
 from arena.play.referee import run_match
 from arena.rl import MLPPolicy, gym_env, parallel_env, pettingzoo_env
 from arena.rl.session import rank_reward
-from tests.conftest import REPO
+from tests.helpers import REPO
 
 TRON_RULE_SETS = {
     "aichallenge": ("center_block", {"rules": "aichallenge"}),
@@ -94,7 +94,7 @@ def test_the_gym_environment_with_an_opponent_plays_the_same_game_as_a_match(tmp
     while not done:
         index = network(planes, info["action_mask"])
         moves.append("NESW"[index])
-        planes, reward, done, truncated, info = env.step(index)
+        planes, reward, done, _truncated, info = env.step(index)
     assert moves == [turn[0] for turn in outcome.actions]
     assert info["rank"] == outcome.ranks[0]
     assert reward == {1: 1.0, 2: -1.0}[outcome.ranks[0]] if outcome.ranks[0] != outcome.ranks[1] else reward == 0.0

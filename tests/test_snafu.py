@@ -16,8 +16,7 @@ from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map, parse_
 from arena.play.referee import replay_position, run_match
 from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament
-
-from .conftest import REPO, round_robin_run
+from tests.helpers import REPO, round_robin_run
 
 SNAFU_BOTS = ["chamber", "chaser", "cla", "floodfill", "mindless", "minimax", "npz", "random", "voronoi",
               "wallhugger"]
@@ -208,7 +207,7 @@ def test_a_start_facing_the_edge_survives_by_turning():
 
 
 def test_hitting_a_wall_or_a_trail_loses():
-    game = SnafuGame.from_position(("..#....", ) + OPEN_7[1:], [(1, 0), (4, 4)], ["E", "W"])
+    game = SnafuGame.from_position(("..#....", *OPEN_7[1:]), [(1, 0), (4, 4)], ["E", "W"])
     game.apply({0: "straight", 1: "straight"})
     assert game.result.reason == "player 1 moved into a wall; player 2 wins"
     game = SnafuGame.from_position(OPEN_7, [(1, 1), (3, 3)], ["E", "N"])
@@ -250,7 +249,7 @@ def test_meeting_head_on_is_a_tie():
 
 
 def test_observation_speaks_in_relative_actions():
-    game = SnafuGame.from_position(("##.....",) + OPEN_7[1:], [(0, 1), (4, 4)], ["N", "S"])
+    game = SnafuGame.from_position(("##.....", *OPEN_7[1:]), [(0, 1), (4, 4)], ["N", "S"])
     obs = game.observe(0)
     assert isinstance(obs, SnafuObservation)
     assert obs.heading == "N" and obs.headings == ("N", "S")

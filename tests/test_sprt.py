@@ -11,8 +11,7 @@ from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.stats.elo import elo_difference_pairs, gsprt_llr
 from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
-
-from .conftest import REPO, write_module
+from tests.helpers import REPO, write_module
 
 runner = CliRunner()
 

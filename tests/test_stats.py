@@ -27,8 +27,7 @@ from arena.stats.proportions import (
     two_proportion_test,
     wilson_interval,
 )
-
-from .conftest import REPO
+from tests.helpers import REPO
 
 Z = 1.959963984540054  # the 97.5% normal quantile, to double precision
 approx = pytest.approx
@@ -47,7 +46,7 @@ def test_normal_quantile_and_cdf():
     assert normal_cdf(1.96) == approx(0.9750021048517795, abs=1e-15)  # standard table value
     assert normal_quantile(0) == -math.inf and normal_quantile(1) == math.inf
     assert normal_cdf(math.inf) == 1 and normal_cdf(-math.inf) == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"a probability must be in \[0, 1\], not 1\.5"):
         normal_quantile(1.5)
 
 
@@ -88,7 +87,7 @@ def test_score_rate_edge_cases():
     assert 0 < draws.lower < 0.5 < draws.upper < 1
     empty = score_rate(0, 0, 0)
     assert (empty.score, empty.lower, empty.upper, empty.games) == (0.5, 0.0, 1.0, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="counts must be non-negative, not -1"):
         score_rate(-1, 0, 0)
 
 
@@ -155,7 +154,7 @@ def test_two_proportion_edge_cases():
     assert (empty.p1, empty.difference, empty.z, empty.p_value, empty.test) == (0.0, 0.0, 0.0, 1.0, "fisher")
     assert (empty.lower, empty.upper) == (-1.0, 1.0)
     assert finite_or_inf(*[getattr(two_proportion_test(0, 0, 0, 0), f) for f in ("z", "z_pooled", "p_value")])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="successes cannot exceed trials"):
         two_proportion_test(11, 10, 0, 10)
 
 
@@ -210,7 +209,7 @@ def test_elo_difference_edge_cases():
 def test_pentanomial_counts_and_elo_match_fastchess():
     pairs = [(1, 1), (1, 0), (0.5, 0.5), (0, 0.5), (1, 0.5), (0, 0)]
     assert pentanomial(pairs) == [1, 1, 2, 1, 1]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a pair's scores must each be 0, 1/2 or 1"):
         pentanomial([(0.3, 0)])
     # fastchess's own unit tests: LL 34, LD 54, WL 31, DD 32, WD 64, WW 75 -> 55.58 +- 27.65, LOS 100.00 %;
     # LL 332, LD 433, WL 457, DD 41, WD 333, WW 334 -> -8.64 +- 10.33, LOS 5.05 %.
@@ -231,7 +230,7 @@ def test_pentanomial_edge_cases():
     assert (split.elo, split.error, split.los) == (0.0, 0.0, 0.5)
     one_bucket = elo_difference_pairs([0, 0, 0, 5, 0])  # mean 3/4 with no spread
     assert (one_bucket.elo, one_bucket.error, one_bucket.los) == (approx(elo_from_score(0.75)), 0.0, 1.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a pentanomial has 5 counts"):
         elo_difference_pairs([1, 2, 3])
 
 
@@ -247,7 +246,7 @@ def test_holm_worked_example():
     adjusted = holm([0.001 * k for k in range(1, 21)])
     bonferroni = [min(1.0, 20 * 0.001 * k) for k in range(1, 21)]
     assert all(h <= b + 1e-15 for h, b in zip(adjusted, bonferroni, strict=True))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"p-values must be in \[0, 1\], not 1\.2"):
         holm([1.2])
 
 
@@ -257,7 +256,7 @@ def test_sprt_bounds():
     assert sprt_bounds(0.05, 0.05) == approx((-math.log(19), math.log(19)))  # +-2.944
     assert sprt_bounds(0.05, 0.1) == approx((math.log(0.1 / 0.95), math.log(18)))
     for alpha, beta in [(0, 0.05), (0.05, 1), (0.6, 0.5)]:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"alpha and beta must be in \(0, 1\)"):
             sprt_bounds(alpha, beta)
 
 
@@ -310,7 +309,7 @@ def pentanomial_llr_by_search(counts, elo0, elo1):
         for _ in range(400):  # coordinate ascent creeps along the constraint: many sweeps
             for i in range(3):
                 def along(x, i=i):
-                    return loglik(free[:i] + [x] + free[i + 1:], s)
+                    return loglik([*free[:i], x, *free[i + 1:]], s)
 
                 lo, hi = edge(along, free[i], 0.0), edge(along, free[i], 1.0)
                 x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
@@ -360,9 +359,9 @@ def test_gsprt_llr_properties_and_edge_cases():
     assert gsprt_llr([0, 10, 0], 0, 5) < 0  # all draws favour "no difference"
     assert gsprt_llr([0, 0, 20, 0, 0], 0, 5) < 0
     assert gsprt_llr([0, 0, 0, 0, 20], 0, 5) > 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"give 3 counts \(losses, draws, wins\) or 5 \(a pentanomial\), not 4"):
         gsprt_llr([1, 2, 3, 4], 0, 5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="elo0 and elo1 must be finite"):
         gsprt_llr([1, 2, 3], 0, math.inf)
 
 
@@ -434,16 +433,16 @@ def test_bradley_terry_edge_cases():
     split = bradley_terry({("a", "b"): (3, 1, 2), ("c", "d"): (1, 1, 1)})
     assert all((r.lower, r.upper) == (-math.inf, math.inf) for r in split.ratings.values())
     assert math.isfinite(split.difference("a", "b")[1]) and split.difference("a", "c")[1:] == (-math.inf, math.inf)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a bot cannot play itself"):
         bradley_terry({("a", "a"): (1, 0, 0)})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="prior_draws must be positive, not 0"):
         bradley_terry({("a", "b"): (1, 0, 0)}, prior_draws=0)
 
 
 def test_pair_results_tallies_games():
     games = [("a", "b", 1), ("b", "a", 1), ("a", "b", 0.5), ("c", "a", 0)]
     assert pair_results(games) == {("a", "b"): (1, 1, 1), ("c", "a"): (0, 0, 1)}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"a game's score must be 0, 1/2 or 1, not 0\.3"):
         pair_results([("a", "b", 0.3)])
 
 

@@ -27,8 +27,7 @@ from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 runner = CliRunner()
 

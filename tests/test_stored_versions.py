@@ -21,8 +21,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.plugins.programs.manifest import directory_version
 from arena.storage.store import Store
-
-from .conftest import write_module
+from tests.helpers import write_module
 
 runner = CliRunner()
 PROGRAMS = Path(__file__).parent / "programs"

@@ -2,12 +2,10 @@
 
 import random
 
-import numpy as np
 import pytest
 
 from arena import run_match
 from arena.core.game import MatchInfo
-from arena.core.maps import resolve_map
 from arena.engines.tron.search import (
     ASPIRATION,
     DRAW,
@@ -25,11 +23,10 @@ from arena.engines.tron.search import (
     territory_value,
     voronoi,
 )
-from arena.games.tron.game import TronGame
 from arena.games.tron.observation import TronObservation
 from arena.plugins.registry import PluginConfig, load_registry
 from bots.chamber import DEFAULT_VERSION, Chamber
-from tests.tron_positions import bfs_distances, board_of, observe
+from tests.tron_positions import AHEAD, BEHIND, FACE_TO_FACE, bfs_distances, board_of, observe, random_positions
 
 SEARCH_BOTS = ("minimax", "voronoi", "chamber")
 
@@ -78,25 +75,6 @@ def plain_voronoi(cells, a, b, stride):
     return (sum(1 for c, d in da.items() if c != a and d < db.get(c, far)),
             sum(1 for c, d in db.items() if c != b and d < da.get(c, far)))
 
-
-def random_positions(count, seed=3, maps=("empty_room", "center_block", "diagonal_blocks"), turns=30):
-    """Seeded positions on ``maps`` (the 13x13 ones) after fewer than ``turns`` random safe rounds (games
-    that have not ended)."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        game = TronGame(resolve_map(rng.choice(maps)), {}, np.random.default_rng(0))
-        for _ in range(rng.randrange(0, turns)):
-            actions = {}
-            for seat in game.to_act():
-                safe = game.observe(seat).safe_moves()
-                actions[seat] = rng.choice(safe) if safe else "N"
-            game.apply(actions)
-            if game.result is not None:
-                break
-        if game.result is None:
-            positions.append(game.observe(0))
-    return positions
 
 
 def test_bitboard_voronoi_equals_two_plain_breadth_first_searches():
@@ -444,12 +422,6 @@ def test_chamber_fills_its_space_to_the_end_once_cut_off(registry):
     assert moves == 15  # all 15 free cells of its room
 
 
-FACE_TO_FACE = [".........",
-                ".........",
-                "...1.2...",
-                ".........",
-                "........."]
-
 
 def test_simultaneous_search_scores_the_cell_between_the_heads_as_a_draw():
     for moves, draw in (("simultaneous", True), ("alternating", False)):
@@ -467,18 +439,6 @@ def test_simultaneous_search_keeps_out_of_a_head_on_draw(registry, name):
     params = {"version": 1} if name == "chamber" else {}
     assert play(registry, name, FACE_TO_FACE, "simultaneous", depth=4, **params) != "E"
 
-
-AHEAD = ["......#...",  # the door between the heads leads into our small side
-         "......#...",
-         ".....1.2..",
-         "..........",
-         "......#...",
-         "......#..."]
-BEHIND = ["#..#.....",  # the door leads into their big side
-          "#..#.....",
-          "#.1.2....",
-          "#........",
-          "#..#....."]
 
 
 def test_chamber_values_a_head_on_draw_as_an_even_position(registry):

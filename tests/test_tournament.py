@@ -14,8 +14,7 @@ from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun
 from arena.tournament.schedules import round_robin
-
-from .conftest import round_robin_run
+from tests.helpers import round_robin_run
 
 # The shipped Tron bots that don't read the clock: the same seed replays the same games, and they are quick.
 # (The search bots, which also play by default, think 0.1 s a move and depend on how far they got.)

@@ -50,7 +50,7 @@ def test_split_is_by_games_and_seeded():
     assert sorted([*train_games, *held]) == list(range(10))
     again = split_games(10, 0.2, seed=3)
     assert list(again[1]) == list(held)
-    with pytest.raises(ArenaError, match="--holdout 1.5"):
+    with pytest.raises(ArenaError, match=r"--holdout 1\.5"):
         split_games(10, 1.5, seed=3)
 
 

@@ -17,8 +17,7 @@ from arena.play.referee import run_match
 from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.selection import load_maps
-
-from .conftest import REPO, round_robin_run
+from tests.helpers import REPO, round_robin_run
 
 SHIPPED_TRON_BOTS = ["chaser", "floodfill", "random", "wallhugger"]
 
@@ -628,7 +627,7 @@ def test_tournament_of_each_two_player_rule_set(shipped_registry, shipped_config
     assert set(firsts.values()) == {3}  # each bot moves first equally often
     standings = run.standings()
     assert sorted(row.label for row in standings.rows) == SHIPPED_TRON_BOTS
-    again, replayed = play_rule_set(shipped_registry, shipped_config, maps, SHIPPED_TRON_BOTS, options=options)
+    _again, replayed = play_rule_set(shipped_registry, shipped_config, maps, SHIPPED_TRON_BOTS, options=options)
     assert [(o.ranks, o.reason, o.actions) for _, o in sorted(replayed.items())] == \
         [(o.ranks, o.reason, o.actions) for _, o in sorted(outcomes.items())]
 
@@ -647,7 +646,7 @@ def test_free_for_all_tournament_with_four_bots(shipped_registry, shipped_config
 
 def test_free_for_all_tournament_under_brown_rules(shipped_registry, shipped_config):
     bots = ["chaser", "floodfill", "random", "wallhugger"]
-    run, outcomes = play_rule_set(shipped_registry, shipped_config, ["four_corners"], bots,
+    _run, outcomes = play_rule_set(shipped_registry, shipped_config, ["four_corners"], bots,
                                   options={"rules": "brown"})
     assert len(outcomes) == 4
     assert all(len(turn) == 1 for outcome in outcomes.values() for turn in outcome.actions)

@@ -70,7 +70,8 @@ def ladder_command(
             with games_progress() as progress:
                 task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
                 played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
-                                    lambda _, task=task: progress.advance(task), planned=planned)
+                                    lambda _: progress.advance(task),  # noqa: B023 - called only in this round
+                                    planned=planned)
             err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}

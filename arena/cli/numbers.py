@@ -87,6 +87,6 @@ def _item_type(value_type: Any) -> Any:
             return value_type
         value_type = args[0]
     if typing.get_origin(value_type) in (list, tuple):
-        args = typing.get_args(value_type)
-        return args[0] if args else value_type
+        items = typing.get_args(value_type)
+        return items[0] if items else value_type
     return value_type

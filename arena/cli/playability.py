@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
@@ -22,7 +22,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
-from arena.learning.playability import StudyRun
+from arena.learning.playability import PlayabilityStudy, StudyRun
 from arena.report.playability import playability_page
 from arena.stats.playability import playability
 
@@ -48,7 +48,8 @@ def playability_command(
 ) -> None:
     """The design verdict: fairness and length of self-play learners' games, block by block (Kalles and
     Kanellopoulos 2001), with the perfect-play verdict where the board is small enough to solve."""
-    study = load_registry_reporting(plugin_config(None)).study(game)
+    # register_studies takes PlayabilityStudy instances; the registry, below learning, knows only their game.
+    study = cast(PlayabilityStudy, load_registry_reporting(plugin_config(None)).study(game))
     chosen = study.learner_named(learner)
     check_output_format(fmt)
     if model is not None:

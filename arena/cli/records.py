@@ -130,16 +130,16 @@ def replay_command(
     found = list(load_records(paths))
     if len(found) != 1:
         raise ArenaError(f"playing back takes one record; {len(found)} were found (use --check for many)")
-    where, record = found[0]
-    if isinstance(record, RecordError):
-        raise record
+    where, loaded = found[0]
+    if isinstance(loaded, RecordError):
+        raise loaded
     if html_file is not None:
-        write_replay_page(record, registry, html_file)
+        write_replay_page(loaded, registry, html_file)
         return
     if rerun_game:
-        _rerun(record, registry, config, db, time_limit or DEFAULT_TIME_LIMIT)
+        _rerun(loaded, registry, config, db, time_limit or DEFAULT_TIME_LIMIT)
         return
-    _play_back(record, registry, delay, step, turn)
+    _play_back(loaded, registry, delay, step, turn)
 
 
 def _rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: Path | None,

@@ -100,11 +100,14 @@ def tournament_command(
             warn(line)
     with Store(db) as store:
         if plan is None:  # the run's own bot directories and stored versions, and this command's
+            assert resume is not None  # there is no plan only when resuming
             config, gone = resume_config(store, resume, config)
             for directory in gone:
                 warn(f"run {resume} loaded bots from {directory}, which no longer exists")
             registry = load_registry_reporting(config)
-        opened = resume_run(store, resume, registry) if plan is None else open_run(store, plan, new, config)
+            opened = resume_run(store, resume, registry)
+        else:
+            opened = open_run(store, plan, new, config)
         run, run_id = opened.run, opened.run.run_id or 0
         if opened.state == "complete":
             err.print(f"run {run_id} already played this tournament; showing it (--new plays it again)",

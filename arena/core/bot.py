@@ -179,7 +179,8 @@ def source_version(path: str | Path | None, obj: object = None) -> str:
             data = b""
     if not data and obj is not None:
         try:
-            data = inspect.getsource(obj).encode()
+            # anything without source raises TypeError, answered below
+            data = inspect.getsource(obj).encode()  # type: ignore[arg-type]
         except (OSError, TypeError):
             data = repr(obj).encode()
     return hashlib.sha256(data).hexdigest()[:8]

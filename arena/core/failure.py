@@ -17,7 +17,7 @@ class Failure:
     traceback: str = ""
 
 
-class BotFailure(Exception):  # noqa: N818 - it reports a failure the bot had elsewhere
+class BotFailure(Exception):  # it reports a failure the bot had elsewhere
     """A bot failure seen from outside the bot (its own process died, or answered with an error).
 
     ``kind`` is one of :data:`FAILURE_KINDS`; the referee appends where in the game it happened

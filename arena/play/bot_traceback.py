@@ -27,7 +27,8 @@ def bot_frames(exc: BaseException) -> list[traceback.FrameSummary]:
 def crash_site(frames: list[traceback.FrameSummary]) -> traceback.FrameSummary | None:
     """The deepest frame in the bot's own code (not a library's), else the deepest frame outside the arena."""
     own = [frame for frame in frames if not any(_inside(Path(frame.filename), d) for d in LIBRARY_DIRS)]
-    return (own or frames or [None])[-1]
+    chosen = own or frames
+    return chosen[-1] if chosen else None
 
 
 def location(frame: traceback.FrameSummary) -> str:

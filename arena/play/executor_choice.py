@@ -9,9 +9,9 @@ processes on this machine) and ``ray`` (a Ray cluster) are built in, and a plugi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from arena.play.executors import default_workers
 from arena.play.limits import Limits
@@ -23,7 +23,7 @@ from arena.plugins.registry import PluginConfig, Registry
 class Executor(Protocol):
     """Plays games and yields each outcome as its game ends."""
 
-    def run(self, setups: Sequence[MatchSetup]) -> Iterator[MatchOutcome]:
+    def run(self, setups: Iterable[MatchSetup]) -> Iterator[MatchOutcome]:
         """Play ``setups``; each outcome comes back once, as soon as its game ends.
 
         An executor may also have ``run_batches(setups)``, yielding lists of the outcomes that arrive
@@ -63,12 +63,14 @@ class ExecutorChoice:
             workers = default_workers()
         if workers is not None and games is not None:
             workers = max(min(workers, games), 1)
-        return registry.executor(self.name)(workers, config, limits, registry, self.address)
+        # The registry keeps factories as plugins gave them; register_executors promises this signature.
+        factory = cast(ExecutorFactory, registry.executor(self.name))
+        return factory(workers, config, limits, registry, self.address)
 
     def task_pool(self, workers: int | None, registry: Registry) -> TaskPool:
         """Start the chosen executor's task pool (:mod:`arena.play.task_pools`) with ``workers`` at once
         (``None``: its default)."""
-        return registry.task_pool(self.name)(workers, self.address)
+        return cast(TaskPool, registry.task_pool(self.name)(workers, self.address))  # as register_executors promises
 
 
 LOCAL = ExecutorChoice()

@@ -14,12 +14,13 @@ before it finishes the current one, so it never waits while the parent stores wh
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
@@ -51,7 +52,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run_in_process(setups: Sequence[MatchSetup], registry: Registry) -> Iterator[MatchOutcome]:
+def run_in_process(setups: Iterable[MatchSetup], registry: Registry) -> Iterator[MatchOutcome]:
     """Play the games one after another in this process (overrunning Python code is still interrupted)."""
     for setup in setups:
         guard = MoveGuard()
@@ -127,17 +128,15 @@ class _Worker:
     batches: deque[int] = field(default_factory=deque)
     """Games still to come back from each batch sent, oldest first."""
 
-    def send(self, batch: list[MatchSetup], message: bytes) -> None:
+    def send(self, batch: list[MatchSetup], message: bytes | memoryview) -> None:
         """Send a batch (``message``: the batch pickled) to play after the ones it holds.
 
         If the worker has just died, the batch stays in hand: it goes back in the queue once the death is seen.
         """
         self.in_flight.extend(batch)
         self.batches.append(len(batch))
-        try:
+        with contextlib.suppress(OSError):
             self.conn.send_bytes(message)
-        except OSError:
-            pass
 
     def can_take(self, batch_bytes: int) -> bool:
         """Whether to send it another batch now: it holds none, or one and the new one is small."""

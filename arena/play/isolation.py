@@ -37,7 +37,7 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
     unprepared: Crash | None = None  # why prepare() failed, reported at the first start
     try:
         entry.cls.prepare()
-    except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
+    except BaseException as exc:  # the bot's failure, reported to the referee
         unprepared = crash_of(exc)
     conn.send(("ready", None))
     player: Bot | None = None
@@ -63,7 +63,7 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
                 answer = ("ok", None)
         except MemoryError:
             answer = ("failure", ("memory", "ran out of memory in its own process (MemoryError)"))
-        except BaseException as exc:  # noqa: B036 - the bot's failure, reported to the referee
+        except BaseException as exc:  # the bot's failure, reported to the referee
             answer = ("crash", (crash_of(exc), None))
         try:
             conn.send(answer)

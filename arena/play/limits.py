@@ -28,11 +28,11 @@ DEFAULT_GRACE = 0.1
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
 
 
-class MoveTimeout(BaseException):  # noqa: N818 - a BaseException so a bot's "except Exception" can't swallow it
+class MoveTimeout(BaseException):  # a BaseException so a bot's "except Exception" can't swallow it
     """Raised inside a bot that is still thinking after its deadline."""
 
 
-class RemoteCrash(Exception):  # noqa: N818 - it carries a crash that happened in the bot's own process
+class RemoteCrash(Exception):  # it carries a crash that happened in the bot's own process
     """An exception raised in a bot's own process, carried back to the referee as a :class:`Crash`."""
 
     def __init__(self, crash: Crash, where: str | None = None):

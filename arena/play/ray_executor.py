@@ -19,6 +19,7 @@ a replacement actor is started where the cluster has room; a game is only ever y
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections import deque
@@ -204,7 +205,8 @@ class RayExecutor:
         idle = deque(self.actors)
         in_flight: dict[Any, tuple[Any, list[MatchSetup]]] = {}
         starting: dict[Any, Any] = {}  # readiness probe -> replacement actor not yet known to be up
-        chunk, probes = 1, []
+        chunk = 1
+        probes: list[Any] = []
         while queue or in_flight:
             while idle and queue:
                 actor = idle.popleft()
@@ -258,10 +260,8 @@ class RayExecutor:
             stopping = [actor.stop.remote() for actor in self.actors]
             ray.wait(stopping, num_returns=len(stopping), timeout=10)
         for actor in self.actors:
-            try:
+            with contextlib.suppress(ray.exceptions.RayError):  # already gone
                 ray.kill(actor)
-            except ray.exceptions.RayError:
-                pass  # already gone
         if self.started_here:
             ray.shutdown()
         self.restore_notices()

@@ -192,7 +192,7 @@ def referee(
                 call()
             except KeyboardInterrupt:
                 raise
-            except BaseException as exc:  # noqa: B036 - SystemExit from a bot is its failure, not ours
+            except BaseException as exc:  # SystemExit from a bot is its failure, not ours
                 failures[seat] = _failure(exc, where)
                 break
             finally:
@@ -215,7 +215,7 @@ def referee(
             except KeyboardInterrupt:
                 end()
                 raise
-            except BaseException as exc:  # noqa: B036
+            except BaseException as exc:
                 end()
                 spent = clock() - started
                 think[seat] += spent
@@ -242,8 +242,9 @@ def referee(
     if failures:
         result = game.forfeit(sorted(failures), failure_reason(failures, labels))
     else:
-        result = game.result
-        assert result is not None
+        finished = game.result
+        assert finished is not None
+        result = finished
     for seat, player in enumerate(bots):
         if seat in failures and failures[seat].kind in ("memory", "timeout"):
             continue  # a bot that hogged memory or time gets no further call
@@ -252,7 +253,7 @@ def referee(
             player.finish(result)
         except KeyboardInterrupt:
             raise
-        except BaseException:  # noqa: B036,S110 - a bot failing after the game cannot change its result
+        except BaseException:  # a bot failing after the game cannot change its result
             pass
         finally:
             guard.end()
@@ -270,16 +271,16 @@ class _Unconstructable(Bot):
 
 
 def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None) -> Bot:
-    guard = guard or _NoGuard()
-    guard.begin(seat, time_limit)
+    timing = guard or _NoGuard()
+    timing.begin(seat, time_limit)
     try:
         return cls(**spec.params)
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: B036 - same rule as every other bot failure
+    except BaseException as exc:  # same rule as every other bot failure
         return _Unconstructable(exc)
     finally:
-        guard.end()
+        timing.end()
 
 
 def _on_move(turns: Sequence[Any]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 
 class TaskPool(Protocol):
@@ -25,6 +25,14 @@ class TaskPool(Protocol):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Release the pool's workers."""
+        ...
+
+    def __enter__(self) -> Self:
+        """Use it in a ``with`` block."""
+        ...
+
+    def __exit__(self, *exc_info: Any) -> bool | None:
+        """Shut it down, waiting for its tasks."""
         ...
 
 

@@ -9,8 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from arena.core.bot import Bot, bot_description
+from arena.core.errors import ArenaError
 
 
 @dataclass(frozen=True)
@@ -50,14 +52,14 @@ class BotFacts:
             return False
         return role is None or not self.roles or role in self.roles
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The facts as a JSON object."""
         return {"name": self.name, "games": list(self.games), "roles": list(self.roles),
                 "in_default_field": self.in_default_field, "description": self.description,
                 "spec_version": self.spec_version, "own_plays": self.own_plays}
 
     @classmethod
-    def from_json(cls, data: dict) -> BotFacts:
+    def from_json(cls, data: dict[str, Any]) -> BotFacts:
         """The facts :meth:`to_json` wrote; ``ValueError`` for anything else."""
         try:
             facts = cls(str(data["name"]), _names(data["games"]), _names(data["roles"]),
@@ -72,13 +74,13 @@ def facts_of(cls: type[Bot]) -> BotFacts:
     """The facts of a bot class, read from its class attributes."""
     try:
         spec_version = cls.spec_version({})
-    except Exception:  # noqa: BLE001 - a broken override counts as none
+    except Exception:  # a broken override counts as none
         spec_version = None
     return BotFacts(
         name=str(cls.name), games=_loose_names(cls.games), roles=_loose_names(cls.roles),
         in_default_field=bool(cls.in_default_field), description=bot_description(cls),
         spec_version=None if spec_version is None else str(spec_version),
-        own_plays=getattr(cls.plays, "__func__", None) is not Bot.plays.__func__,
+        own_plays=getattr(cls.plays, "__func__", None) is not vars(Bot)["plays"].__func__,
     )
 
 
@@ -136,7 +138,7 @@ def import_bot_module(path: Path) -> ModuleType:
     except SyntaxError as exc:
         del sys.modules[module_name]
         raise BotModuleError(ImportProblem(f"syntax error: {exc.msg}", exc.lineno)) from None
-    except BaseException as exc:  # noqa: B036 - a broken bot module must never take the others down
+    except BaseException as exc:  # a broken bot module must never take the others down
         sys.modules.pop(module_name, None)
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -162,7 +164,26 @@ def describe_exception(exc: BaseException) -> str:
     """``Type: message`` of an exception, on one line (its first)."""
     try:
         message = str(exc).strip()
-    except Exception:  # noqa: BLE001 - an exception whose message itself fails
+    except Exception:  # an exception whose message itself fails
         message = ""
     first_line = message.splitlines()[0] if message else ""
     return f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
+
+
+@dataclass(frozen=True)
+class DeferredBot:
+    """A bot of a checked module, registered by its facts; :meth:`load` imports its class."""
+
+    path: Path
+    facts: BotFacts
+
+    def load(self) -> type[Bot]:
+        """Import the bot's module and return its class, or raise an :class:`ArenaError` saying why not."""
+        try:
+            module = import_bot_module(self.path)
+        except BotModuleError as exc:
+            raise ArenaError(f"bot {self.facts.name!r}: {exc.problem.describe(self.path)}") from None
+        for cls in bots_defined_in(module):
+            if cls.name == self.facts.name:
+                return cls
+        raise ArenaError(f"bot {self.facts.name!r}: {self.path} no longer defines it; run the command again")

@@ -55,7 +55,8 @@ def guard_plugin(manager: pluggy.PluginManager, plugin: object) -> None:
     for caller in manager.get_hookcallers(plugin) or []:
         for impl in caller.get_hookimpls():
             if impl.plugin is plugin and not (impl.wrapper or impl.hookwrapper):
-                impl.function = _guarded(impl.function, caller.name, impl.plugin_name)
+                # pluggy declares the attribute Final; replacing it is how errors are caught per plugin.
+                impl.function = _guarded(impl.function, caller.name, impl.plugin_name)  # type: ignore[misc]
 
 
 def _guarded(function: Callable[..., Any], hook_name: str, plugin_name: str) -> Callable[..., Any]:

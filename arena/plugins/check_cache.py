@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from arena.core.version import VERSION
+
 CACHE_VARIABLE = "ARENA_CACHE"
 FORMAT = "bot-modules-1"
 """Changes when the cached records change shape, so that old records are never misread."""
@@ -30,9 +32,7 @@ def arena_cache_dir() -> Path:
 
 def module_key(content: bytes) -> str:
     """The cache key of a module with this content, under this arena and this Python installation."""
-    arena = sys.modules.get("arena")
-    version = getattr(arena, "__version__", "unknown")  # set once the package is imported, as it is by now
-    digest = hashlib.sha256(f"{FORMAT}\0{version}\0{sys.version}\0{sys.prefix}\0".encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{sys.version}\0{sys.prefix}\0".encode())
     digest.update(content)
     return digest.hexdigest()
 

@@ -14,16 +14,21 @@ reported in one line naming its plugin, and the others still run.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
+
+from arena.plugins.registrars import BotRegistrar, ExecutorRegistrar, GameRegistrar, StudyRegistrar
+
+if TYPE_CHECKING:
+    import typer
 
 hookspec = pluggy.HookspecMarker("arena")
 hookimpl = pluggy.HookimplMarker("arena")
 
 
 @hookspec
-def register_games(register: Any) -> None:
+def register_games(register: GameRegistrar) -> None:
     """Register game rulesets.
 
     Args:
@@ -36,7 +41,7 @@ def register_games(register: Any) -> None:
 
 
 @hookspec
-def register_bots(register: Any) -> None:
+def register_bots(register: BotRegistrar) -> None:
     """Register bots.
 
     Args:
@@ -51,7 +56,7 @@ def register_bots(register: Any) -> None:
 
 
 @hookspec
-def register_executors(register: Any) -> None:
+def register_executors(register: ExecutorRegistrar) -> None:
     """Register executors: engines that play a command's games (``--executor NAME``).
 
     Args:
@@ -69,7 +74,7 @@ def register_executors(register: Any) -> None:
 
 
 @hookspec
-def register_studies(register: Any) -> None:
+def register_studies(register: StudyRegistrar) -> None:
     """Register playability studies: self-play learners that ``arena playability GAME`` trains to judge a
     game's design.
 
@@ -83,7 +88,7 @@ def register_studies(register: Any) -> None:
 
 
 @hookspec
-def register_commands(app: Any) -> None:
+def register_commands(app: typer.Typer) -> None:
     """Add commands to the ``arena`` command line.
 
     Args:

@@ -13,6 +13,7 @@ written so far tell the parent which module it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -43,7 +44,7 @@ _BOOTSTRAP = ("import json, sys; sys.path[:] = json.load(open(sys.argv[1]))['sys
 class ProbeProcess:
     """A running probe: its exit code once it ended, and a way to stop it with all it started."""
 
-    def __init__(self, pid: int, popen: subprocess.Popen | None = None):
+    def __init__(self, pid: int, popen: subprocess.Popen[bytes] | None = None):
         self.pid = pid
         self.popen = popen
         self.exit_code: int | None = None
@@ -61,15 +62,11 @@ class ProbeProcess:
 
     def stop(self) -> None:
         """Kill the probe and whatever it started that is still in its process group."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         if self.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             if self.popen is not None:
                 self.exit_code = self.popen.wait()
             else:
@@ -134,7 +131,7 @@ def probe(path: Path) -> dict[str, Any]:
         return {"problem": describe_exception(exc), "line": None}
     try:
         return {"bots": [facts_of(cls).to_json() for cls in bots_defined_in(module)]}
-    except Exception as exc:  # noqa: BLE001 - a module whose contents defy inspection
+    except Exception as exc:  # a module whose contents defy inspection
         return {"problem": f"its bots cannot be listed: {describe_exception(exc)}", "line": None}
 
 
@@ -152,10 +149,9 @@ def limit_processes() -> None:
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     if soft == resource.RLIM_INFINITY or cap < soft:
-        try:
+        # a limit that cannot be set leaves the time limit to stop a fork bomb
+        with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
-        except (OSError, ValueError):
-            pass  # a limit that cannot be set leaves the time limit to stop a fork bomb
 
 
 def _processes_of_user() -> int | None:

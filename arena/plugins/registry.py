@@ -22,6 +22,7 @@ from arena.plugins import hookspecs
 from arena.plugins.bot_modules import (
     BotFacts,
     BotModuleError,
+    DeferredBot,
     bot_module_paths,
     bots_defined_in,
     import_bot_module,
@@ -31,6 +32,7 @@ from arena.plugins.hookspecs import hookimpl
 from arena.plugins.module_check import check_modules, import_time_limit
 from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
+from arena.plugins.registrars import BotRegistrar, ExecutorFactory, Study, TaskPoolFactory
 from arena.plugins.stored import StoredBot, stored_bot_class
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
@@ -130,11 +132,11 @@ class Registry:
 
     games: dict[str, type[Game]] = field(default_factory=dict)
     bots: dict[str, BotEntry] = field(default_factory=dict)
-    executors: dict[str, Any] = field(default_factory=dict)
+    executors: dict[str, ExecutorFactory] = field(default_factory=dict)
     """Executor factories by name (see :mod:`arena.play.executor_choice`)."""
-    task_pools: dict[str, Any] = field(default_factory=dict)
+    task_pools: dict[str, TaskPoolFactory] = field(default_factory=dict)
     """Task pool factories by executor name (see :mod:`arena.play.task_pools`)."""
-    studies: dict[str, Any] = field(default_factory=dict)
+    studies: dict[str, Study] = field(default_factory=dict)
     """Playability studies by game (:class:`arena.learning.playability.PlayabilityStudy`)."""
     plugins: list[PluginInfo] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -164,13 +166,13 @@ class Registry:
         raise BotSpecError(f"unknown bot {name!r}, nor any close name; a bot of your own is found in ./bots, a "
                            f"--bots-dir DIR or a directory of {BOTS_PATH_VARIABLE} (`arena bots` lists the bots found)")
 
-    def executor(self, name: str) -> Any:
+    def executor(self, name: str) -> ExecutorFactory:
         """The factory of the executor registered as ``name``, or an error naming the executors there are."""
         if name in self.executors:
             return self.executors[name]
         raise ArenaError(f"unknown executor {name!r}: choose from {', '.join(sorted(self.executors))}")
 
-    def task_pool(self, name: str) -> Any:
+    def task_pool(self, name: str) -> TaskPoolFactory:
         """The task pool factory of the executor registered as ``name``, or an error saying why there is none."""
         if name in self.task_pools:
             return self.task_pools[name]
@@ -178,7 +180,7 @@ class Registry:
         raise ArenaError(f"the {name} executor plays games only; experiments run on "
                          f"{', '.join(sorted(self.task_pools))}")
 
-    def study(self, game: str) -> Any:
+    def study(self, game: str) -> Study:
         """The playability study of ``game``, or an error naming the games that have one."""
         if game in self.studies:
             return self.studies[game]
@@ -236,7 +238,7 @@ class BotDirectory:
         self.import_limit = import_limit
 
     @hookimpl
-    def register_bots(self, register: Callable[..., None]) -> None:
+    def register_bots(self, register: BotRegistrar) -> None:
         """Register the bots each module of the directory defines, and its program bots."""
         if self.checked:
             self._register_checked(register)
@@ -251,7 +253,7 @@ class BotDirectory:
             register(manifest_bot(manifest, self.config.build_timeout, self.config.startup_timeout),
                      source=str(manifest_path.parent))
 
-    def _register_imported(self, register: Callable[..., None]) -> None:
+    def _register_imported(self, register: BotRegistrar) -> None:
         for path in bot_module_paths(self.directory):
             try:
                 module = import_bot_module(path)
@@ -261,7 +263,7 @@ class BotDirectory:
             for cls in bots_defined_in(module):
                 register(cls, source=str(path))
 
-    def _register_checked(self, register: Callable[..., None]) -> None:
+    def _register_checked(self, register: BotRegistrar) -> None:
         limit = self.import_limit if self.import_limit is not None else import_time_limit()
         for path, report in check_modules(bot_module_paths(self.directory), limit).items():
             if report.problem is not None:
@@ -269,25 +271,6 @@ class BotDirectory:
                 continue
             for facts in report.bots:
                 register(DeferredBot(path, facts), source=str(path))
-
-
-@dataclass(frozen=True)
-class DeferredBot:
-    """A bot of a checked module, registered by its facts; :meth:`load` imports its class."""
-
-    path: Path
-    facts: BotFacts
-
-    def load(self) -> type[Bot]:
-        """Import the bot's module and return its class, or raise an :class:`ArenaError` saying why not."""
-        try:
-            module = import_bot_module(self.path)
-        except BotModuleError as exc:
-            raise ArenaError(f"bot {self.facts.name!r}: {exc.problem.describe(self.path)}") from None
-        for cls in bots_defined_in(module):
-            if cls.name == self.facts.name:
-                return cls
-        raise ArenaError(f"bot {self.facts.name!r}: {self.path} no longer defines it; run the command again")
 
 
 def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
@@ -392,7 +375,7 @@ def _register_plugin(manager: pluggy.PluginManager, plugin: Any, name: str, kind
 
 
 def _collect_games(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(cls: type[Game]) -> None:
+    def register(cls: object) -> None:  # checked: a plugin may pass anything
         plugin_name = calling_plugin()
         name = getattr(cls, "name", None)
         if not (inspect.isclass(cls) and issubclass(cls, Game) and name):
@@ -406,7 +389,7 @@ def _collect_games(manager: pluggy.PluginManager, registry: Registry) -> None:
 
 
 def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(cls: type[Bot] | DeferredBot, source: str | None = None) -> None:
+    def register(cls: object, source: str | None = None) -> None:  # checked: a plugin may pass anything
         plugin_name = calling_plugin()
         if isinstance(cls, DeferredBot):
             register_deferred(cls, plugin_name)
@@ -440,7 +423,7 @@ def _collect_bots(manager: pluggy.PluginManager, registry: Registry) -> None:
 
 
 def _collect_executors(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(name: str, factory: Any, tasks: Any = None) -> None:
+    def register(name: str, factory: ExecutorFactory, tasks: TaskPoolFactory | None = None) -> None:
         if name in registry.executors:
             registry.problems.append(f"plugin {calling_plugin()}: executor name {name!r} is already taken; skipped")
             return
@@ -452,15 +435,15 @@ def _collect_executors(manager: pluggy.PluginManager, registry: Registry) -> Non
 
 
 def _collect_studies(manager: pluggy.PluginManager, registry: Registry) -> None:
-    def register(study: Any) -> None:
-        game = getattr(study, "game", None)
+    def register(study: Study) -> None:
+        game = getattr(study, "game", None)  # a plugin's object is checked, whatever its annotations say
         if game not in registry.games:
             registry.problems.append(f"plugin {calling_plugin()}: a playability study of unknown game {game!r}; "
                                      "skipped")
         elif game in registry.studies:
             registry.problems.append(f"plugin {calling_plugin()}: a second playability study of {game!r}; skipped")
         else:
-            registry.studies[game] = study
+            registry.studies[study.game] = study
 
     _report(call_hook(manager, "register_studies", register=register), registry)
 
@@ -469,8 +452,9 @@ def _report(call: HookCall, registry: Registry) -> None:
     registry.problems.extend(str(failure) for failure in call.failures)
 
 
-def _source_file(cls: type) -> str | None:
+def _source_file(obj: object) -> str | None:
     try:
-        return inspect.getsourcefile(cls)
+        # A plugin may register anything; what has no source file raises TypeError, answered below.
+        return inspect.getsourcefile(obj)  # type: ignore[arg-type]
     except (TypeError, OSError):
         return None

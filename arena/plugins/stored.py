@@ -48,8 +48,8 @@ class StoredBot:
 def unpacked(bot: StoredBot) -> Path:
     """The folder holding ``bot``'s files, written once (atomically) and reused while its contents are the same."""
     digest = hashlib.sha256()
-    for path, mode, data in bot.files:
-        digest.update(path.encode() + b"\0" + str(mode).encode() + b"\0" + data + b"\0")
+    for name, mode, data in bot.files:
+        digest.update(name.encode() + b"\0" + str(mode).encode() + b"\0" + data + b"\0")
     root = _private_root()
     safe_name = re.sub(r"[^\w.-]", "_", bot.name)
     target = root / f"{safe_name}-{bot.version}-{digest.hexdigest()[:16]}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Mapping, Sequence
 
 MAX_TICK_LABELS = 12
@@ -73,7 +74,7 @@ def point_chart(title: str, series: Mapping[str, Sequence[tuple[int, float]]], x
         if ticks:
             parts += [f'<line class="gap" x1="{x(i):.1f}" y1="{y(v):.1f}" x2="{x(j):.1f}" y2="{y(w):.1f}" '
                       f'stroke="{colour}" stroke-width="1" stroke-dasharray="4 3"/>'
-                      for (i, v), (j, w) in zip(points, points[1:], strict=False) if j > i + 1]
+                      for (i, v), (j, w) in itertools.pairwise(points) if j > i + 1]
             parts += [f'<circle class="point" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
                       f"<title>{_e(name)}, {_e(ticks[i])}: {v:.2f}</title></circle>" for i, v in points]
         elif len(points) == 1:

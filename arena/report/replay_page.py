@@ -98,7 +98,8 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
         now = view.cells()
         if len(now) != len(cells) or len(view.rows) != height:
             raise ArenaError(f"turn {index + 1}: the board changed size, which the viewer cannot draw")
-        changes = [[i, char] for i, (was, char) in enumerate(zip(cells, now, strict=True)) if was != char]
+        changes: list[list[Any]] = [[i, char] for i, (was, char) in enumerate(zip(cells, now, strict=True))
+                                    if was != char]
         seen.update(char for _, char in changes)
         cells = now
         styles.update(view.styles)

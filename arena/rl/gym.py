@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -31,7 +31,7 @@ class ArenaGymEnv(gymnasium.Env):
         self.seat = session.learners[0]
         self.render_mode = render_mode
         observation, action = declared_spaces(session)
-        self.observation_space: spaces.Box = observation["observation"]
+        self.observation_space = cast(spaces.Box, observation["observation"])  # declared_spaces makes a Box
         self.action_space: spaces.Discrete = action
         self._mask = np.zeros(action.n, dtype=np.int8)
 

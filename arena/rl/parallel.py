@@ -58,7 +58,8 @@ class ArenaParallelEnv(ParallelEnv):
             if session.submit(seat, int(actions[agent])):
                 break
         rewards_by_seat = session.rewards_since(before)
-        observations, rewards, terminations, truncations, infos = {}, {}, {}, {}, {}
+        observations, rewards, terminations, truncations = {}, {}, {}, {}
+        infos: dict[str, dict[str, Any]] = {}
         result = session.result
         for agent in self.agents:
             seat = self._seats[agent]

@@ -9,6 +9,7 @@ observation alone, so a policy bot plays in tournaments, worker processes includ
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -72,7 +73,7 @@ class MLPPolicy:
     def initial(cls, game: str, sizes: Sequence[int], rng: np.random.Generator,
                 form: Mapping[str, Any] | None = None) -> MLPPolicy:
         """A network with layer sizes ``sizes`` (inputs first, actions last) and small random weights."""
-        pairs = zip(sizes[:-1], sizes[1:], strict=True)
+        pairs = itertools.pairwise(sizes)
         weights = [rng.normal(0.0, np.sqrt(2.0 / m), (m, n)).astype(np.float32) for m, n in pairs]
         biases = [np.zeros(n, dtype=np.float32) for n in sizes[1:]]
         return cls(game, weights, biases, dict(form or {}))
@@ -93,7 +94,8 @@ class MLPPolicy:
 
     def save(self, path: str | Path) -> None:
         """Write the network as ``.npz``: arrays ``w0``, ``b0``, ... and a JSON ``meta`` (game, form)."""
-        arrays = {f"w{i}": w for i, w in enumerate(self.weights)} | {f"b{i}": b for i, b in enumerate(self.biases)}
+        arrays: dict[str, Any] = ({f"w{i}": w for i, w in enumerate(self.weights)}
+                                  | {f"b{i}": b for i, b in enumerate(self.biases)})
         meta = json.dumps({"format": FORMAT, "game": self.game, "form": self.form, "layers": len(self.weights)})
         with open(path, "wb") as handle:
             np.savez(handle, meta=np.array(meta), **arrays)

@@ -9,6 +9,7 @@ wrap it in the PettingZoo and Gymnasium interfaces.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -136,10 +137,8 @@ class Opponent:
     def finish(self, result: Result) -> None:
         """Tell the bot the result (its errors there cannot change it)."""
         if self.bot is not None:
-            try:
+            with contextlib.suppress(Exception):  # as the referee: a bot failing after the game changes nothing
                 self.bot.finish(result)
-            except Exception:  # noqa: S110 - as the referee: a bot failing after the game changes nothing
-                pass
 
 
 class GameSession:

@@ -7,7 +7,7 @@ tournament just played and for a run read back from the database.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from arena.stats.bradley_terry import BTRating, bradley_terry
@@ -125,7 +125,8 @@ def analyse(played: Sequence[PlayedGame]) -> Analysis:
     """Intervals, pairwise significance (Holm-corrected), per-map scores and seat advantage."""
     per_bot, per_pair = _tally(played)
     # one orientation per pair: the fit adds up both orders, which would count every game twice
-    once = {(a, b): tuple(counts) for (a, b), counts in per_pair.items() if a < b}
+    once: dict[tuple[Hashable, Hashable], tuple[int, int, int]] = {
+        (a, b): (w, d, l_) for (a, b), (w, d, l_) in per_pair.items() if a < b}
     fit = bradley_terry(once) if once else None
     bots = {
         key: BotStats(key, w, d, l_, score_rate(w, d, l_), elo_difference(w, d, l_),
@@ -137,8 +138,8 @@ def analyse(played: Sequence[PlayedGame]) -> Analysis:
     adjusted = dict(zip(unordered, holm(raw), strict=True)) if raw else {}
     pairs = []
     for (a, b), (w, d, l_) in sorted(per_pair.items()):
-        key = tuple(sorted((a, b)))
-        pairs.append(PairStats(a, b, w, d, l_, raw[unordered.index(key)], adjusted[key]))
+        pair_key = tuple(sorted((a, b)))
+        pairs.append(PairStats(a, b, w, d, l_, raw[unordered.index(pair_key)], adjusted[pair_key]))
 
     by_map: dict[tuple[str, Key], list[int]] = {}
     by_seat: dict[int, list[float]] = {}  # points, games, games above 1/2, games below 1/2

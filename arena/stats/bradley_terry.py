@@ -56,7 +56,8 @@ class BTFit:
 
 
 def _log_sigmoid(x: np.ndarray) -> np.ndarray:
-    return -np.logaddexp(0.0, -x)
+    result: np.ndarray = -np.logaddexp(0.0, -x)
+    return result
 
 
 def _groups(players: Sequence[Hashable], games: np.ndarray) -> list[list[int]]:
@@ -248,7 +249,7 @@ def bradley_terry(
     ratings = {}
     for name, i in index.items():
         rating = float(theta[i] * ELO_PER_NATURAL_UNIT)
-        n_games = int(round(np.sum(games[i])))
+        n_games = int(round(np.sum(games[i])))  # noqa: RUF046 - round() of a numpy number is one too
         if connected:
             stderr = math.sqrt(max(0.0, float(covariance[i, i])))
             ratings[name] = BTRating(rating, rating - z * stderr, rating + z * stderr, stderr, n_games)

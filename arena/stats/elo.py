@@ -135,10 +135,7 @@ def elo_difference_pairs(counts: Sequence[int], confidence: float = 0.95) -> Elo
         z_value(confidence)
         return EloEstimate(0.0, math.inf, 0.5, 0.5, 0)
     score, error, se = _elo_estimate((0.0, 0.25, 0.5, 0.75, 1.0), counts, confidence)
-    if se > 0:
-        los = normal_cdf((score - 0.5) / se)
-    else:
-        los = 0.5 if score == 0.5 else 1.0 if score > 0.5 else 0.0
+    los = normal_cdf((score - 0.5) / se) if se > 0 else 0.5 if score == 0.5 else 1.0 if score > 0.5 else 0.0
     return EloEstimate(elo_from_score(score), error, los, score, int(pairs))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import trueskill
 
@@ -15,6 +16,9 @@ from arena.stats.two_player import draw_margin, rate_two
 
 MU = 25.0
 SIGMA = MU / 3
+
+P = TypeVar("P", bound=Hashable)
+"""A player: whatever the caller keys ratings by (a bot label, a ``(bot id, role)`` pair)."""
 
 
 def pairwise_draw_rate(games: Iterable[Sequence[int]]) -> tuple[int, int]:
@@ -52,12 +56,12 @@ class Rating:
 
 
 def rate(
-    games: Sequence[tuple[Sequence[Hashable], Sequence[int]]],
-    history: list[tuple[int, Hashable, Rating]] | None = None,
+    games: Sequence[tuple[Sequence[P], Sequence[int]]],
+    history: list[tuple[int, P, Rating]] | None = None,
     *,
     probability: float | None = None,
-    start: Mapping[Hashable, Rating] | None = None,
-) -> tuple[dict[Hashable, Rating], float]:
+    start: Mapping[P, Rating] | None = None,
+) -> tuple[dict[P, Rating], float]:
     """Rate players from games ``(players by seat, ranks by seat)`` taken in order.
 
     The draw probability is ``probability`` if given, else the smoothed observed draw rate of ``games``.
@@ -70,7 +74,7 @@ def rate(
         probability = draw_probability([ranks for _, ranks in games])
     env = environment(probability)
     margin = draw_margin(env)
-    current: dict[Hashable, tuple[float, float]] = {
+    current: dict[P, tuple[float, float]] = {
         player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
     for position, (players, ranks) in enumerate(games):
         before = [current.get(player, (MU, SIGMA)) for player in players]

@@ -11,17 +11,18 @@ distribution, so the results agree with the package to within rounding (checked 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import trueskill
 
 
 def draw_margin(env: trueskill.TrueSkill) -> float:
     """The draw margin ``epsilon`` of a two-player game in ``env``."""
-    return trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    return float(trueskill.calc_draw_margin(env.draw_probability, 2, env))
 
 
 def rate_two(env: trueskill.TrueSkill, margin: float, first: tuple[float, float], second: tuple[float, float],
-             ranks: tuple[int, int] | list[int]) -> tuple[tuple[float, float], tuple[float, float]]:
+             ranks: Sequence[int]) -> tuple[tuple[float, float], tuple[float, float]]:
     """The ``(mu, sigma)`` of two players after one game with ``ranks`` (lower is better, equal is a draw)."""
     (mu_a, sigma_a), (mu_b, sigma_b) = first, second
     var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b

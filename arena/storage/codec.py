@@ -47,4 +47,5 @@ def record_json(stored: bytes | str) -> str:
 
 def decode_record(stored: bytes | str) -> dict[str, Any]:
     """A stored record as the dict it was stored from."""
-    return json.loads(record_json(stored))
+    record: dict[str, Any] = json.loads(record_json(stored))
+    return record

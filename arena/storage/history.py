@@ -19,14 +19,16 @@ the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
 from arena.storage.store import GameResult, GameRow, RatingRow, SnapshotRow, Store
 
 Player = tuple[int, str | None]  # bot id, role
+Row = TypeVar("Row", bound=Hashable)  # the key of a stored row
 
 
 def played_from_rows(rows: list[GameRow]) -> list[PlayedGame]:
@@ -53,18 +55,18 @@ class RunRatings:
 
     def rows(self) -> list[RatingRow]:
         """The final ratings as stored rows, by bot id and role."""
-        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])
                       for (bot, role), rating in self.final.items())
 
 
 def rate_run(results: Sequence[GameResult]) -> RunRatings:
     """Rate one run's games alone, in schedule order, with the run's own draw rate."""
-    history: list[tuple[int, Hashable, Rating]] = []
+    history: list[tuple[int, Player, Rating]] = []
     final, probability = rate([(r.players, r.ranks) for r in results], history)
-    snapshots = [SnapshotRow(results[position].idx, key[0], key[1], rating.mu, rating.sigma)  # type: ignore[index]
+    snapshots = [SnapshotRow(results[position].idx, key[0], key[1], rating.mu, rating.sigma)
                  for position, key, rating in history]
     labels = {player: label for r in results for player, label in zip(r.players, r.labels, strict=True)}
-    return RunRatings(snapshots, final, _game_counts(results), probability, labels)  # type: ignore[arg-type]
+    return RunRatings(snapshots, final, _game_counts(results), probability, labels)
 
 
 def run_snapshots(results: Sequence[GameResult]) -> list[SnapshotRow]:
@@ -101,12 +103,12 @@ class Leaderboard:
         ties, pairs = pairwise_draw_rate(r.ranks for r in results)
         ties, pairs = self.ties + ties, self.pairs + pairs
         ratings, _ = rate([(r.players, r.ranks) for r in results], probability=smoothed_draw_rate(ties, pairs),
-                          start=self.ratings)  # type: ignore[arg-type]
-        return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)  # type: ignore[arg-type]
+                          start=self.ratings)
+        return Leaderboard(ratings, _game_counts(results, self.games), ties, pairs)
 
     def rows(self) -> list[RatingRow]:
         """The stored form: ``(bot id, role, mu, sigma, games)`` by bot id and role."""
-        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])  # type: ignore[misc]
+        return sorted(RatingRow(bot, role, rating.mu, rating.sigma, self.games[(bot, role)])
                       for (bot, role), rating in self.ratings.items())
 
     @property
@@ -177,7 +179,7 @@ def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return len(a) == len(b) and all(abs(x - y) <= 1e-9 * max(1.0, abs(x)) for x, y in zip(a, b, strict=True))
 
 
-def _compare(stored: dict[tuple, tuple], fresh: dict[tuple, tuple]) -> tuple[int, int]:
+def _compare(stored: Mapping[Row, tuple[float, ...]], fresh: Mapping[Row, tuple[float, ...]]) -> tuple[int, int]:
     """(numbers checked, numbers differing) of fresh rows against stored ones (missing or extra rows differ)."""
     differing = sum(not _close(stored.get(key, ()), values) for key, values in fresh.items())
     return len(fresh), differing + sum(key not in fresh for key in stored)

@@ -32,7 +32,7 @@ def _field(record: dict[str, Any], name: str, kind: type | tuple[type, ...], whe
     if name not in record:
         raise RecordError(f"{where}: field {name!r} is missing")
     value = record[name]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise RecordError(f"{where}: field {name!r} should be {expected}, not {type(value).__name__}")
     return value
@@ -48,9 +48,8 @@ def validate(record: Any, where: str) -> dict[str, Any]:
     _field(record, "options", dict, where)
     _field(record, "seed", int, where)
     game_map = record.get("map")
-    if game_map is not None:
-        if not isinstance(game_map, dict) or not isinstance(game_map.get("text"), str):
-            raise RecordError(f"{where}: field 'map' should be null or an object with a 'text' string")
+    if game_map is not None and (not isinstance(game_map, dict) or not isinstance(game_map.get("text"), str)):
+        raise RecordError(f"{where}: field 'map' should be null or an object with a 'text' string")
     players = _field(record, "players", list, where)
     turns = _field(record, "turns", list, where)
     for index, turn in enumerate(turns):

@@ -372,11 +372,11 @@ class Store:
         """The id of this bot version, added (linked to the label's previous version) if new."""
         row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
         if row:
-            return row[0]
+            return int(row[0])
         with self.transaction():
             row = self.conn.execute("SELECT id FROM bots WHERE label = ? AND version = ?", (label, version)).fetchone()
             if row:
-                return row[0]
+                return int(row[0])
             previous = self.conn.execute("SELECT max(id) FROM bots WHERE label = ?", (label,)).fetchone()[0]
             cursor = self.conn.execute(
                 "INSERT INTO bots (label, name, version, source, previous_id, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
@@ -492,7 +492,7 @@ class Store:
 
     def count_runs_with(self, fingerprint: str) -> int:
         """How many runs have this definition."""
-        return self.conn.execute("SELECT count(*) FROM runs WHERE fingerprint = ?", (fingerprint,)).fetchone()[0]
+        return int(self.conn.execute("SELECT count(*) FROM runs WHERE fingerprint = ?", (fingerprint,)).fetchone()[0])
 
     def latest_run_with(self, fingerprint: str) -> RunRow | None:
         """The newest run of the same definition, if any."""
@@ -536,8 +536,8 @@ class Store:
 
     def count_games_between(self, run_id: int, start: int, stop: int) -> int:
         """How many of the run's games with ``start <= index < stop`` are stored."""
-        return self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ? AND idx >= ? AND idx < ?",
-                                 (run_id, start, stop)).fetchone()[0]
+        return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE run_id = ? AND idx >= ? AND idx < ?",
+                                     (run_id, start, stop)).fetchone()[0])
 
     def games_between(self, run_id: int, start: int, stop: int) -> Iterator[GameRow]:
         """The run's stored games with ``start <= index < stop``, in schedule order."""
@@ -556,7 +556,8 @@ class Store:
 
     def games(self, run_id: int | None = None, game: str | None = None) -> Iterator[GameRow]:
         """Stored games, by run and schedule order."""
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[int | str] = []
         if run_id is not None:
             clauses.append("run_id = ?")
             params.append(run_id)

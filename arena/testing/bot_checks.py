@@ -123,7 +123,8 @@ def _watching(registry: Registry, checked: BotSpec, watched: list[Bot]) -> Calla
         except Exception as exc:  # the referee's rule: a constructor that raises is the bot's crash
             raise ArenaError(f"bot {spec.label} could not be made: {type(exc).__name__}: {exc}") from None
         if spec == checked:
-            player.transcribe = True  # type: ignore[attr-defined]
+            if isinstance(player, ProgramBot):  # only a program has exchanges to record
+                player.transcribe = True
             watched.append(player)
         return player
 

@@ -15,6 +15,7 @@ seeded spread of that many), seeded random play with legal actions runs every ga
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import pickle
 import random
@@ -38,7 +39,7 @@ class _Malformed:
         return "<malformed action>"
 
 
-class GameFault(Exception):  # noqa: N818 - a fault of the game under test, not of the kit
+class GameFault(Exception):  # a fault of the game under test, not of the kit
     """A broken rule of the contract, found while playing; ends that game's checks."""
 
 
@@ -238,19 +239,15 @@ def _tamper(observation: Any) -> None:
     targets += list(fields.values()) + [getattr(observation, name, None) for name in slots]
     for value in targets:
         try:
-            if isinstance(value, list | bytearray):
-                value.clear()
-            elif isinstance(value, dict | set):
+            if isinstance(value, list | bytearray | dict | set):
                 value.clear()
             elif isinstance(value, np.ndarray) and value.flags.writeable and value.size:
                 value.fill(value.flat[0] + 1 if value.dtype != bool else not value.flat[0])
         except (TypeError, ValueError, AttributeError):
             pass
     for name in list(fields) + slots:
-        try:
+        with contextlib.suppress(AttributeError, TypeError):
             setattr(observation, name, None)
-        except (AttributeError, TypeError):
-            pass
 
 
 def _pickled(value: Any, what: str) -> bytes:

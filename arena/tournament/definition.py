@@ -133,7 +133,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         if not isinstance(value, expected) or isinstance(value, bool):
             wanted = "a number" if float in expected else _TOML_NAMES[expected[0]]
             raise ArenaError(f"{path}:{line}: key {key!r} must be {wanted}, not {_TOML_NAMES.get(type(value), 'that')}")
-        if key in ("maps", "bots") and not all(isinstance(item, str) for item in value):
+        if key in ("maps", "bots") and not (isinstance(value, list) and all(isinstance(item, str) for item in value)):
             raise ArenaError(f"{path}:{line}: key {key!r} must be a list of strings")
         infinite = [leaf for leaf in _leaves(value) if not is_finite_number(leaf)]  # TOML has nan and inf
         if infinite:

@@ -104,7 +104,7 @@ def round_games(game: type[Game], maps: Sequence[GameMap], pairs: Sequence[tuple
                 ) -> list[MatchSetup]:
     """The games of one ladder round: each pair on the round's map, both seats equally often."""
     game_map = maps[round_number % len(maps)]
-    setups = []
+    setups: list[MatchSetup] = []
     for repetition in range(-(-games_per_pair // 2)):
         for pair_index, (a, b) in enumerate(pairs):
             seed_here = game_seed(seed, round_number, pair_index, repetition)

@@ -286,7 +286,7 @@ def resume_config(store: Store, run_id: int, config: PluginConfig) -> tuple[Plug
     known = {Path(directory).resolve() for directory in config.bot_dirs}
     gone = [directory for directory in remembered if not Path(directory).is_dir()]
     kept = [directory for directory in remembered if directory not in gone and Path(directory).resolve() not in known]
-    named = list(row.definition.get("bots", [])) + [row.definition.get("gauntlet") or ""]
+    named = [*list(row.definition.get("bots", [])), row.definition.get("gauntlet") or ""]
     stored = stored_bots_of(store, [text for text in named if text])
     return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored)), gone
 

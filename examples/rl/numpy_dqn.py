@@ -9,6 +9,7 @@ now and then, on minibatches drawn from a replay buffer of past moves, with the 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ class Network:
     @classmethod
     def initial(cls, sizes: Sequence[int], rng: np.random.Generator) -> Network:
         """He-initialised hidden layers and a small output layer, so the first values are near 0."""
-        pairs = zip(sizes[:-1], sizes[1:], strict=True)
+        pairs = itertools.pairwise(sizes)
         weights = [rng.normal(0.0, np.sqrt(2.0 / m), (m, n)).astype(np.float32) for m, n in pairs]
         weights[-1] *= 0.1
         return cls(weights, [np.zeros(n, np.float32) for n in sizes[1:]])

@@ -434,11 +434,11 @@ def warm_up() -> int:
     stride, size = 7, 49  # a 5x5 room: every branch of the search, both evaluations and the clock
     free = sum(1 << (y * stride + x) for y in range(1, 6) for x in range(1, 6))
     me, op = stride + 1, 5 * stride + 5
-    fewest = None
+    counts = []
     for evaluation, ordering in (("voronoi", "killers"), ("chamber", "history")):
         for simultaneous in (True, False):
             engine = CompiledSearch(stride, size, evaluation, simultaneous, 2, 7, ordering)
             _, nodes, _, _ = engine.reply(free & ~(1 << me) & ~(1 << op), me, op, 9, -2 * WIN, 2 * WIN,
                                           time.perf_counter() + 60)
-            fewest = nodes if fewest is None else min(fewest, nodes)
-    return fewest
+            counts.append(nodes)
+    return min(counts)

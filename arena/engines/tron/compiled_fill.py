@@ -236,7 +236,7 @@ def chamber_space(free, head, stride, colour, counters, cells, rooms, adjacent, 
                 room = label[nxt]
                 if room < 0:
                     continue
-                if taken[room] or room == first_room or room == second_room or room == third_room:
+                if taken[room] or room == first_room or room == second_room or room == third_room:  # noqa: SIM109 - numba
                     continue
                 if first_room < 0:
                     first_room = room

@@ -112,7 +112,7 @@ class ParanoidSearcher:
             target = op + step
             if not free >> target & 1:
                 continue
-            moved = ops[:index] + (target,) + ops[index + 1:]
+            moved = (*ops[:index], target, *ops[index + 1:])
             result = self._theirs(free & ~(1 << target), me, moved, index + 1, rounds, alpha, beta)
             if result < best:
                 best = result

@@ -33,6 +33,10 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.engines.tron.compiled_fill import CompiledFill
 
 WIN = 100_000
 """The value of a won position (a loss is ``-WIN``); wins sooner and losses later score better."""
@@ -391,11 +395,11 @@ class Searcher:
         self.top = 0  # the depth of the reply searched from the root, to tell a node's ply
         self.partial: tuple[int, int] | None = None  # the best root move so far of the running search
         self.steps = (-stride, 1, stride, -1)
-        self.killer_first = {killer: (killer, *(step for step in self.steps if step != killer))
-                             for killer in self.steps}
+        self.killer_first: dict[int | None, tuple[int, ...]] = {
+            killer: (killer, *(step for step in self.steps if step != killer)) for killer in self.steps}
         self.compiled = None
         self.compile_fill = engine == "compiled" or (engine == "auto" and compilable)
-        self.compiled_fill = None  # made by the first fill_root, so that a fight never loads it
+        self.compiled_fill: CompiledFill | None = None  # made by the first fill_root, so that a fight never loads it
         if engine == "compiled" or (engine == "auto" and compilable):
             from arena.engines.tron.compiled import CompiledSearch  # numba loads only when needed
 
@@ -746,7 +750,7 @@ class Position:
         self.simultaneous = simultaneous
 
     @classmethod
-    def from_observation(cls, obs) -> Position:  # noqa: ANN001 - any Tron or Snafu observation
+    def from_observation(cls, obs) -> Position:  # any Tron or Snafu observation
         """The search position of a Tron or Snafu observation."""
         seats = len(obs.heads)
         later = [(obs.seat + offset) % seats for offset in range(1, seats)]
@@ -761,7 +765,7 @@ class Position:
         return tuple(op for op in self.ops if reach & (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s))
 
 
-def action_for(obs, step: int) -> str:  # noqa: ANN001 - any Tron or Snafu observation
+def action_for(obs, step: int) -> str:  # any Tron or Snafu observation
     """The action of ``obs`` that moves the head by ``step`` (absolute in Tron, relative in Snafu).
 
     Falls back to a safe move, then to any legal one, when no action makes that step.

@@ -195,7 +195,8 @@ def window_fields(entry: int) -> tuple[int, int, int, int, int, int]:
     for _ in range(6):
         entry, digit = divmod(entry, 3)
         fields.append(digit)
-    return tuple(reversed(fields))  # type: ignore[return-value]
+    cat_x, cat_y, mouse_x, mouse_y, h_edge, v_edge = reversed(fields)
+    return cat_x, cat_y, mouse_x, mouse_y, h_edge, v_edge
 
 
 def window_move_allowed(entry: int, role: str, move: int) -> bool:

@@ -56,7 +56,7 @@ from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
 from arena.games.tron.render import board_view, render_board
 from arena.games.tron.starts import map_starts, mirrored_starts
 
-__all__ = ["PRESETS", "TronGame", "TronObservation", "PowerupObservation"]
+__all__ = ["PRESETS", "PowerupObservation", "TronGame", "TronObservation"]
 
 PRESETS: dict[str, dict[str, str]] = {
     "aichallenge": {"moves": "simultaneous", "starts": "map", "powerups": "off"},

@@ -9,6 +9,7 @@ all of them: ``legal_moves()``, ``safe_moves()``, ``walls_around(move)``, ``delt
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
@@ -44,7 +45,7 @@ class TronObservation:
         self.heads = tuple(board.heads)
         self.moves = moves
         self.turn = board.turn
-        self.delta = board.deltas
+        self.delta: Mapping[str, int] = board.deltas
 
     def __getstate__(self) -> dict[str, object]:
         state: dict[str, object] = {name: getattr(self, name)
@@ -177,9 +178,9 @@ class PowerupObservation(TronObservation):
     def __init__(self, board: PowerupBoard, seat: int, moves: str, run_left: int):
         super().__init__(board, seat, moves)
         self.placed: tuple[tuple[int, str], ...] = board.placed  # (index, kind) of every powerup, for fast bots
-        self.armor: tuple[bool, ...] = tuple(board.armor)  # type: ignore[misc]
-        self.speed: tuple[bool, ...] = tuple(board.speed)  # type: ignore[misc]
-        self.run_left: int = run_left  # type: ignore[misc]
+        self.armor: tuple[bool, ...] = tuple(board.armor)
+        self.speed: tuple[bool, ...] = tuple(board.speed)
+        self.run_left: int = run_left
 
     def powerups(self) -> dict[tuple[int, int], str]:
         """The powerups on the board by ``(x, y)``: ``"trap"``, ``"bomb"``, ``"armor"`` or ``"speed"``."""

@@ -222,10 +222,10 @@ class FullTrainer:
         variant = self.settings.variant
         best_key = acceptance_key(learner, self.winner, self.moves, self.distance, variant)
         best = None
-        for changes, outcome in zip(candidates, outcomes, strict=True):
+        for candidate, outcome in zip(candidates, outcomes, strict=True):
             key = acceptance_key(learner, *outcome, variant)
             if key > best_key:
-                best_key, best = key, changes
+                best_key, best = key, candidate
         if best is not None:
             for entry, move in best:
                 self.policies[learner][entry] = move
@@ -339,7 +339,7 @@ class FullTrainer:
 
     def _rng_state(self) -> dict[str, Any]:
         if self.legacy is None:
-            return self.rng.bit_generator.state
+            return dict(self.rng.bit_generator.state)
         state = self.legacy.get_state(legacy=False)
         return {**state, "state": {"key": state["state"]["key"].tolist(), "pos": int(state["state"]["pos"])}}
 

@@ -117,7 +117,7 @@ def legal_moves(board, waiting, side, base_of, distance, neighbours, exits, orig
 
 @njit(cache=True)
 def _stuck(board, side, cell, base_of, distance, neighbours) -> bool:
-    for step in range(4):
+    for step in range(4):  # noqa: SIM110 - numba compiles the loop, not all() of a generator
         if _pawn_can_go(board, side, cell, neighbours[cell, step], base_of, distance):
             return False
     return True

@@ -26,7 +26,8 @@ def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.
     """One self-play game of both ``networks``, each learning after its moves, drawing from ``rng_state`` as
     the kernel does; the winner (``None``: a draw) and the number of moves."""
     setup, features = settings.setup, Features(settings.setup)
-    traces, last = [None, None], [None, None]
+    traces: list[list[np.ndarray] | None] = [None, None]
+    last: list[float | None] = [None, None]
 
     def learn(side, reward, value_now):
         if last[side] is not None:
@@ -57,8 +58,8 @@ def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.
             value, gradient = networks[side].value_and_gradient(features(after))
             learn(side, 0.0, value)
             decay = settings.gamma * settings.lam
-            traces[side] = gradient if traces[side] is None else [decay * t + g for t, g in
-                                                                  zip(traces[side], gradient, strict=True)]
+            trace = traces[side]
+            traces[side] = gradient if trace is None else [decay * t + g for t, g in zip(trace, gradient, strict=True)]
             last[side] = value
         position = after
     return position.winner, position.moves

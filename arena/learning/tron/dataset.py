@@ -88,7 +88,7 @@ def split_games(games: int, holdout: float, seed: int) -> tuple[np.ndarray, np.n
     if not 0 < holdout < 1:
         raise ArenaError(f"--holdout {holdout}: give a fraction between 0 and 1")
     order = np.random.default_rng(seed).permutation(games)
-    held = int(round(games * holdout))
+    held = round(games * holdout)
     if games >= 2:
         held = min(max(held, 1), games - 1)
     return np.sort(order[held:]), np.sort(order[:held])

@@ -9,6 +9,7 @@ status or signal); an answer that is not the protocol's, or a line past the leng
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -246,10 +247,8 @@ class ExecBot(ProgramBot):
             if index == 0 and not path.is_file():
                 path = Path(shutil.which(word) or path)
             if path.is_file():
-                try:
+                with contextlib.suppress(OSError):
                     digest.update(path.read_bytes())
-                except OSError:
-                    pass
         return digest.hexdigest()[:8]
 
 

@@ -9,12 +9,14 @@ file keeps two processes from building at once.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from arena.core.failure import BotFailure
 from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash, file_snapshot, read_stamp
@@ -23,7 +25,7 @@ OUTPUT_LINES = 5
 """How many of a failed build's last output lines its failure quotes."""
 
 
-def _up_to_date(program: Program, directory: Path, stamp: dict) -> bool:
+def _up_to_date(program: Program, directory: Path, stamp: dict[str, Any]) -> bool:
     """Whether the stamp's build still stands: same sources, its files still there, and, for a build that ran
     out of time, no bigger budget now (which earns it another try)."""
     products = stamp.get("products", [])
@@ -49,7 +51,7 @@ def ensure_built(program: Program) -> None:
         raise BotFailure("crash", f"its build failed: {stamp.get('error', 'no output')}", where="")
 
 
-def _build(program: Program, directory: Path, earlier_products: set[str]) -> dict:
+def _build(program: Program, directory: Path, earlier_products: set[str]) -> dict[str, Any]:
     before = file_snapshot(directory)
     for product in earlier_products:
         before.pop(product, None)  # a stale product is still a product
@@ -72,10 +74,8 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
             error = f"{' '.join(program.build)} took more than its {program.build_timeout:g} s budget"
             timed_out = True
         finally:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             process.wait()
     after = file_snapshot(directory)
     products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(

@@ -8,6 +8,7 @@ the bot's directory), optional ``build`` (the same, run once before the first ga
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -134,10 +135,8 @@ def directory_hash(directory: Path, skip: set[str] | None = None) -> str:
     digest = hashlib.sha256()
     for path in _hashed_files(directory, skip or set()):
         digest.update(str(path.relative_to(directory)).encode() + b"\0")
-        try:
+        with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
-        except OSError:
-            pass
         digest.update(b"\0")
     return digest.hexdigest()
 

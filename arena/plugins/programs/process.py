@@ -8,6 +8,7 @@ Faults raise :class:`arena.core.failure.BotFailure` with the failure kind and a 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import signal
@@ -160,7 +161,8 @@ class ProgramProcess:
         if self.killed:
             return describe_status(self.process.returncode)
         try:
-            self.process.stdin.close()  # type: ignore[union-attr]
+            assert self.process.stdin is not None  # started with pipes
+            self.process.stdin.close()
         except OSError:
             pass
         deadline = time.monotonic() + wait
@@ -177,16 +179,15 @@ class ProgramProcess:
         if self.killed:
             return
         self.killed = True
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         self.process.wait()
         _wait_for_group_gone(self.pid)
         self._drain_stderr()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
-                stream.close()  # type: ignore[union-attr]
+                if stream is not None:  # always, as it was started with pipes
+                    stream.close()
             except OSError:
                 pass
         _live.discard(self)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,9 +160,9 @@ def run_experiment(results: ResultsFile, strategies: Iterable[Strategy], reps: i
                 return False
             _finished(results, run_repetition(results.settings, strategy, rep), on_done)
         return True
-    with (start_pool or LocalTaskPool)(workers) as pool:
+    with (start_pool or _local_pool)(workers) as pool:
         pending = iter(todo)
-        running = set()
+        running: set[Future[Any]] = set()
         stopped = False
         while True:
             while not stopped and len(running) < 2 * pool.size:
@@ -176,6 +176,10 @@ def run_experiment(results: ResultsFile, strategies: Iterable[Strategy], reps: i
             for future in finished:
                 _finished(results, future.result(), on_done)
             stopped = stopped or should_stop()
+
+
+def _local_pool(workers: int | None) -> TaskPool:
+    return LocalTaskPool(workers or 1)
 
 
 def _finished(results: ResultsFile, repetition: Repetition, on_done: Callable[[Repetition], None] | None) -> None:

@@ -1,0 +1,48 @@
+"""What several test modules share: the repository's path, small files to write, a tournament to play."""
+
+from pathlib import Path
+from textwrap import dedent
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Where programs keep caches and settings in the user's home directory (matplotlib's font cache, Chromium's
+# crash reports, numba's cache when the source is read-only, arena's own solution cache). Set while pytest
+# starts, before the test modules import anything, so the tests and every process they start use a
+# temporary directory instead.
+USER_DIRECTORIES = ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MPLCONFIGDIR",
+                    "ARENA_CACHE")
+
+
+def write_module(directory: Path, name: str, source: str) -> Path:
+    """Write ``source`` (dedented) to ``directory/name``, making the directory, and return the path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    path.write_text(dedent(source))
+    return path
+
+
+def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0, time_limit=1.0, in_process=None,
+                    on_outcome=None, **definition):
+    """Plan and play a tournament; returns the run and its outcomes by schedule index."""
+    from arena.tournament.definition import TournamentDefinition
+    from arena.tournament.plan import plan_tournament
+    from arena.tournament.runner import TournamentRun, play_tournament
+
+    tournament = plan_tournament(TournamentDefinition(maps=tuple(maps), bots=tuple(bots), games=games, seed=seed,
+                                              time_limit=time_limit, **definition), registry)
+    run = TournamentRun(tournament)
+    outcomes = {}
+
+    def collect(outcome):
+        outcomes[outcome.index] = outcome
+        if on_outcome is not None:
+            on_outcome(outcome)
+
+    play_tournament(run, registry, config, workers=workers, on_outcome=collect,
+                    in_process=workers == 1 if in_process is None else in_process)
+    return run, outcomes
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based number of the first line of ``path`` that contains ``text``."""
+    return next(number for number, line in enumerate(path.read_text().splitlines(), start=1) if text in line)
