@@ -1,5 +1,6 @@
 """What several test modules share: the repository's path, small files to write, a tournament to play."""
 
+import sqlite3
 from pathlib import Path
 from textwrap import dedent
 
@@ -46,3 +47,28 @@ def round_robin_run(maps, bots, registry, config, *, workers=1, games=2, seed=0,
 def line_of(path: Path, text: str) -> int:
     """The 1-based number of the first line of ``path`` that contains ``text``."""
     return next(number for number, line in enumerate(path.read_text().splitlines(), start=1) if text in line)
+
+
+VERSIONED_HUGGER = """
+    from arena import bot
+
+
+    @bot(name="hugger", game="tron")
+    def hugger(obs, rng):
+        \"\"\"Version {version}: the safe move with the most walls around it.\"\"\"
+        moves = obs.safe_moves()
+        return max(moves, key=obs.walls_around) if moves else "N"
+    """
+"""A hugger bot whose source (and so its version) changes with ``.format(version=N)``."""
+
+
+def games_stored(db) -> int:
+    """How many games database ``db`` holds, read without writing (0 while it does not exist yet)."""
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0

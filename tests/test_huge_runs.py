@@ -5,7 +5,6 @@ import itertools
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from arena.tournament.plan import plan_tournament
 from arena.tournament.played import StoredGames, missing_ranges
 from arena.tournament.runner import open_run, play_stored_run, resume_run
 from arena.tournament.schedules import game_seed, seat_assignments, swiss_round
+from tests.helpers import games_stored
 
 BILLION = 10**9
 
@@ -209,16 +209,6 @@ def test_a_billion_game_run_plays_in_bounded_memory_stops_and_resumes_where_it_s
 def _interrupt():
     raise KeyboardInterrupt
 
-
-def games_stored(db):
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return 0
 
 
 def resident_kib(pid):

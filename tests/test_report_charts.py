@@ -10,20 +10,10 @@ from arena.cli.main import app
 from arena.report.charts import point_chart
 from arena.storage.queries import rating_series, run_rating_series
 from arena.storage.store import Store
-from tests.helpers import write_module
+from tests.helpers import VERSIONED_HUGGER, write_module
 
 runner = CliRunner()
 
-HUGGER = """
-    from arena import bot
-
-
-    @bot(name="hugger", game="tron")
-    def hugger(obs, rng):
-        \"\"\"Version {version}: the safe move with the most walls around it.\"\"\"
-        moves = obs.safe_moves()
-        return max(moves, key=obs.walls_around) if moves else "N"
-    """
 
 
 def play(bots_dir, bots):
@@ -43,9 +33,9 @@ def chart_points(page: str, title: str) -> dict[str, list[str]]:
 @pytest.mark.slow
 def test_each_version_is_a_line_over_the_runs_it_played(tmp_path):
     mine = tmp_path / "mine"
-    write_module(mine, "hugger.py", HUGGER.format(version=1))
+    write_module(mine, "hugger.py", VERSIONED_HUGGER.format(version=1))
     play(mine, "hugger,random,wallhugger")  # run 1
-    write_module(mine, "hugger.py", HUGGER.format(version=2))
+    write_module(mine, "hugger.py", VERSIONED_HUGGER.format(version=2))
     play(mine, "hugger,random")  # run 2: wallhugger sits out
     play(mine, "random,wallhugger")  # run 3: hugger sits out
     play(mine, "hugger,random,wallhugger")  # run 4

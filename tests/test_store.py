@@ -27,7 +27,7 @@ from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
-from tests.helpers import write_module
+from tests.helpers import VERSIONED_HUGGER, write_module
 
 runner = CliRunner()
 
@@ -552,12 +552,12 @@ def test_ratings_leaderboard_keeps_every_version_and_latest_shows_the_newest(tmp
 @pytest.mark.slow
 def test_ratings_history_lists_each_version_in_the_runs_it_played_with_the_change(tmp_path):
     bots = tmp_path / "mine"
-    write_module(bots, "hugger.py", HUGGER.format(version=1))
+    write_module(bots, "hugger.py", VERSIONED_HUGGER.format(version=1))
     for seed in (1, 2, 3):
         stored_json(invoke("tournament", "empty_room", "-b", "random,hugger", "-n", "4", "-w", "1", "--seed",
                            seed, "--bots-dir", bots, "-f", "json"))
     stored_json(invoke("tournament", "empty_room", "-b", "random,chaser", "-n", "4", "-w", "1", "-f", "json"))
-    write_module(bots, "hugger.py", HUGGER.format(version=2))
+    write_module(bots, "hugger.py", VERSIONED_HUGGER.format(version=2))
     stored_json(invoke("tournament", "empty_room", "-b", "random,hugger", "-n", "4", "-w", "1", "--bots-dir", bots,
                        "-f", "json"))
     history = stored_json(invoke("ratings", "--history", "hugger", "-f", "json"))
@@ -588,16 +588,6 @@ def test_ratings_history_lists_each_version_in_the_runs_it_played_with_the_chang
     assert stderr_lines(unknown.stderr) == ["error: no stored ratings for bot 'nobody'"]
 
 
-HUGGER = """
-    from arena import bot
-
-
-    @bot(name="hugger", game="tron")
-    def hugger(obs, rng):
-        \"\"\"Version {version}: the safe move with the most walls around it.\"\"\"
-        moves = obs.safe_moves()
-        return max(moves, key=obs.walls_around) if moves else "N"
-    """
 
 
 @pytest.mark.slow

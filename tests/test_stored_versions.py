@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.plugins.programs.manifest import directory_version
 from arena.storage.store import Store
-from tests.helpers import write_module
+from tests.helpers import games_stored, write_module
 
 runner = CliRunner()
 PROGRAMS = Path(__file__).parent / "programs"
@@ -255,17 +255,6 @@ def subprocess_env():
     return {key: value for key, value in os.environ.items() if key not in ("ARENA_BOTS_PATH", "ARENA_DB")}
 
 
-def stored_games(db):
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return 0
-
-
 SLOW_HUGGER = """
     import time
 
@@ -289,12 +278,12 @@ def test_a_run_interrupted_with_ctrl_c_resumes_without_its_bots_dir(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "arena", *tournament_args, "--db", "cut.db"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=subprocess_env())
     deadline = time.monotonic() + 120
-    while stored_games("cut.db") < 5 and process.poll() is None and time.monotonic() < deadline:
+    while games_stored("cut.db") < 5 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)  # Ctrl-C
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr.decode()
-    assert 5 <= stored_games("cut.db") < 60
+    assert 5 <= games_stored("cut.db") < 60
 
     result = invoke("tournament", "--resume", "1", "--db", "cut.db", "-f", "json")
     assert result.exit_code == 0, result.stderr
