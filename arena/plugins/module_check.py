@@ -10,7 +10,6 @@ module it was importing when it hung, exited or died. What it found is cached by
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 import time
@@ -20,6 +19,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.core.exit_status import describe_exit
+from arena.core.numbers import finite_number
 from arena.plugins.bot_modules import BotFacts, ImportProblem
 from arena.plugins.check_cache import ModuleCache, module_key
 from arena.plugins.module_probe import ProbeProcess, start_probe
@@ -39,10 +39,10 @@ def import_time_limit() -> float:
     if not text:
         return DEFAULT_IMPORT_LIMIT
     try:
-        limit = float(text)
+        limit = finite_number(text)
     except ValueError:
-        limit = math.nan
-    if not math.isfinite(limit) or limit <= 0:
+        limit = 0.0
+    if limit <= 0:
         raise ArenaError(f"{IMPORT_LIMIT_VARIABLE}={text}: expected a number of seconds above 0")
     return limit
 
