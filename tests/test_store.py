@@ -20,6 +20,7 @@ import arena.storage.migrations
 from arena.cli.main import app
 from arena.cli.results import SPARKS, sparkline
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage import summaries
 from arena.storage.codec import decode_record
 from arena.storage.history import finalize_run
 from arena.storage.migrations import SCHEMA_VERSION
@@ -102,14 +103,14 @@ def thinker_dir(path):
 # --- schema, migrations -------------------------------------------------------------------------------
 
 
-def test_a_new_database_has_schema_version_3_application_arena_and_wal():
+def test_a_new_database_has_schema_version_4_application_arena_and_wal():
     with Store("fresh.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "3"}
+                                                                            "schema_version": "4"}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
-                          "run_ratings", "ladder", "bot_sources", "bot_source_files"}
+                          "run_ratings", "ladder", "bot_sources", "bot_source_files", *summaries.TABLES}
     assert Path("fresh.db").exists()
     # the default is ./arena.db, or $ARENA_DB; a command that only reads creates none
     assert invoke("runs").exit_code == 0 and not Path("arena.db").exists()
