@@ -111,7 +111,7 @@ def analyse(played: Sequence[PlayedGame]) -> Analysis:
 def analyse_tally(tally: StandingsTally) -> Analysis:
     """:func:`analyse` from the counts of the games (kept as they were played, or by the store)."""
     per_pair: dict[tuple[str, str], list[int]] = {}
-    for (key, other, _), counts in tally.meetings.items():
+    for (key, other, _), counts in sorted(tally.meetings.items(), key=_meeting_order):  # the fit follows this order
         pair = per_pair.setdefault((player_name(key), player_name(other)), [0, 0, 0])
         for outcome, count in enumerate(counts):
             pair[outcome] += count
@@ -133,7 +133,7 @@ def analyse_tally(tally: StandingsTally) -> Analysis:
         pair_key = tuple(sorted((a, b)))
         pairs.append(PairStats(a, b, w, d, l_, raw[unordered.index(pair_key)], adjusted[pair_key]))
 
-    ordered_maps = sorted(tally.maps.items(), key=lambda item: (item[0][0], item[0][1][0]))
+    ordered_maps = sorted(tally.maps.items(), key=lambda item: (item[0][0], item[0][1][0], item[0][1][1] or ""))
     maps = [MapStats(name, key, score_rate(*counts)) for (name, key), counts in ordered_maps]
     by_seat: dict[int, list[float]] = {}  # points, games, games above 1/2, games below 1/2
     for (seat, others), (half, games, better, worse) in sorted(tally.seat_points.items()):
@@ -145,6 +145,11 @@ def analyse_tally(tally: StandingsTally) -> Analysis:
     seats = [SeatStats(seat, _rate(points, int(games)), sign_test(int(better), int(worse)))
              for seat, (points, games, better, worse) in sorted(by_seat.items())]
     return Analysis(bots, pairs, maps, seats)
+
+
+def _meeting_order(item: tuple[tuple[Key, Key, bool], list[int]]) -> tuple[str, str, str, str, bool]:
+    (key, other, first), _ = item
+    return key[0], key[1] or "", other[0], other[1] or "", first
 
 
 def _rate(points: float, games: int) -> ScoreRate:

@@ -188,8 +188,11 @@ def add_games(conn: sqlite3.Connection, run_id: int, games: Sequence[NewGame]) -
     stored them, and only with games that were new."""
     if not games:
         return
-    row = conn.execute("SELECT games, ties, pairs FROM summary_runs WHERE run_id = ?", (run_id,)).fetchone()
-    count, ties, pairs = row if row else (0, 0, 0)
+    row = conn.execute("SELECT games, ties, pairs, final_games FROM summary_runs WHERE run_id = ?",
+                       (run_id,)).fetchone()
+    count, ties, pairs, final_games = row if row else (0, 0, 0, None)
+    if final_games is not None:  # no longer final: the run goes on (resumed, or a ladder's next round)
+        _clear_final(conn, run_id)
     bots = {_key(label, role): _Bot(seat, games_, [w, d, l_], think, mu, sigma, step, (fmu, fsigma))
             for label, role, seat, games_, w, d, l_, think, mu, sigma, step, fmu, fsigma in conn.execute(
                 "SELECT label, role, seat, games, wins, draws, losses, think_us, mu, sigma, step, final_mu, "
@@ -294,8 +297,7 @@ def store_final(conn: sqlite3.Connection, run_id: int, history: Iterable[tuple[K
     series: dict[Key, list[tuple[float, float]]] = {}
     for key, mu, sigma in history:
         series.setdefault(key, []).append((mu, sigma))
-    conn.execute("DELETE FROM summary_history WHERE run_id = ? AND final = 1", (run_id,))
-    conn.execute("UPDATE summary_standings SET final_mu = NULL, final_sigma = NULL WHERE run_id = ?", (run_id,))
+    _clear_final(conn, run_id)
     for key, values in series.items():
         step = thinned_step(len(values))
         conn.executemany("INSERT INTO summary_history (run_id, label, role, final, games, mu, sigma) "
@@ -305,6 +307,12 @@ def store_final(conn: sqlite3.Connection, run_id: int, history: Iterable[tuple[K
         conn.execute("UPDATE summary_standings SET final_mu = ?, final_sigma = ? WHERE run_id = ? AND label = ? "
                      "AND role = ?", (*values[-1], run_id, key[0], _role(key[1])))
     conn.execute("UPDATE summary_runs SET final_games = ? WHERE run_id = ?", (games, run_id))
+
+
+def _clear_final(conn: sqlite3.Connection, run_id: int) -> None:
+    conn.execute("DELETE FROM summary_history WHERE run_id = ? AND final = 1", (run_id,))
+    conn.execute("UPDATE summary_standings SET final_mu = NULL, final_sigma = NULL WHERE run_id = ?", (run_id,))
+    conn.execute("UPDATE summary_runs SET final_games = NULL WHERE run_id = ?", (run_id,))
 
 
 def final_history(conn: sqlite3.Connection, run_id: int) -> tuple[list[tuple[Key, float, float]], int]:
