@@ -135,7 +135,8 @@ def test_an_older_database_gets_its_summaries_when_opened_and_recompute_rebuilds
         store.conn.execute("DELETE FROM summary_standings")  # lost
     lost = runner.invoke(app, ["ratings", "--recompute"])
     assert lost.exit_code == 0
-    assert lost.stdout.splitlines()[1] == "rebuilt the summaries of 1 runs from their games: 1 differed and were replaced"
+    assert lost.stdout.splitlines()[1] == ("rebuilt the summaries of 1 runs from their games: "
+                                           "1 differed and were replaced")
     with Store("arena.db") as store:
         assert summaries.contents(store.conn, run_id) == kept
 
