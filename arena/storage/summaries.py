@@ -27,6 +27,7 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +129,7 @@ SCHEMA = """
         sigma REAL NOT NULL,
         PRIMARY KEY (run_id, label, role, final, games)
     ) WITHOUT ROWID;
-    CREATE INDEX games_failed ON games (run_id, idx) WHERE failures != '{}'
+    CREATE INDEX IF NOT EXISTS games_failed ON games (run_id, idx) WHERE failures != '{}'
 """
 """The summary tables (schema version 4). A role is stored as ``''`` in games without roles."""
 
@@ -376,8 +377,26 @@ class RunSummary:
     final: bool
 
 
+@contextmanager
+def _one_snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Read inside one transaction: a game stored meanwhile by another process is in every table or in none."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
 def read(conn: sqlite3.Connection, run_id: int) -> RunSummary:
-    """Run ``run_id``'s summaries (empty for a run without games)."""
+    """Run ``run_id``'s summaries (empty for a run without games), all as of one moment."""
+    with _one_snapshot(conn):
+        return _read(conn, run_id)
+
+
+def _read(conn: sqlite3.Connection, run_id: int) -> RunSummary:
     tally = StandingsTally()
     row = conn.execute("SELECT games, ties, pairs, final_games FROM summary_runs WHERE run_id = ?",
                        (run_id,)).fetchone()
