@@ -79,7 +79,7 @@ def _run_build(command: tuple[str, ...], directory: Path, timeout: float, limits
 
 def _open_to_sandbox(folder: Path) -> None:
     """Let the sandbox's unprivileged user write the build's copy."""
-    for root, dirs, files in os.walk(folder):
+    for root, _, files in os.walk(folder):
         os.chmod(root, 0o777)
         for name in files:
             path = Path(root) / name

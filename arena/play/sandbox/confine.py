@@ -125,23 +125,20 @@ class Confinement:
                 args += ["--symlink", os.readlink(path), directory]
             elif path.is_dir():
                 args += ["--ro-bind", directory, directory]
-        for entry in ETC_ENTRIES:
-            path = Path("/etc") / entry
-            if path.exists():
-                args += ["--ro-bind", str(path), str(path)]
+        etc = [str(Path("/etc") / entry) for entry in ETC_ENTRIES if (Path("/etc") / entry).exists()]
         args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(self.limits.scratch),
                  "--tmpfs", SCRATCH]
-        bound = [path for path in dict.fromkeys((*self.read_only, *self.writable, self.cwd))
-                 if not _is_system(path) and path != SCRATCH]
-        parents = sorted({str(parent) for path in bound for parent in Path(path).parents if str(parent) != "/"
+        bound = [text for text in dict.fromkeys((*etc, *self.read_only, *self.writable, self.cwd))
+                 if not _is_system(text) and text != SCRATCH]
+        parents = sorted({str(parent) for text in bound for parent in Path(text).parents if str(parent) != "/"
                           and not _is_system(str(parent))}, key=lambda text: text.count("/"))
         for parent in parents:  # bubblewrap would make them 0700: the bot's user could not walk through them
             args += ["--perms", "0755", "--dir", parent]
-        for path in dict.fromkeys(self.read_only):
-            if not _is_system(path) and Path(path).exists():
-                args += ["--ro-bind", path, path]
-        for path in dict.fromkeys(self.writable):
-            args += ["--bind", self.sources.get(path, path), path]
+        for seen in dict.fromkeys((*etc, *self.read_only)):
+            if not _is_system(seen) and Path(seen).exists():
+                args += ["--ro-bind", seen, seen]
+        for changed in dict.fromkeys(self.writable):
+            args += ["--bind", self.sources.get(changed, changed), changed]
         if self.cwd not in (*self.read_only, *self.writable):
             args += ["--perms", "0755", "--dir", self.cwd]
         args += ["--chdir", self.cwd, "--remount-ro", "/", "--info-fd", str(info_fd), "--"]
