@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -55,9 +56,11 @@ def _program_paths(argv: list[str], directory: str) -> list[str]:
     """What a program's command needs bound besides the system: its folder, and the prefix of a program
     found on PATH outside the system folders (a JDK under /srv, say)."""
     paths = [directory]
-    executable = Path(argv[0]).resolve() if argv else None
-    if executable is not None and executable.exists() and not str(executable).startswith(directory):
-        paths.append(str(executable.parent.parent if executable.parent.name == "bin" else executable.parent))
+    if not argv:
+        return paths
+    for executable in (Path(argv[0]).absolute(), Path(argv[0]).resolve()):  # a venv's python, and its interpreter
+        if executable.exists() and not executable.is_relative_to(directory):
+            paths.append(str(executable.parent.parent if executable.parent.name == "bin" else executable.parent))
     return paths
 
 
@@ -68,6 +71,9 @@ class SandboxedProgram(ProgramBot):
     extra_read_only: ClassVar[tuple[str, ...]] = ()
     extra_env: ClassVar[dict[str, str]] = {}
     protocol_class: ClassVar[type[Protocol] | None] = None
+    own_folder: ClassVar[bool] = True
+    """Whether the program's folder is bound (read-only): a manifest's is its own; an ``exec`` spec's folder
+    (the current directory, by default) and a Python bot's working directory are not."""
 
     @classmethod
     def prepare(cls) -> None:
@@ -79,8 +85,14 @@ class SandboxedProgram(ProgramBot):
         return type(self).protocol_class or super()._protocol()
 
     def _launch(self, argv: list[str], directory: str) -> ProgramProcess:
-        owned = () if isinstance(self, ExecBot) else tuple(_program_paths(argv, directory))
-        named = tuple(word for word in argv if Path(word).is_absolute() and Path(word).exists())
+        assert self.running is not None
+        named_first = self.running.command[0]
+        if os.sep not in named_first and not (Path(directory) / named_first).is_file():
+            argv = [named_first, *argv[1:]]  # a program on PATH: the sandbox's PATH, its system folders
+        owned = tuple(_program_paths(argv, directory)) if type(self).own_folder else ()
+        bound = (*owned, *type(self).extra_read_only)
+        named = tuple(word for word in argv if Path(word).is_absolute() and Path(word).exists()
+                      and not any(Path(word).is_relative_to(path) for path in bound))
         confinement = Confinement(type(self).limits, read_only=(*owned, *named, *type(self).extra_read_only),
                                   cwd=directory, env=type(self).extra_env)
         return SandboxedProcess(argv, confinement)
@@ -118,7 +130,7 @@ def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, vers
             return
 
     attrs = {"name": entry.name, "program": program, "limits": limits, "extra_read_only": read_only,
-             "extra_env": env, "protocol_class": RunnerProtocol, "prepare": prepare,
+             "extra_env": env, "protocol_class": RunnerProtocol, "prepare": prepare, "own_folder": False,
              "__module__": __name__, "__qualname__": f"SandboxedPython[{entry.name}]"}
     return type(f"SandboxedPython_{entry.name}", (SandboxedProgram,), attrs)
 
@@ -141,7 +153,8 @@ def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
 
 
 def _program_stand_in(cls: type[ProgramBot], limits: SandboxLimits) -> type[SandboxedProgram]:
-    attrs = {"limits": limits, "__module__": __name__, "__qualname__": f"Sandboxed[{cls.__qualname__}]"}
+    attrs = {"limits": limits, "own_folder": not issubclass(cls, ExecBot), "__module__": __name__,
+             "__qualname__": f"Sandboxed[{cls.__qualname__}]"}
     return type(f"Sandboxed_{cls.__name__}", (SandboxedProgram, cls), attrs)
 
 
