@@ -242,13 +242,14 @@ def bot_dirs(bots: Path) -> list[str]:
 
 def test_every_attack_fails_and_only_the_attacker_is_charged(tmp_path, listener, monkeypatch):
     port, connections = listener
-    bots, db, home = make_field(tmp_path, port)
+    bots, db, _ = make_field(tmp_path, port)
     monkeypatch.setenv("ARENA_TEST_SECRET", SECRET)
     attackers = [f"py_{name}" for name in PYTHON_ATTACKS] + [f"prog_{name}" for name in PROGRAM_ATTACKS]
     before = survivors()
     result = CliRunner().invoke(app, ["tournament", str(REPO / "maps" / "empty_room.txt"), "--sandbox",
                                       "--format", "gauntlet", "--gauntlet", "victim", "--bots", ",".join(attackers),
-                                      "--games", "1", "--time-limit", "5", "--workers", "1", "--db", str(db), *bot_dirs(bots)])
+                                      "--games", "1", "--time-limit", "5", "--workers", "1", "--db", str(db),
+                                      *bot_dirs(bots)])
     assert result.exit_code == 0, result.output
     assert survivors() == before == []
     assert connections == []
@@ -362,7 +363,8 @@ def test_python_bot_crash_names_its_file_and_line(tmp_path):
         game = next(store.games())
     seat = game.labels.index("crasher")
     assert game.failures == {seat: "crash"}
-    assert f"raised KeyError on move 1: 'nope' ({path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}:7, in crasher)" in game.reason
+    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    assert f"raised KeyError on move 1: 'nope' ({shown}:7, in crasher)" in game.reason
 
 
 def test_sandboxed_games_equal_unconfined_ones(tmp_path):
