@@ -27,6 +27,8 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 
+DEFAULT_TIME_LIMIT = 1.0
+"""Seconds a move may take when neither a time limit nor a time control is given."""
 CLOCKS = ("wall", "cpu")
 CPU_WALL_FACTOR = 3.0
 """Under the CPU clock, a move is still stopped after this many times its allowance of elapsed time (plus the

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from arena.core.bot import Bot, BotSpec
-from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
+from arena.core.clock import DEFAULT_TIME_LIMIT, PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
@@ -29,7 +29,7 @@ from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, a
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
 
-DEFAULT_TIME_LIMIT = 1.0
+__all__ = ["DEFAULT_TIME_LIMIT", "MatchOutcome", "MatchSetup", "play", "run_match"]
 
 
 @dataclass(frozen=True)
