@@ -99,7 +99,7 @@ def play_command(
             out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=colour)))
     _print_result(outcome, specs, names)
     if not control.is_plain or move_limit is None:
-        _print_time_use(outcome, names)
+        _print_time_use(outcome.record(setup), names)
 
 
 def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequence[str]) -> None:
@@ -118,6 +118,6 @@ def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequen
 
 
 
-def _print_time_use(outcome: MatchOutcome, names: Sequence[str]) -> None:
-    for line in time_use_lines(outcome.record(), names):
+def _print_time_use(record: dict[str, Any], names: Sequence[str]) -> None:
+    for line in time_use_lines(record, names):
         out.print(escape(line), style="dim", soft_wrap=True)
