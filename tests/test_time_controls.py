@@ -5,6 +5,7 @@ The bots sleep or spin for 0.3 s (tests/clocked), so each outcome below holds wi
 costs at least what the bot slept, and the margins allow tens of milliseconds of scheduling delay a move.
 """
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -68,7 +69,7 @@ def test_an_increment_keeps_a_slow_bot_alive(registry):
     outcome, record = play(registry, slow, bank="0.5+0.3")  # each move gains 0.1 s net
     assert 0 not in outcome.failures and outcome.turns > 8
     after = bank_after(record)
-    assert all(later > earlier for earlier, later in zip(after[:8], after[1:8], strict=False))
+    assert all(later > earlier for earlier, later in itertools.pairwise(after[:8]))
 
 
 def test_overage_charges_only_the_time_past_the_limit(registry):
@@ -81,7 +82,7 @@ def test_overage_charges_only_the_time_past_the_limit(registry):
 
 
 def test_the_first_move_has_its_own_time(registry):
-    outcome, record = play(registry, "napper:naps=1", time_limit=0.1, first_move=0.5)
+    outcome, _ = play(registry, "napper:naps=1", time_limit=0.1, first_move=0.5)
     assert not outcome.failures and outcome.turns > 6
     outcome, record = play(registry, "napper:naps=1", bank="1+0", first_move=0.5)
     assert bank_after(record)[0] == 1.0  # the first move's 0.3 s came out of its own half second
@@ -160,7 +161,7 @@ def test_time_controls_parse_and_refuse_other_forms():
     assert clock.end_move(2.5) and clock.bank == pytest.approx(3.5)  # and Kaggle's: 1.5 s off the bank
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["--time-control", "40/60+0.6"], "moves-per-period controls (40/60+0.6) are not supported"),
     (["--time-control", "fast"], "is not BANK+INC in seconds"),
     (["--clock", "gpu"], "--clock 'gpu' is not one of: wall, cpu"),
@@ -187,7 +188,7 @@ def test_play_shows_time_use_under_a_time_control():
 
 
 def test_a_tournament_file_keeps_its_time_control_through_storage_and_resume(tmp_path, registry):
-    path = write_module(tmp_path, "timed.toml", f"""\
+    path = write_module(tmp_path, "timed.toml", """\
         maps = ["empty_room"]
         bots = ["napper:naps=1,nap=0.05", "wallhugger"]
         games = 2
@@ -217,7 +218,7 @@ def test_a_tournament_file_keeps_its_time_control_through_storage_and_resume(tmp
 
 
 def test_records_without_clocks_still_replay_and_check(registry):
-    outcome, record = play(registry, "napper:naps=0", time_limit=1.0)
+    _, record = play(registry, "napper:naps=0", time_limit=1.0)
     assert "clocks" not in record and "time_control" not in record  # a plain game's record is as before
     older = {key: value for key, value in record.items() if key != "max_think_time"}
     report = check_records([("older", validate(json.loads(json.dumps(older)), "older"))], registry)
