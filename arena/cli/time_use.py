@@ -7,7 +7,6 @@ import json
 from tabulate import tabulate
 
 from arena.cli.common import err, out
-from arena.core.clock import TimeControl
 from arena.report.tables import rich_table
 from arena.report.time_use import time_use_by_bot, time_use_table
 from arena.storage.store import Store
@@ -15,9 +14,8 @@ from arena.storage.store import Store
 
 def timed_run(definition: dict) -> bool:
     """Whether a stored run's definition has a time control or clock beyond the plain per-move limit."""
-    control = TimeControl(definition.get("time_control") and 1.0, 0.0, definition.get("first_move"),
-                          definition.get("clock") or "wall")
-    return not control.is_plain
+    return bool(definition.get("time_control") or definition.get("first_move")
+                or (definition.get("clock") or "wall") != "wall")
 
 
 def print_time_use(store: Store, run_id: int, fmt: str = "table") -> None:

@@ -9,7 +9,7 @@ import typer
 from arena.core.clock import DEFAULT_TIME_LIMIT, TimeControl, check_time_limit, time_control
 
 TimeLimit = Annotated[float | None, typer.Option(
-    "--time-limit", metavar="SECONDS", show_default=False,
+    "--time-limit", show_default=False,
     help=f"Seconds a bot may think per move; with --time-control, the part of a move that is free, only the "
          f"rest coming off the bank [default: {DEFAULT_TIME_LIMIT:g}, or none with --time-control].")]
 TimeControlOption = Annotated[str | None, typer.Option(
