@@ -95,8 +95,10 @@ def test_the_cpu_clock_does_not_charge_sleep_but_charges_work(registry):
     assert 0 not in outcome.failures
     assert bank_after(record)[5] > 0.9
     outcome, record = play(registry, "napper:busy=true", bank="1+0", clock="cpu")
-    assert outcome.turns == 3 and "on move 4" in outcome.failures[0].detail
-    assert bank_after(record)[2] <= 0.1  # three spins of at least 0.3 s of its thread's CPU
+    assert outcome.failures[0].kind == "timeout"  # on move 4 (on a machine so busy that a spin takes
+    assert outcome.turns <= 3                     # three times its CPU time in elapsed time, earlier)
+    after = bank_after(record)
+    assert all(left <= 1.0 - 0.3 * move for move, left in enumerate(after, start=1))  # each spin cost its CPU
 
 
 def test_a_python_bot_reads_its_clock_from_the_referee(registry):
@@ -117,7 +119,7 @@ def test_a_python_bot_reads_its_clock_from_the_referee(registry):
 
 
 def _program(mode):
-    return f"exec:command={sys.executable} clocked_program.py {mode},dir={CLOCKED}"
+    return f"exec:command={sys.executable} clocked.py {mode},dir={CLOCKED / 'program'}"
 
 
 def _time_left(outcome):

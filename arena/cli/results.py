@@ -96,7 +96,7 @@ def game_summary(run_id: int, game: int, record: dict) -> str:
     lines.append(f"result: {record['result']['reason']}")
     for failure in record.get("failures", []):
         lines.append(f"failure: player {failure['seat'] + 1} {failure['kind']}: {failure['detail']}")
-    if record.get("time_control") or record.get("max_think_time"):
+    if record.get("time_control"):  # a game under a clock: how each bot spent it
         lines.extend(time_use_lines(record, [f"player {p['seat'] + 1} ({p['bot']})" for p in record["players"]]))
     for seat, text in sorted((record.get("stderr") or {}).items(), key=lambda item: int(item[0])):
         lines.append(f"stderr of player {int(seat) + 1}:")
