@@ -18,6 +18,7 @@ from arena.core.clock import Clock, TimeControl, parse_bank_increment, time_cont
 from arena.core.errors import ArenaError
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.report.time_use import time_use_by_bot
 from arena.storage.replay import check_records, validate
 from arena.storage.store import Store
 from arena.tournament.runner import resume_run
@@ -217,6 +218,19 @@ def test_a_tournament_file_keeps_its_time_control_through_storage_and_resume(tmp
     assert report.agree == len(records)
     shown = runner.invoke(app, ["show", "1", "0", "--db", "t.db"])
     assert "Time use:" in shown.stdout and "max" in shown.stdout
+    reported = runner.invoke(app, ["report", "1", "--db", "t.db", "--html", "report.html", "--no-replays"])
+    assert reported.exit_code == 0 and "<h2>Time use</h2>" in Path("report.html").read_text()
+
+
+def test_time_use_reads_mean_longest_and_clock_left_from_records():
+    record = {"players": [{"seat": 0, "bot": "a"}, {"seat": 1, "bot": "b"}],
+              "turns": [{"0": "N", "1": "S"}, {"0": "E"}], "think_time": [0.5, 0.1], "max_think_time": [0.3, 0.1],
+              "clocks": [{"0": 2.7, "1": 3.0}, {"0": 2.5}]}
+    a, b = time_use_by_bot([record, record])
+    assert (a.label, a.games, a.moves, a.mean(), a.longest, a.clock_left / a.clocked) == ("a", 2, 4, 0.25, 0.3, 2.5)
+    assert b.text() == "2 moves, mean 0.100 s, max 0.100 s a move, 3.000 s left on its clock on average"
+    older = {key: value for key, value in record.items() if key not in ("max_think_time", "clocks")}
+    assert time_use_by_bot([older])[0].text() == "2 moves, mean 0.250 s"
 
 
 def test_records_without_clocks_still_replay_and_check(registry):

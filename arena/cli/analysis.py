@@ -28,6 +28,7 @@ from arena.cli.common import (
     run_failures,
     user_errors,
 )
+from arena.cli.time_use import print_time_use
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
@@ -204,3 +205,5 @@ def report_command(
         played = played_from_rows(list(store.games(run_id=run)))
         failures = run_failures(store, run)
     render_analysis(standings_from_games(row.game, played, row.scheduled), played, formats, out, failures)
+    with Store(db, read_only=True) as store:
+        print_time_use(store, run, formats)

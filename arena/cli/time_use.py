@@ -8,14 +8,8 @@ from tabulate import tabulate
 
 from arena.cli.common import err, out
 from arena.report.tables import rich_table
-from arena.report.time_use import time_use_by_bot, time_use_table
+from arena.report.time_use import time_use_by_bot, time_use_table, timed_run
 from arena.storage.store import Store
-
-
-def timed_run(definition: dict) -> bool:
-    """Whether a stored run's definition has a time control or clock beyond the plain per-move limit."""
-    return bool(definition.get("time_control") or definition.get("first_move")
-                or (definition.get("clock") or "wall") != "wall")
 
 
 def print_time_use(store: Store, run_id: int, fmt: str = "table") -> None:
@@ -25,12 +19,15 @@ def print_time_use(store: Store, run_id: int, fmt: str = "table") -> None:
     uses = time_use_by_bot(row.record for row in store.games(run_id))
     if not uses:
         return
-    headers, rows = time_use_table(uses)
     if fmt == "table":
-        out.print(rich_table("Time use", headers, [["-" if cell is None else str(cell) for cell in row]
-                                                   for row in rows], names=[0], right=[1, 2, 3, 4]))
-    elif fmt == "json":
-        err.print(json.dumps({"time_use": [dict(zip(headers, row, strict=True)) for row in rows]}), highlight=False)
+        headers, rows = time_use_table(uses, "-")
+        out.print(rich_table("Time use", headers, [[str(cell) for cell in row] for row in rows], names=[0],
+                             right=[1, 2, 3, 4]))
+        return
+    headers, rows = time_use_table(uses)
+    if fmt == "json":
+        err.print(json.dumps({"time_use": [dict(zip(headers, row, strict=True)) for row in rows]}), highlight=False,
+                  soft_wrap=True)
     else:
         err.print(tabulate(rows, headers, tablefmt="github" if fmt == "md" else "plain"), highlight=False,
-                  markup=False)
+                  markup=False, soft_wrap=True)

@@ -14,6 +14,7 @@ from arena.report.analysis import analysis_tables, standings_sections
 from arena.report.charts import line_chart, point_chart
 from arena.report.failures import BotFailures, failures_by_bot
 from arena.report.replay_page import game_page_name
+from arena.report.time_use import time_use_by_bot, time_use_table, timed_run
 from arena.stats.analysis import Analysis, analyse, player_name
 from arena.stats.standings import standings_from_games
 from arena.storage.history import played_from_rows
@@ -147,6 +148,10 @@ def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
         _table(*tables["seats"], "seats", names=0),
         '<p class="legend">A seat scoring above 50% is an advantage (for two players, the first seat moves '
         "first in alternating games).</p>",
+        *(("<h2>Time use</h2>", _table(*time_use_table(time_use_by_bot(row.record for row in rows), "-"),
+                                                 "time-use"),
+           '<p class="legend">Seconds a move (elapsed, or CPU time under the CPU clock), and the time left on '
+           "each bot's clock at the end of its games, on average.</p>") if timed_run(run.definition) else ()),
         "<h2>Failures</h2>",
         _first_failures(failures_by_bot((row.idx, row.record) for row in rows if row.failures)),
         _table(["game", "bot", "kind", "reason"], failures, "failures", names=4) if failures

@@ -58,6 +58,12 @@ class TimeUse:
             self.clocked += 1
 
 
+def timed_run(definition: dict[str, Any]) -> bool:
+    """Whether a stored run's definition has a time control or clock beyond the plain per-move limit."""
+    return bool(definition.get("time_control") or definition.get("first_move")
+                or (definition.get("clock") or "wall") != "wall")
+
+
 def seat_time_use(record: dict[str, Any], names: Sequence[str]) -> list[TimeUse]:
     """Each seat's time use in one game, named ``names[seat]``."""
     uses = []
@@ -83,9 +89,10 @@ def time_use_by_bot(records: Iterable[dict[str, Any]]) -> list[TimeUse]:
     return list(bots.values())
 
 
-def time_use_table(uses: Sequence[TimeUse]) -> tuple[list[str], list[list[Any]]]:
-    """Headers and rows of a time-use table (seconds)."""
+def time_use_table(uses: Sequence[TimeUse], blank: Any = None) -> tuple[list[str], list[list[Any]]]:
+    """Headers and rows of a time-use table (seconds); ``blank`` where a figure is unknown (no bank, an older
+    record)."""
     headers = ["bot", "moves", "mean s/move", "max s/move", "clock left s"]
-    rows = [[use.label, use.moves, round(use.mean(), 4), None if use.longest is None else round(use.longest, 4),
-             round(use.clock_left / use.clocked, 3) if use.clocked else None] for use in uses]
+    rows = [[use.label, use.moves, round(use.mean(), 4), blank if use.longest is None else round(use.longest, 4),
+             round(use.clock_left / use.clocked, 3) if use.clocked else blank] for use in uses]
     return headers, rows
