@@ -134,6 +134,9 @@ class Clock:
         self.bank: float | None = self.control.bank
         self.moves = 0
         """Moves this bot has made in the game so far."""
+        self.fixed = self.control.bank is None and self.control.first_move is None
+        """Whether every move has the same allowance (the per-move limit alone)."""
+        self.cpu = self.control.clock == "cpu"
         self.allowance = self.next_allowance()
         """Seconds the current (or next) move may take before the bot loses on time, at its start."""
         self._started: float | None = None
@@ -164,7 +167,7 @@ class Clock:
 
     def now(self) -> float:
         """This clock's reading: elapsed seconds (wall) or this thread's CPU seconds (cpu)."""
-        return time.thread_time() if self.control.clock == "cpu" else time.monotonic()
+        return time.thread_time() if self.cpu else time.perf_counter()
 
     def time_left(self) -> float:
         """Seconds this move may still take (between moves: what the next one will have)."""
@@ -174,12 +177,16 @@ class Clock:
 
     def begin_move(self) -> None:
         """The referee starts this bot's move now (it also restarts a copy of the clock in a bot's own process)."""
-        self.allowance = self.next_allowance()
-        self._started = self.now()
+        if not self.fixed:
+            self.allowance = self.next_allowance()
+        self._started = time.thread_time() if self.cpu else time.perf_counter()
 
     def end_move(self, spent: float) -> bool:
         """Charge a move that took ``spent`` seconds; ``False`` if the bot ran out of time in it."""
         self._started = None
+        if self.fixed:
+            self.moves += 1
+            return spent <= self.allowance
         over = spent - self.free_time()
         self.moves += 1
         if self.bank is None:

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from arena.core.bot import Bot, BotSpec
-from arena.core.clock import DEFAULT_TIME_LIMIT, PLAIN, Clock, TimeControl, check_time_limit
+from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-exported: where callers look for it
+from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
@@ -28,8 +29,6 @@ from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, star
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
-
-__all__ = ["DEFAULT_TIME_LIMIT", "MatchOutcome", "MatchSetup", "play", "run_match"]
 
 
 @dataclass(frozen=True)
@@ -223,16 +222,19 @@ def referee(
     turns: list[dict[int, Any]] = []
     begin, end = guard.begin, guard.end
     meters = [meter(player, clock) for player, clock in zip(bots, clocks, strict=True)]
+    budgets = [player.move_budget(stop_after(clock)) if clock.fixed else None
+               for player, clock in zip(bots, clocks, strict=True)]  # a clock whose moves all have the same time
     observe, is_legal, to_act, apply = game.observe, game.is_legal, game.to_act, game.apply
     acts = [player.act for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading = clocks[seat], meters[seat]
-            begin(seat, bots[seat].move_budget(stop_after(seat_clock)))
+            seat_clock, reading, budget = clocks[seat], meters[seat], budgets[seat]
+            begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
             seat_clock.begin_move()
-            started, wall_started = reading(), time.perf_counter()
+            started = reading()
+            wall_started = time.perf_counter() if seat_clock.cpu else started
             try:
                 action = acts[seat](obs)
             except KeyboardInterrupt:
@@ -249,7 +251,8 @@ def referee(
             end()
             spent = reading() - started
             think[seat] += spent
-            longest[seat] = max(longest[seat], spent)
+            if spent > longest[seat]:
+                longest[seat] = spent
             if not seat_clock.end_move(spent):
                 failures[seat] = out_of_time(seat_clock, spent, _on_move(turns))
             elif not is_legal(seat, action):
