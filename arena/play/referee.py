@@ -242,7 +242,7 @@ def referee(
                 raise
             except BaseException as exc:
                 end()
-                spent = reading() - started
+                spent = max(0.0, reading() - started)  # a process that died reads as no CPU time at all
                 think[seat] += spent
                 longest[seat] = max(longest[seat], spent)
                 failures[seat] = _failure(exc, _on_move(turns), time.perf_counter() - wall_started,

@@ -53,6 +53,7 @@ class ProgramBot(Bot):
         self.protocol: Protocol | None = None
         self.time_limit = 1.0
         self.clock = Clock(time_limit=1.0)
+        self.cpu_read = 0.0
         self.moves = 0
         self.stderr_log = ""
         """The program's stderr in this game (capped), kept with the game's record."""
@@ -138,10 +139,10 @@ class ProgramBot(Bot):
             raise
 
     def cpu_seconds(self) -> float | None:
-        """CPU seconds of the program and everything it started (``0.0`` once it is gone)."""
-        if self.process is None or self.process.killed:
-            return 0.0
-        return process_tree_cpu(self.process.pid)
+        """CPU seconds of the program and everything it started (once it is gone, the last reading)."""
+        if self.process is not None and not self.process.killed:
+            self.cpu_read = process_tree_cpu(self.process.pid)
+        return self.cpu_read
 
     def finish(self, result: Result) -> None:
         """Send the end message, close the program's input and make sure it and its children are gone."""
