@@ -158,10 +158,10 @@ def test_time_controls_parse_and_refuse_other_forms():
         time_control(None, None, "gpu")
     clock = Clock(TimeControl(bank=10.0, increment=0.1), None)
     clock.begin_move()
-    assert clock.end_move(2.5) and clock.bank == pytest.approx(7.6)  # the issue's chess example
+    assert clock.end_move(2.5) and clock.bank == pytest.approx(7.6)  # the docs' chess example
     clock = Clock(TimeControl(bank=5.0), 1.0)
     clock.begin_move()
-    assert clock.end_move(2.5) and clock.bank == pytest.approx(3.5)  # and Kaggle's: 1.5 s off the bank
+    assert clock.end_move(2.5) and clock.bank == pytest.approx(3.5)  # and their Kaggle one: 1.5 s off the bank
 
 
 @pytest.mark.parametrize(("args", "message"), [
