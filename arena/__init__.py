@@ -4,12 +4,15 @@ The public API, for bots, games, plugins and scripts that embed the arena:
 
 - write bots and games: :class:`Bot`, :func:`bot`, :class:`Game`, :class:`Option`, :class:`Result`, :func:`hookimpl`;
 - load plugins: :class:`PluginConfig`, :func:`load_registry`;
-- play one game: :func:`run_match` gives a :class:`MatchOutcome` (a :class:`Failure` for each bot that failed);
+- play one game: :func:`run_match` gives a :class:`MatchOutcome` (a :class:`Failure` for each bot that failed),
+  timed by a per-move limit and a :class:`TimeControl` (:func:`time_control` reads ``10+0.1``); a bot reads
+  its :class:`Clock` from ``info.clock``;
 - run a tournament: :func:`run_tournament` with a :class:`TournamentDefinition` (or a TOML file);
 - read results back: :class:`Store`, :func:`run_standings`, :func:`leaderboard`, :func:`rating_history`.
 """
 
 from arena.core.bot import Bot, BotSpec, FunctionBot, bot
+from arena.core.clock import Clock, TimeControl, time_control
 from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameError
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Option, Result
@@ -32,6 +35,7 @@ __all__ = [
     "Bot",
     "BotSpec",
     "BotSpecError",
+    "Clock",
     "Failure",
     "FunctionBot",
     "Game",
@@ -48,6 +52,7 @@ __all__ = [
     "Standings",
     "Store",
     "StoredRating",
+    "TimeControl",
     "TournamentDefinition",
     "TournamentRun",
     "UnknownGameError",
@@ -63,4 +68,5 @@ __all__ = [
     "run_match",
     "run_standings",
     "run_tournament",
+    "time_control",
 ]

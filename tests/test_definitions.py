@@ -18,8 +18,8 @@ from arena.tournament.plan import plan_tournament
 from tests.helpers import REPO
 
 runner = CliRunner()
-KNOWN_KEYS = ("address, bots, executor, format, game, games, gauntlet, maps, name, options, rounds, seed, time_limit, "
-              "workers")
+KNOWN_KEYS = ("address, bots, clock, executor, first_move, format, game, games, gauntlet, maps, name, options, rounds, "
+              "seed, time_control, time_limit, workers")
 
 
 def invoke(*args):
@@ -105,8 +105,9 @@ def test_a_file_with_only_maps_gets_the_defaults(tmp_path):
     path = write(tmp_path / "Quick Cup.toml", 'maps = ["center_block"]\n')
     assert load_definition(path) == TournamentDefinition(maps=("center_block",), name="Quick Cup", game=None, bots=(),
                                                          format="round-robin", gauntlet=None, rounds=None,
-                                                         games=DEFAULT_GAMES, time_limit=DEFAULT_TIME_LIMIT, seed=0,
+                                                         games=DEFAULT_GAMES, time_limit=None, seed=0,
                                                          workers=None, options={})
+    assert load_definition(path).move_limit() == DEFAULT_TIME_LIMIT  # not given: the default limit
 
 
 def test_map_globs_fall_back_to_the_current_directory():

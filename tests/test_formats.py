@@ -435,5 +435,5 @@ def test_a_changed_bot_joins_as_a_new_entry_linked_to_the_old_one(tmp_path):
 
 def test_ladder_errors():
     assert user_error("ladder", "four_corners") == "error: the ladder pairs two bots at a time: use 2-player maps"
-    assert user_error("ladder", "--rounds", "0") == \
-        "error: --rounds and --games must be at least 1 and --time-limit positive"
+    assert user_error("ladder", "--rounds", "0") == "error: --rounds and --games must be at least 1"
+    assert user_error("ladder", "--time-limit", "0") == "error: --time-limit must be positive"

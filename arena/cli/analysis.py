@@ -28,10 +28,11 @@ from arena.cli.common import (
     run_failures,
     user_errors,
 )
+from arena.cli.time_use import print_time_use
+from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
-from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.report.analysis import render_analysis
 from arena.report.html import build_html
 from arena.report.replay_page import write_game_pages
@@ -56,7 +57,10 @@ def compare_command(
         show_default=False)] = None,
     alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
-    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimit = None,
+    time_control: TimeControlOption = None,
+    first_move: FirstMove = None,
+    clock: ClockOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes [default: all cores].",
                                                 show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
@@ -90,8 +94,9 @@ def compare_command(
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     (new, old), config = use_stored_versions([new, old], db, registry, config)
-    plan = plan_compare(new, old, maps, registry, time_limit=time_limit, seed=seed, max_pairs=max_pairs,
-                        workers=default_workers() if workers is None else workers)
+    move_limit, control = timing(time_limit, time_control, first_move, clock)
+    plan = plan_compare(new, old, maps, registry, time_limit=move_limit, seed=seed, max_pairs=max_pairs,
+                        workers=default_workers() if workers is None else workers, time_control=control)
     choice = ExecutorChoice(executor or "local", address)
     lower, upper = settings.bounds
     printed = [-1]
@@ -199,3 +204,5 @@ def report_command(
         analysis = summary_queries.analysis(store, run)
         failures = run_failures(store, run)
     render_analysis(standings, analysis, formats, out, failures)
+    with Store(db, read_only=True) as store:
+        print_time_use(store, run, formats)

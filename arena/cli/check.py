@@ -17,7 +17,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
-from arena.play.referee import DEFAULT_TIME_LIMIT
+from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.testing import ConformanceReport, check_bot, check_game
 
 check = command_group(app, "check", "Check a game plugin or a bot against the arena's contracts.")
@@ -54,7 +54,10 @@ def check_bot_command(
     games: Annotated[int, typer.Option(help="Games per map and seat.")] = 2,
     opponent: Annotated[str | None, typer.Option(
         help="The opponent's bot spec [default: a random bot of the game].", show_default=False)] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds the bot may think per move.")] = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimit = None,
+    time_control: TimeControlOption = None,
+    first_move: FirstMove = None,
+    clock: ClockOption = None,
     seed: Seed = 0,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Show every line exchanged with a program bot, game by game.")] = False,
@@ -68,8 +71,9 @@ def check_bot_command(
     """
     registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
     transcript: list[str] | None = [] if verbose else None
-    report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=time_limit, opponent=opponent,
-                       registry=registry, transcript=transcript)
+    move_limit, control = timing(time_limit, time_control, first_move, clock)
+    report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=move_limit, opponent=opponent,
+                       registry=registry, transcript=transcript, time_control=control)
     for line in transcript or []:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     _show(report)

@@ -23,6 +23,7 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.format_options import OutputFormatOption, output_format
+from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
@@ -41,7 +42,10 @@ def ladder_command(
     rounds: Annotated[int, typer.Option(help="Rounds to play now.")] = 1,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per pairing per round.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed; each round's games derive from it and the round number.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = 1.0,
+    time_limit: TimeLimit = None,
+    time_control: TimeControlOption = None,
+    first_move: FirstMove = None,
+    clock: ClockOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
                                                 help="Worker processes [default: all cores].")] = None,
     build_timeout: BuildTimeout = None,
@@ -54,8 +58,9 @@ def ladder_command(
 ) -> None:
     """Continue the persistent TrueSkill ladder by N rounds; bots new in bots/ join automatically."""
     fmt = output_format(formats)
-    if rounds < 1 or games < 1 or time_limit <= 0:
-        raise ArenaError("--rounds and --games must be at least 1 and --time-limit positive")
+    if rounds < 1 or games < 1:
+        raise ArenaError("--rounds and --games must be at least 1")
+    move_limit, control = timing(time_limit, time_control, first_move, clock)
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
@@ -69,9 +74,9 @@ def ladder_command(
                 warn(line)
             with games_progress() as progress:
                 task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
-                played = play_round(store, registry, pool, game, game_maps, games, seed, time_limit,
+                played = play_round(store, registry, pool, game, game_maps, games, seed, move_limit,
                                     lambda _: progress.advance(task),  # noqa: B023 - called only in this round
-                                    planned=planned)
+                                    planned=planned, time_control=control)
             err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}

@@ -25,10 +25,11 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.players import seat_names, with_bot_names
+from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.bot import BotSpec
-from arena.core.errors import ArenaError
 from arena.core.game import player_name
-from arena.play.referee import DEFAULT_TIME_LIMIT, MatchOutcome, play, replay_position
+from arena.play.referee import MatchOutcome, play, replay_position
+from arena.report.time_use import time_use_lines
 from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
 
@@ -42,7 +43,10 @@ def play_command(
         "`arena games` lists them].",
         show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
-    time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimit = None,
+    time_control: TimeControlOption = None,
+    first_move: FirstMove = None,
+    clock: ClockOption = None,
     delay: Annotated[float, typer.Option(min=0, help="Seconds between frames on a terminal (0 or more).")] = 0.08,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
     option: Options = None,
@@ -57,13 +61,12 @@ def play_command(
     plays (cat and mouse: the cat is player 1). Without colours (output piped, or NO_COLOR set), each
     player's trail is drawn with its own letter.
     """
-    if time_limit <= 0:
-        raise ArenaError("--time-limit must be positive")
+    move_limit, control = timing(time_limit, time_control, first_move, clock)
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     bots, config = use_stored_versions(bots, None, registry, config)
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
-                                        seed=seed, time_limit=time_limit)
+                                        seed=seed, time_limit=move_limit, time_control=control)
     specs = setup.bots
 
     names = seat_names([spec.label for spec in specs], game.roles)
@@ -95,6 +98,8 @@ def play_command(
         if quiet:
             out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=colour)))
     _print_result(outcome, specs, names)
+    if not control.is_plain or move_limit is None:
+        _print_time_use(outcome.record(setup), names)
 
 
 def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequence[str]) -> None:
@@ -111,3 +116,8 @@ def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequen
             out.print(failure.traceback, markup=False, highlight=False, soft_wrap=True)
 
 
+
+
+def _print_time_use(record: dict[str, Any], names: Sequence[str]) -> None:
+    for line in time_use_lines(record, names):
+        out.print(escape(line), style="dim", soft_wrap=True)

@@ -15,8 +15,8 @@ from rich.text import Text
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
 from arena.cli.players import seat_names, with_bot_names
+from arena.core.clock import DEFAULT_TIME_LIMIT, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
-from arena.play.referee import DEFAULT_TIME_LIMIT
 from arena.plugins.registry import PluginConfig, Registry
 from arena.report.replay_page import build_replay_html, write_game_pages
 from arena.storage.replay import CheckReport, RecordError, check, check_records, load_records, new_game, validate
@@ -108,7 +108,7 @@ def replay_command(
             record = store.game(*stored).record
             run_time_limit = store.run(stored[0]).definition.get("time_limit")
         if rerun_game:
-            _rerun(record, registry, config, db, time_limit or run_time_limit or DEFAULT_TIME_LIMIT)
+            _rerun(record, registry, config, db, time_limit or run_time_limit)
             return
         if check_only:
             where = f"run {stored[0]}, game {stored[1]}"
@@ -137,15 +137,23 @@ def replay_command(
         write_replay_page(loaded, registry, html_file)
         return
     if rerun_game:
-        _rerun(loaded, registry, config, db, time_limit or DEFAULT_TIME_LIMIT)
+        _rerun(loaded, registry, config, db, time_limit)
         return
     _play_back(loaded, registry, delay, step, turn)
 
 
 def _rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: Path | None,
-           time_limit: float) -> None:
-    """Play the record's game again and say whether it went the same way; exit status 1 if not."""
-    again = rerun(record, registry, config, db, time_limit)
+           time_limit: float | None) -> None:
+    """Play the record's game again and say whether it went the same way; exit status 1 if not.
+
+    The game keeps the time control its record names; ``time_limit`` (given, or the run's) replaces its per-move
+    limit."""
+    timed = record.get("time_control") or {}
+    control = TimeControl.from_json(timed)
+    if time_limit is None:
+        time_limit = timed.get("time_limit", DEFAULT_TIME_LIMIT)
+    check_time_limit(time_limit, control)
+    again = rerun(record, registry, config, db, time_limit, control)
     players = ", ".join(again.specs)
     if again.difference:
         out.print(f"played again by {escape(players)}: differs at {escape(again.difference)}", highlight=False,

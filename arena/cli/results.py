@@ -21,8 +21,10 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.format_options import OutputFormatOption, output_format, show_standings
+from arena.cli.time_use import print_time_use
 from arena.core.errors import ArenaError
 from arena.report.replay_page import build_replay_html
+from arena.report.time_use import time_use_lines
 from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
 from arena.storage.store import Store
@@ -82,6 +84,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
         run_id = store.latest_run().id if run is None else run
         show_standings(run_standings(store, run_id), fmt)
         print_failures(run_failures(store, run_id), fmt)
+        print_time_use(store, run_id, fmt)
 
 
 def game_summary(run_id: int, game: int, record: dict) -> str:
@@ -93,6 +96,8 @@ def game_summary(run_id: int, game: int, record: dict) -> str:
     lines.append(f"result: {record['result']['reason']}")
     for failure in record.get("failures", []):
         lines.append(f"failure: player {failure['seat'] + 1} {failure['kind']}: {failure['detail']}")
+    if record.get("time_control"):  # a game under a clock: how each bot spent it
+        lines.extend(time_use_lines(record, [f"player {p['seat'] + 1} ({p['bot']})" for p in record["players"]]))
     for seat, text in sorted((record.get("stderr") or {}).items(), key=lambda item: int(item[0])):
         lines.append(f"stderr of player {int(seat) + 1}:")
         lines.extend(f"  {line}" for line in text.rstrip("\n").splitlines())

@@ -28,6 +28,8 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.format_options import FormatOption, show_standings, split_formats
+from arena.cli.time_use import print_time_use
+from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit
 from arena.core.bot import split_bot_list
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
@@ -55,8 +57,10 @@ def tournament_command(
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Worker processes [default: all cores].", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(help="Tournament seed [default: 0].", show_default=False)] = None,
-    time_limit: Annotated[float | None, typer.Option(
-        help="Seconds a bot may think per move [default: 1].", show_default=False)] = None,
+    time_limit: TimeLimit = None,
+    time_control: TimeControlOption = None,
+    first_move: FirstMove = None,
+    clock: ClockOption = None,
     formats: FormatOption = None,
     gauntlet: Annotated[str | None, typer.Option(metavar="BOT", help="Play this bot against the field.",
                                                  show_default=False)] = None,
@@ -95,7 +99,8 @@ def tournament_command(
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
                          gauntlet=gauntlet, rounds=rounds, executor=executor, address=address,
-                         sandbox=SandboxLimits() if sandbox else None)
+                         sandbox=SandboxLimits() if sandbox else None, time_control=time_control,
+                         first_move=first_move, clock=clock)
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         definition, config = with_stored_versions(definition, db, registry, config)
@@ -121,6 +126,7 @@ def tournament_command(
                       highlight=False)
             show_standings(run.standings(), fmt)
             print_failures(run_failures(store, run_id), fmt)
+            print_time_use(store, run_id, fmt)
             return
         if opened.state == "resumed" and resume is None:
             err.print(f"resuming run {run_id}: {opened.played_before} of {run.plan.total_games()} games already "
@@ -142,6 +148,7 @@ def tournament_command(
                 raise
         show_standings(run.standings(), fmt)
         print_failures(run_failures(store, run_id), fmt)
+        print_time_use(store, run_id, fmt)
         err.print(f"run {run_id} stored in {store.path}; memory capped at {format_bytes(limits.memory_limit or 0)} "
                   f"per worker; Elo, Bradley-Terry and pairwise significance: arena report {run_id}",
                   style="dim", highlight=False)

@@ -70,8 +70,14 @@ class Bot:
         deadline, and asks for a margin past it so that its own, precise, timeout comes first)."""
         return time_limit
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds this bot's own processes have used so far, for a bot that plays outside the referee's
+        thread (a program, a bot in its own process); ``None`` (the default) for one that plays in it, whose
+        moves the CPU clock measures in the thread that calls it."""
+        return None
+
     def start(self, info: MatchInfo) -> None:
-        """Called once before the first move with the seat, rules and time limit."""
+        """Called once before the first move with the seat, rules, time limit and clock (``info.clock``)."""
 
     def act(self, obs: Any) -> Any:
         """Return this turn's action for the observation ``obs``."""

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from arena.core.clock import Clock
+
 if TYPE_CHECKING:
     from arena.core.maps import GameMap
     from arena.core.view import BoardView
@@ -74,7 +76,15 @@ class MatchInfo:
     map_name: str | None
     seed: int
     time_limit: float
+    """Seconds a move may take: the per-move limit, or under a time control without one, the first move's
+    allowance. A bot under a time control plans its moves with :attr:`clock` instead."""
     rng: random.Random = field(repr=False, default_factory=random.Random)
+    clock: Clock = field(repr=False, default_factory=Clock)
+    """This bot's clock in the game: ``clock.time_left()`` is how long the current move may still take."""
+
+    def __post_init__(self) -> None:
+        if self.clock.time_limit is None and self.clock.bank is None:  # no clock given: the time limit's
+            self.clock = Clock(self.clock.control, self.time_limit)
 
 
 def player_name(seat: int) -> str:

@@ -57,7 +57,7 @@ def run_in_process(setups: Iterable[MatchSetup], registry: Registry) -> Iterator
     """Play the games one after another in this process (overrunning Python code is still interrupted)."""
     for setup in setups:
         guard = MoveGuard()
-        with guard.installed(alarm_tick(setup.time_limit)):
+        with guard.installed(alarm_tick(setup.move_seconds())):
             outcome = play(setup, registry, guard=guard)
         yield outcome
 
@@ -97,10 +97,10 @@ def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: 
         finished: list[MatchOutcome] = []
         last_sent = time.monotonic()
         for setup in batch:
-            if tick != alarm_tick(setup.time_limit):
+            if tick != alarm_tick(setup.move_seconds()):
                 if installed is not None:
                     installed.__exit__(None, None, None)
-                tick = alarm_tick(setup.time_limit)
+                tick = alarm_tick(setup.move_seconds())
                 installed = guard.installed(tick)
                 installed.__enter__()
             finished.append(_play_safely(setup, registry, guard, make_bot))
@@ -236,12 +236,13 @@ class WorkerPool:
         base = worker.slot * SLOT_FIELDS
         moving = self._slots[base] > 0
         seat = int(self._slots[base + 1]) if moving else None
+        allowed = self._slots[base + 2]  # the move's own allowance, as its clock gave it
         worker.process.join()
         code = worker.process.exitcode
         if worker.in_flight:
             setup = worker.in_flight.popleft()
             if killed:
-                failure = Failure("timeout", f"was still thinking {self.limits.kill_after(setup.time_limit):.2f} s "
+                failure = Failure("timeout", f"was still thinking {self.limits.kill_after(allowed):.2f} s "
                                              "after its move started, and its worker was killed")
             else:
                 failure = Failure("crash", f"killed its worker process ({describe_exit(code)})")

@@ -17,9 +17,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.clock import Clock
+from arena.core.cputime import process_tree_cpu
 from arena.core.exit_status import describe_exit
 from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash, crash_of
+from arena.play.clocks import stop_after
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
 from arena.plugins.programs.bot import ProgramBot
 from arena.plugins.registry import PluginConfig, Registry, load_registry
@@ -41,6 +44,7 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
         unprepared = crash_of(exc)
     conn.send(("ready", None))
     player: Bot | None = None
+    clock = None  # the copy of the bot's clock in this process, following the referee's before each move
     while True:
         try:
             kind, payload = conn.recv()
@@ -52,11 +56,15 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
             elif kind == "start":
                 player = entry.cls(**spec.params)
                 player.rng = payload.rng
+                clock = payload.clock
                 player.start(payload)
                 answer = ("ok", None)
             elif kind == "act":
-                assert player is not None
-                answer = ("action", player.act(payload))
+                assert player is not None and clock is not None
+                obs, state = payload
+                clock.follow(state)
+                clock.begin_move()
+                answer = ("action", player.act(obs))
             else:
                 assert player is not None
                 player.finish(payload)
@@ -147,6 +155,7 @@ class IsolatedBot(Bot):
     def __init__(self, process: BotProcess):
         self.bot_process = process
         self.time_limit = 1.0
+        self.clock = Clock(time_limit=1.0)
         self.startup_failure: BotFailure | None = None
         try:
             process.ensure_running()  # before the game, so starting up never counts against a move
@@ -158,11 +167,18 @@ class IsolatedBot(Bot):
         if self.startup_failure is not None:
             raise self.startup_failure
         self.time_limit = info.time_limit
+        self.clock = info.clock
         self.bot_process.call("start", info, info.time_limit + self.bot_process.limits.grace)
 
     def act(self, obs: Any) -> Any:
-        """Ask the bot's process for a move."""
-        return self.bot_process.call("act", obs, self.time_limit + self.bot_process.limits.grace)
+        """Ask the bot's process for a move (its copy of the clock follows this one first)."""
+        waited = stop_after(self.clock) + self.bot_process.limits.grace
+        return self.bot_process.call("act", (obs, self.clock.state()), waited)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds of the bot's own process (``0.0`` when it is not running)."""
+        process = self.bot_process.process
+        return process_tree_cpu(process.pid) if process is not None and process.pid else 0.0
 
     def finish(self, result: Result) -> None:
         """Tell the bot's process how the game ended."""

@@ -26,6 +26,8 @@ from arena.play.bot_traceback import Crash
 from arena.play.sandbox.limits import SandboxLimits
 
 DEFAULT_GRACE = 0.1
+RETRY_AFTER = 0.1
+"""Seconds after interrupting a move before it is interrupted again, if it still runs."""
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
 
 
@@ -88,7 +90,11 @@ class MoveGuard:
             self.slots[self.base] = 0.0
 
     def _on_alarm(self, signum: int, frame: Any) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            # Interrupt again only after another grace: a bot that swallowed the interruption is stopped again,
+            # while the referee, handling it, has time to close the move (a busy machine may delay it a tick).
+            self.deadline = now + max(self.grace, RETRY_AFTER)
             raise MoveTimeout
 
     @contextmanager

@@ -1,8 +1,8 @@
 """The referee: plays one game between bots, times every move, and turns any failure into a result.
 
 The referee never trusts a bot. A bot that raises (or calls ``sys.exit``), answers with something that
-is not a legal action, or thinks longer than the time limit loses the game at once, and the result's
-reason says which seat failed and how.
+is not a legal action, or runs out of time (the per-move limit, or its clock: see :mod:`arena.play.clocks`)
+loses the game at once, and the result's reason says which seat failed and how.
 """
 
 from __future__ import annotations
@@ -17,17 +17,18 @@ from typing import Any
 import numpy as np
 
 from arena.core.bot import Bot, BotSpec
+from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-exported: where callers look for it
+from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
+from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
-
-DEFAULT_TIME_LIMIT = 1.0
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,14 @@ class MatchSetup:
     game_map: GameMap | None = None
     options: Mapping[str, str] = field(default_factory=dict)
     seed: int = 0
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    """Seconds a move may take (``None``: no per-move limit, every move's time comes off the bank)."""
     index: int = 0
+    time_control: TimeControl = PLAIN
+
+    def move_seconds(self) -> float:
+        """The per-move limit, else the first move's allowance: the budget of ``start()`` and ``finish()``."""
+        return start_budget(self.time_limit, self.time_control)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,10 @@ class MatchOutcome:
     hook_errors: tuple[str, ...] = ()
     stderr: dict[int, str] = field(default_factory=dict)
     """What each program bot wrote to its stderr in the game (capped), by seat."""
+    max_think: tuple[float, ...] = ()
+    """Each seat's longest move (in what its clock counts)."""
+    clocks: tuple[dict[int, float], ...] = ()
+    """Under a time bank: each turn, the bank left to each seat that moved in it."""
     setup: MatchSetup | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -99,6 +110,7 @@ class MatchOutcome:
             record["hook_errors"] = list(self.hook_errors)
         if self.stderr:
             record["stderr"] = {str(seat): text for seat, text in sorted(self.stderr.items())}
+        add_clocks(record, setup.time_limit, setup.time_control, self.max_think, self.clocks)
         return record
 
 
@@ -124,14 +136,15 @@ class _NoGuard:
         """Nothing to disarm."""
 
 
-def _failure(exc: BaseException, where: str = "", spent: float | None = None) -> Failure:
+def _failure(exc: BaseException, where: str = "", spent: float | None = None, allowed: str = "the time limit"
+             ) -> Failure:
     if isinstance(exc, BotFailure):
         return Failure(exc.kind, exc.detail + (where if exc.where is None else exc.where))
     if isinstance(exc, RemoteCrash):
         crash = exc.crash
         return Failure("crash", crash.detail(where if exc.where is None else exc.where), crash.traceback)
     if isinstance(exc, MoveTimeout):
-        after = "the time limit and its grace" if spent is None else f"{spent:.2f} s (the time limit and its grace)"
+        after = f"{allowed} and its grace" if spent is None else f"{spent:.2f} s ({allowed} and its grace)"
         return Failure("timeout", f"was still thinking{where} after {after}, and was stopped")
     if isinstance(exc, MemoryError):
         return Failure("memory", f"ran out of memory{where} (MemoryError)")
@@ -153,6 +166,8 @@ class Refereed:
     turns: list[dict[int, Any]]
     failures: dict[int, Failure]
     think_time: list[float]
+    max_think: list[float] = field(default_factory=list)
+    clocks: list[dict[int, float]] = field(default_factory=list)
 
 
 _prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in this process
@@ -178,11 +193,17 @@ def referee(
     """Drive ``game`` to its end with ``bots``; return its result, turns, failures and thinking times.
 
     Every call into a bot runs under ``guard`` (see :mod:`arena.play.limits`), so a bot that overruns is
-    interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure.
+    interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure. Each move is
+    timed and charged by the bot's clock (``infos[seat].clock``); ``time_limit`` is the budget of
+    ``start()`` and ``finish()``.
     """
     guard = guard or _NoGuard()
     failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
+    longest = [0.0] * game.num_seats
+    clocks = [info.clock for info in infos]
+    banked = any(clock.bank is not None for clock in clocks)
+    left: list[dict[int, float]] = []
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
         for call, where, seconds in ((partial(_prepare, player), " in prepare()", type(player).prepare_budget()),
@@ -199,17 +220,21 @@ def referee(
                 guard.end()
 
     turns: list[dict[int, Any]] = []
-    clock = time.perf_counter
     begin, end = guard.begin, guard.end
-    budgets = [player.move_budget(time_limit) for player in bots]
+    meters = [meter(player, clock) for player, clock in zip(bots, clocks, strict=True)]
+    budgets = [player.move_budget(stop_after(clock)) if clock.fixed else None
+               for player, clock in zip(bots, clocks, strict=True)]  # a clock whose moves all have the same time
     observe, is_legal, to_act, apply = game.observe, game.is_legal, game.to_act, game.apply
     acts = [player.act for player in bots]
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            begin(seat, budgets[seat])
-            started = clock()
+            seat_clock, reading, budget = clocks[seat], meters[seat], budgets[seat]
+            begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
+            seat_clock.begin_move()
+            started = reading()
+            wall_started = time.perf_counter() if seat_clock.cpu else started
             try:
                 action = acts[seat](obs)
             except KeyboardInterrupt:
@@ -217,16 +242,19 @@ def referee(
                 raise
             except BaseException as exc:
                 end()
-                spent = clock() - started
+                spent = max(0.0, reading() - started)  # a process that died reads as no CPU time at all
                 think[seat] += spent
-                failures[seat] = _failure(exc, _on_move(turns), spent)
+                longest[seat] = max(longest[seat], spent)
+                failures[seat] = _failure(exc, _on_move(turns), time.perf_counter() - wall_started,
+                                          allowed_time(seat_clock))
                 continue
             end()
-            spent = clock() - started
+            spent = reading() - started
             think[seat] += spent
-            if spent > time_limit:
-                failures[seat] = Failure("timeout", f"took {spent:.3f} s{_on_move(turns)}, over the {time_limit:g} s "
-                                                    "limit")
+            if spent > longest[seat]:
+                longest[seat] = spent
+            if not seat_clock.end_move(spent):
+                failures[seat] = out_of_time(seat_clock, spent, _on_move(turns))
             elif not is_legal(seat, action):
                 failures[seat] = Failure("illegal", f"returned {_short(action)}{_on_move(turns)}, which is not a "
                                                     "legal action")
@@ -236,6 +264,8 @@ def referee(
             break
         apply(actions)
         turns.append(actions)
+        if banked:
+            left.append({seat: round(clocks[seat].bank or 0.0, 3) for seat in actions})
         if on_turn is not None:
             on_turn(game, actions)
 
@@ -257,7 +287,7 @@ def referee(
             pass
         finally:
             guard.end()
-    return Refereed(result, turns, failures, think)
+    return Refereed(result, turns, failures, think, longest, left)
 
 
 class _Unconstructable(Bot):
@@ -308,16 +338,16 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
-        bots = [_construct(entry.cls, spec, seat, setup.time_limit, guard)
+        bots = [_construct(entry.cls, spec, seat, setup.move_seconds(), guard)
                 for seat, (entry, spec) in enumerate(zip(entries, setup.bots, strict=True))]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
-                  setup.game_map.name if setup.game_map else None, setup.seed, setup.time_limit,
-                  bot_rng(setup.seed, seat))
+                  setup.game_map.name if setup.game_map else None, setup.seed, setup.move_seconds(),
+                  bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
         for seat in range(game.num_seats)
     ]
-    refereed = referee(game, bots, infos, setup.time_limit, labels, on_turn, guard)
+    refereed = referee(game, bots, infos, setup.move_seconds(), labels, on_turn, guard)
     outcome = MatchOutcome(
         index=setup.index,
         ranks=refereed.result.ranks,
@@ -329,6 +359,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         think_time=tuple(refereed.think_time),
         duration=time.perf_counter() - started,
         stderr={seat: log for seat, player in enumerate(bots) if (log := getattr(player, "stderr_log", ""))},
+        max_think=tuple(refereed.max_think),
+        clocks=tuple(refereed.clocks),
     )
     if registry.manager is not None and registry.manager.hook.match_finished.get_hookimpls():
         call = call_hook(registry.manager, "match_finished", record=outcome.record(setup))
@@ -364,13 +396,16 @@ def run_match(
     game_map: GameMap | str | None = None,
     options: Mapping[str, str] | None = None,
     seed: int = 0,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     registry: Registry | None = None,
     make_bot: Callable[[BotSpec, int], Bot] | None = None,
+    time_control: TimeControl | None = None,
 ) -> MatchOutcome:
     """Play one game from Python: ``run_match("tron", ["random", "floodfill"], game_map="empty_room")``.
 
-    ``make_bot(spec, seat)``, if given, builds the bots (to watch one, say).
+    ``make_bot(spec, seat)``, if given, builds the bots (to watch one, say). ``time_control`` adds a time
+    bank, a first-move budget or the CPU clock (see :mod:`arena.core.clock`); ``time_limit=None`` with a
+    bank times every move off the bank alone.
     """
     from arena.core.maps import resolve_map
 
@@ -382,9 +417,11 @@ def run_match(
     merged.update(options or {})
     if game_map is not None:
         registry.game(game).check_map(game_map)
-    setup = MatchSetup(game, specs, game_map, merged, seed, time_limit)
+    control = time_control or TimeControl()
+    check_time_limit(time_limit, control)
+    setup = MatchSetup(game, specs, game_map, merged, seed, time_limit, time_control=control)
     guard = MoveGuard()
-    with guard.installed(alarm_tick(time_limit)):
+    with guard.installed(alarm_tick(setup.move_seconds())):
         outcome = play(setup, registry, guard=guard, make_bot=make_bot)
     return replace(outcome, setup=setup)
 

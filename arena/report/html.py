@@ -15,6 +15,7 @@ from arena.report.charts import point_layout
 from arena.report.failures import failures_from_summaries
 from arena.report.pages import render
 from arena.report.replay_page import game_line, game_page_name
+from arena.report.time_use import time_use_by_bot, time_use_table, timed_run
 from arena.stats.analysis import Analysis, player_name
 from arena.storage import summary_queries
 from arena.storage.queries import rating_series
@@ -89,4 +90,6 @@ def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
         maps=tables["maps"], seats=tables["seats"],
         first_failures=failures_from_summaries(summary_queries.failure_summaries(store, run_id)),
         failures=failures, failures_shown=len(failures), failures_total=summary_queries.failure_count(store, run_id),
+        time_use=(time_use_table(time_use_by_bot(row.record for row in store.games(run_id=run_id)), "-")
+                  if timed_run(run.definition) else None),
         games=None if games_href is None else _games(store, run_id, games_href), games_href=games_href)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.core.bot import parse_bot_spec
+from arena.core.clock import PLAIN, TimeControl
 from arena.core.errors import ArenaError
 from arena.core.maps import parse_map
 from arena.play.limits import MoveGuard, alarm_tick
@@ -45,9 +46,10 @@ def rerun_specs(record: dict[str, Any], registry: Registry) -> list[str]:
     return texts
 
 
-def rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: Any, time_limit: float) -> Rerun:
+def rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: Any, time_limit: float | None,
+          time_control: TimeControl = PLAIN) -> Rerun:
     """Play a validated record's game again in this process, each bot at its recorded version (stored versions
-    come from database ``db``), with ``time_limit`` seconds a move."""
+    come from database ``db``), with ``time_limit`` seconds a move and ``time_control``."""
     texts, config = use_stored_versions(rerun_specs(record, registry), db, registry, config)
     game_cls = registry.game(record["game"])
     game_map = None
@@ -55,9 +57,9 @@ def rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: 
         game_map = parse_map(record["map"]["text"], name=record["map"].get("name", "map"))
     options = {str(key): str(value) for key, value in record["options"].items()}
     setup = MatchSetup(game_cls.name, tuple(registry.spec(text) for text in texts), game_map, options,
-                       int(record["seed"]), time_limit)
+                       int(record["seed"]), time_limit, time_control=time_control)
     guard = MoveGuard()
-    with guard.installed(alarm_tick(time_limit)):
+    with guard.installed(alarm_tick(setup.move_seconds())):
         outcome = play(setup, registry, guard=guard)
     return Rerun(outcome, tuple(texts), _difference(record, outcome.record(setup)))
 

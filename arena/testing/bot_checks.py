@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from arena.core.bot import Bot, BotSpec
+from arena.core.clock import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game
@@ -20,16 +21,19 @@ _MEASUREMENT = re.compile(r"\d+\.\d+")
 
 
 def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None = None, games: int = 2,
-              seed: int = 0, time_limit: float = DEFAULT_TIME_LIMIT, opponent: str | None = None,
-              registry: Registry | None = None, transcript: list[str] | None = None) -> ConformanceReport:
+              seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT, opponent: str | None = None,
+              registry: Registry | None = None, transcript: list[str] | None = None,
+              time_control: TimeControl | None = None) -> ConformanceReport:
     """Check the bot ``spec`` (``name:key=value,...``) by playing ``games`` games per map and seat.
 
     ``game``: the game to play (default: the one it plays, preferring the game whose maps need no
     header); ``maps``: default the game's ``default_maps``. The first failure seen a second time ends the
     check: the games left would only repeat it. ``opponent``: a bot spec; by default a bot
     with ``random`` in its name that plays the game (quick and never stuck), else the first by name,
-    in the other role where the game has roles. ``transcript``: a list that gets every line exchanged with
-    a program bot (``>`` sent to it, ``<`` its answers), each game headed by where it was played.
+    in the other role where the game has roles. ``time_control``: a time bank, first-move budget or CPU
+    clock beside (or, with ``time_limit=None``, instead of) the per-move limit. ``transcript``: a list that
+    gets every line exchanged with a program bot (``>`` sent to it, ``<`` its answers), each game headed by
+    where it was played.
     """
     registry = registry or load_registry()
     report = ConformanceReport(f"bot {spec!r}")
@@ -64,7 +68,7 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
         try:
             seated = seat_by_role(game_class, pair, registry)
             outcome = run_match(game_class.name, seated, game_map=map_name, seed=seed * 1000 + index,
-                                time_limit=time_limit, registry=registry,
+                                time_limit=time_limit, registry=registry, time_control=time_control,
                                 make_bot=_watching(registry, bot_spec, watched))
         except ArenaError as exc:
             report.failed("play", f"{map_name}: {exc}")
@@ -90,7 +94,7 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
         report.failed(failure.kind, detail)
     if played:
         report.passed("play", f"{played} games without a crash, timeout or illegal answer "
-                              f"({time_limit:g} s a move)")
+                              f"({_timing_text(time_limit, time_control)})")
     return report
 
 
@@ -153,3 +157,11 @@ def _opponent(opponents: list[BotSpec], game_class: type[Game], bot_spec: BotSpe
         if not game_class.roles or seated == tuple(pair):
             return candidate
     return None
+
+
+def _timing_text(time_limit: float | None, control: TimeControl | None) -> str:
+    """``1 s a move``, with the time control after it when there is one."""
+    parts = [] if time_limit is None else [f"{time_limit:g} s a move"]
+    if control is not None and not control.is_plain:
+        parts.append(control.describe())
+    return ", ".join(parts)

@@ -9,7 +9,10 @@ format = "round-robin"              # round-robin | gauntlet | swiss
 gauntlet = "floodfill"              # with format = "gauntlet": the bot that meets the field
 rounds = 3                          # with format = "swiss"
 games = 10                          # games per pairing per map
-time_limit = 1.0                    # seconds per move
+time_limit = 1.0                    # seconds per move (default 1, or none when time_control is given)
+time_control = "60+0.5"             # optional: a bank of seconds for the game + an increment after each move
+first_move = 3.0                    # optional: seconds the first move has of its own
+clock = "wall"                      # wall | cpu: what a move costs
 seed = 0
 workers = 2                         # default: all cores (of the cluster, with executor = "ray")
 executor = "local"                  # local | ray (or one a plugin adds)
@@ -30,6 +33,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from arena.core.clock import TimeControl, time_control
 from arena.core.errors import ArenaError
 from arena.core.numbers import is_finite_number, seed_problem
 from arena.play.sandbox.limits import SandboxLimits, parse_size
@@ -43,6 +47,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "name": (str,), "game": (str,), "maps": (list,), "bots": (list,), "format": (str,), "gauntlet": (str,),
     "rounds": (int,), "games": (int,), "time_limit": (int, float), "seed": (int,), "workers": (int,),
     "options": (dict,), "executor": (str,), "address": (str,),
+    "time_control": (str,), "first_move": (int, float), "clock": (str,),
 }
 
 
@@ -58,7 +63,8 @@ class TournamentDefinition:
     gauntlet: str | None = None
     rounds: int | None = None
     games: int = DEFAULT_GAMES
-    time_limit: float = DEFAULT_TIME_LIMIT
+    time_limit: float | None = None
+    """Seconds per move as given (``None``: not given; see :meth:`move_limit`)."""
     seed: int = 0
     workers: int | None = None
     options: dict[str, str] = field(default_factory=dict)
@@ -66,10 +72,24 @@ class TournamentDefinition:
     address: str | None = None
     sandbox: SandboxLimits | None = None
     """Every bot plays in the sandbox, with these limits (``None``: bots play unconfined)."""
+    time_control: str | None = None
+    """``BANK+INC`` in seconds, e.g. ``10+0.1``."""
+    first_move: float | None = None
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         if isinstance(self.sandbox, dict):  # as a stored run's definition keeps it
             object.__setattr__(self, "sandbox", SandboxLimits.from_json(self.sandbox))
+
+    def move_limit(self) -> float | None:
+        """The per-move limit the games have: the one given, else none under a time control, else 1 s."""
+        if self.time_limit is not None:
+            return float(self.time_limit)
+        return None if self.time_control is not None else DEFAULT_TIME_LIMIT
+
+    def timing(self) -> TimeControl:
+        """The time control the games have (bank, increment, first move, clock)."""
+        return time_control(self.time_control, self.first_move, self.clock)
 
     def with_overrides(self, **overrides: Any) -> TournamentDefinition:
         """A copy with every override that is not ``None`` applied."""
@@ -85,10 +105,12 @@ class TournamentDefinition:
             raise ArenaError("a swiss tournament needs --rounds N (at least 1)")
         if self.games < 1:
             raise ArenaError("--games must be at least 1")
-        if not is_finite_number(float(self.time_limit)):
-            raise ArenaError(f"--time-limit must be a finite number, not {self.time_limit}")
-        if self.time_limit <= 0:
-            raise ArenaError("--time-limit must be positive")
+        if self.time_limit is not None:
+            if not is_finite_number(float(self.time_limit)):
+                raise ArenaError(f"--time-limit must be a finite number, not {self.time_limit}")
+            if self.time_limit <= 0:
+                raise ArenaError("--time-limit must be positive")
+        self.timing()
         problem = seed_problem(self.seed)
         if problem is not None:
             raise ArenaError(f"--seed: {problem}")
@@ -168,7 +190,10 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         gauntlet=data.get("gauntlet"),
         rounds=data.get("rounds"),
         games=data.get("games", DEFAULT_GAMES),
-        time_limit=float(data.get("time_limit", DEFAULT_TIME_LIMIT)),
+        time_limit=float(data["time_limit"]) if "time_limit" in data else None,
+        time_control=data.get("time_control"),
+        first_move=data.get("first_move"),
+        clock=data.get("clock", "wall"),
         seed=data.get("seed", 0),
         workers=data.get("workers"),
         executor=data.get("executor", "local"),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import trueskill
 
 from arena.core.bot import BotSpec
+from arena.core.clock import PLAIN, TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
@@ -100,8 +101,8 @@ def pair_round(entries: Sequence[LadderEntry], env: trueskill.TrueSkill) -> list
 
 
 def round_games(game: type[Game], maps: Sequence[GameMap], pairs: Sequence[tuple[LadderEntry, LadderEntry]],
-                round_number: int, games_per_pair: int, seed: int, time_limit: float, start_index: int
-                ) -> list[MatchSetup]:
+                round_number: int, games_per_pair: int, seed: int, time_limit: float | None, start_index: int,
+                time_control: TimeControl = PLAIN) -> list[MatchSetup]:
     """The games of one ladder round: each pair on the round's map, both seats equally often."""
     game_map = maps[round_number % len(maps)]
     setups: list[MatchSetup] = []
@@ -110,7 +111,8 @@ def round_games(game: type[Game], maps: Sequence[GameMap], pairs: Sequence[tuple
             seed_here = game_seed(seed, round_number, pair_index, repetition)
             for first, second in ((a, b), (b, a)):
                 setups.append(MatchSetup(game.name, (BotSpec(first.label), BotSpec(second.label)), game_map,
-                                         dict(game_map.header), seed_here, time_limit, start_index + len(setups)))
+                                         dict(game_map.header), seed_here, time_limit, start_index + len(setups),
+                                         time_control))
     return setups
 
 
@@ -184,9 +186,9 @@ class LadderRound:
 
 
 def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game], maps: Sequence[GameMap],
-               games_per_pair: int, seed: int, time_limit: float,
+               games_per_pair: int, seed: int, time_limit: float | None,
                on_outcome: Callable[[MatchOutcome], None] | None = None,
-               planned: PlannedRound | None = None) -> LadderRound:
+               planned: PlannedRound | None = None, time_control: TimeControl = PLAIN) -> LadderRound:
     """Play the round ``planned`` (by default the next one, see :func:`plan_round`): its games, each stored as
     it finishes, then update the ladder.
 
@@ -195,7 +197,7 @@ def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game
     planned = planned or plan_round(store, registry, game, maps)
     number, entries, pairs, env = planned.number, planned.entries, planned.pairs, planned.env
     run_id, first = ladder_run(store, game.name)
-    setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, first)
+    setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, first, time_control)
     store.set_run_status(run_id, "running", scheduled=first + len(setups))
     ranks: dict[int, tuple[int, ...]] = {}
     bot_ids: dict[str, int] = {}

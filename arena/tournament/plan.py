@@ -54,8 +54,8 @@ class TournamentPlan:
         """The round robin or gauntlet schedule: its games are worked out as they are asked for."""
         if not self._schedule:
             d = self.definition
-            self._schedule.append(round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.time_limit,
-                                              self.can_play, self.gauntlet, d.options))
+            self._schedule.append(round_robin(self.game, self.maps, self.bots, d.games, d.seed, d.move_limit(),
+                                              self.can_play, self.gauntlet, d.options, d.timing()))
         return self._schedule[0]
 
 
@@ -86,13 +86,15 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     versions = {spec.label: registry.version_of(spec) for spec in bots}
     parts = {
         "game": game.name, "format": definition.format, "games": definition.games,
-        "time_limit": definition.time_limit, "seed": definition.seed, "rounds": definition.rounds,
+        "time_limit": definition.move_limit(), "seed": definition.seed, "rounds": definition.rounds,
         "gauntlet": gauntlet.label if gauntlet else None, "options": definition.options,
         "maps": [[m.name, hashlib.sha256(m.text.encode()).hexdigest()] for m in maps],
         "bots": [[spec.label, versions[spec.label]] for spec in bots],
     }
     if definition.sandbox is not None:  # a sandboxed run, and its limits, is another run than an unconfined one
         parts["sandbox"] = definition.sandbox.as_json()
+    if not definition.timing().is_plain:  # only then: runs planned before time controls keep their fingerprints
+        parts["time_control"] = definition.timing().as_json()
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
     return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play,
                           tuple(skipped))

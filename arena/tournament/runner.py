@@ -129,8 +129,8 @@ def stages(run: TournamentRun) -> Iterator[Schedule]:
         ranking = sorted(order, key=lambda label: (-scores[label], order.index(label)))
         pairs, bye = swiss_pairings(ranking, met, had_bye)
         stage = swiss_round(tournament.game, tournament.maps, [(by_label[a], by_label[b]) for a, b in pairs],
-                            round_number, definition.games, definition.seed, definition.time_limit, next_index,
-                            definition.options)
+                            round_number, definition.games, definition.seed, definition.move_limit(), next_index,
+                            definition.options, definition.timing())
         run.planned[stage.start_index] = stage
         yield stage
         earned = dict.fromkeys(order, 0.0)

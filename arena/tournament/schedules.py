@@ -13,6 +13,7 @@ from typing import overload
 import numpy as np
 
 from arena.core.bot import BotSpec
+from arena.core.clock import PLAIN, TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
@@ -56,13 +57,14 @@ class Schedule(Sequence[MatchSetup]):
     every seating in order. The games of a block in one repetition share a seed.
     """
 
-    def __init__(self, game: str, blocks: Sequence[_Block], repetitions: int, seed: int, time_limit: float,
-                 start_index: int = 0):
+    def __init__(self, game: str, blocks: Sequence[_Block], repetitions: int, seed: int, time_limit: float | None,
+                 start_index: int = 0, time_control: TimeControl = PLAIN):
         self.game = game
         self.blocks = tuple(blocks)
         self.repetitions = repetitions
         self.seed = seed
         self.time_limit = time_limit
+        self.time_control = time_control
         self.start_index = start_index
         self._offsets = list(itertools.accumulate((len(block.seatings) for block in self.blocks), initial=0))
         self.per_repetition = self._offsets[-1]
@@ -115,7 +117,7 @@ class Schedule(Sequence[MatchSetup]):
 
     def _setup(self, block: _Block, seating: tuple[BotSpec, ...], seed: int, position: int) -> MatchSetup:
         return MatchSetup(self.game, seating, block.game_map, block.options, seed, self.time_limit,
-                          self.start_index + position)
+                          self.start_index + position, self.time_control)
 
 
 def round_robin(
@@ -124,10 +126,11 @@ def round_robin(
     bots: Sequence[BotSpec],
     games_per_pairing: int,
     seed: int,
-    time_limit: float,
+    time_limit: float | None,
     can_play: Mapping[str, set[str | None]] | None = None,
     gauntlet: BotSpec | None = None,
     options: Mapping[str, str] | None = None,
+    time_control: TimeControl = PLAIN,
 ) -> Schedule:
     """Every group of bots (pairs on 2-player maps) on every map, each seating equally often.
 
@@ -154,7 +157,7 @@ def round_robin(
     if not blocks:
         raise ArenaError("no pairing of these bots can play this game")
     repetitions = max(-(-games_per_pairing // len(block.seatings)) for block in blocks)
-    return Schedule(game.name, blocks, repetitions, seed, time_limit)
+    return Schedule(game.name, blocks, repetitions, seed, time_limit, time_control=time_control)
 
 
 def _check_unique(bots: Sequence[BotSpec]) -> None:
@@ -213,9 +216,10 @@ def swiss_round(
     round_number: int,
     games_per_pairing: int,
     seed: int,
-    time_limit: float,
+    time_limit: float | None,
     start_index: int,
     options: Mapping[str, str] | None = None,
+    time_control: TimeControl = PLAIN,
 ) -> Schedule:
     """The games of one swiss round: every pair on every map, in both seats equally often."""
     blocks = []
@@ -223,4 +227,4 @@ def swiss_round(
         merged = {**game_map.header, **(options or {})}
         for pair_index, (a, b) in enumerate(pairs):
             blocks.append(_Block(game_map, merged, ((a, b), (b, a)), (round_number, map_index, pair_index)))
-    return Schedule(game.name, blocks, -(-games_per_pairing // 2), seed, time_limit, start_index)
+    return Schedule(game.name, blocks, -(-games_per_pairing // 2), seed, time_limit, start_index, time_control)

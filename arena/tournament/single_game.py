@@ -10,6 +10,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 
 from arena.core.bot import BotSpec
+from arena.core.clock import PLAIN, TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
@@ -45,7 +46,8 @@ def seat_by_role(game: type[Game], specs: Sequence[BotSpec], registry: Registry)
 
 def single_game(bots: Sequence[str], registry: Registry, *, map_spec: str | None = None, size: str | None = None,
                 options: Mapping[str, str] | None = None, seed: int = 0,
-                time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[type[Game], GameMap, MatchSetup]:
+                time_limit: float | None = DEFAULT_TIME_LIMIT,
+                time_control: TimeControl = PLAIN) -> tuple[type[Game], GameMap, MatchSetup]:
     """The game, map and :class:`MatchSetup` of one game between ``bots`` (spec strings)."""
     extra = dict(options or {})
     specs = [registry.spec(text) for text in bots]
@@ -63,4 +65,5 @@ def single_game(bots: Sequence[str], registry: Registry, *, map_spec: str | None
     if len(specs) != seats:
         raise ArenaError(f"{game_map.label} has {seats} seats: give {seats} bots, not {len(specs)}")
     seated = seat_by_role(game, specs, registry)
-    return game, game_map, MatchSetup(game.name, seated, game_map, {**game_map.header, **extra}, seed, time_limit)
+    return game, game_map, MatchSetup(game.name, seated, game_map, {**game_map.header, **extra}, seed, time_limit,
+                                      time_control=time_control)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from arena.core.bot import BotSpec
+from arena.core.clock import PLAIN, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
@@ -134,10 +135,11 @@ class ComparePlan:
     game_maps: tuple[GameMap, ...]
     new: BotSpec
     old: BotSpec
-    time_limit: float
+    time_limit: float | None
     seed: int
     workers: int = 1
     max_pairs: int | None = None
+    time_control: TimeControl = PLAIN
 
     def map_of(self, k: int) -> GameMap:
         """The map of the ``k``-th pair: the maps in turn."""
@@ -149,17 +151,19 @@ class ComparePlan:
         game_map = self.map_of(k)
         options = dict(game_map.header)
         return (
-            MatchSetup(self.game.name, (self.new, self.old), game_map, options, seed, self.time_limit, 2 * k),
-            MatchSetup(self.game.name, (self.old, self.new), game_map, options, seed, self.time_limit, 2 * k + 1),
+            MatchSetup(self.game.name, (self.new, self.old), game_map, options, seed, self.time_limit, 2 * k,
+                       self.time_control),
+            MatchSetup(self.game.name, (self.old, self.new), game_map, options, seed, self.time_limit, 2 * k + 1,
+                       self.time_control),
         )
 
 
 def plan_compare(new: str, old: str, map_specs: str | Sequence[str] | None, registry: Registry, *,
-                 time_limit: float, seed: int, workers: int = 1, max_pairs: int | None = None) -> ComparePlan:
+                 time_limit: float | None, seed: int, workers: int = 1, max_pairs: int | None = None,
+                 time_control: TimeControl = PLAIN) -> ComparePlan:
     """Resolve and check the two bot specs, the maps (each with two seats; default: the default maps of the
     game both bots play, so a comparison is not decided by one map) and the limits."""
-    if time_limit <= 0:
-        raise ArenaError("--time-limit must be positive")
+    check_time_limit(time_limit, time_control)
     if workers < 1:
         raise ArenaError("--workers must be at least 1")
     if max_pairs is not None and max_pairs < 1:
@@ -179,7 +183,8 @@ def plan_compare(new: str, old: str, map_specs: str | Sequence[str] | None, regi
         for role in game.roles:
             if not cls.plays(game.name, role):
                 raise ArenaError(f"bot {spec.name!r} does not play {role}; each bot plays both seats")
-    return ComparePlan(game, tuple(game_maps), specs[0], specs[1], time_limit, seed, workers, max_pairs)
+    return ComparePlan(game, tuple(game_maps), specs[0], specs[1], time_limit, seed, workers, max_pairs,
+                       time_control)
 
 
 @dataclass

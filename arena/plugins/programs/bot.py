@@ -1,7 +1,8 @@
 """Bots that are programs in any language: :class:`ProgramBot` plays one game through one run of the program.
 
-The program starts fresh for every game (in :meth:`ProgramBot.start`, with its start-up budget), gets one
-turn per :meth:`ProgramBot.act` with a read deadline of the move's time limit plus a grace, and is
+The program starts fresh for every game (in :meth:`ProgramBot.start`, with its start-up budget, never charged
+to its clock), gets one turn per :meth:`ProgramBot.act` with a read deadline of what its clock allows the move
+(the time limit, or the time left on its clock; three times that under the CPU clock) plus a grace, and is
 killed with everything it started when the game ends or on its first fault. Faults are the referee's
 failure kinds: no answer in time is a ``timeout``; exiting or closing stdout a ``crash`` (with its exit
 status or signal); an answer that is not the protocol's, or a line past the length cap, ``illegal``.
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.core.bot import Bot
+from arena.core.clock import CPU_WALL_FACTOR, Clock
+from arena.core.cputime import process_tree_cpu
 from arena.core.errors import ArenaError
 from arena.core.failure import BotFailure
 from arena.core.game import MatchInfo, Result
@@ -49,6 +52,8 @@ class ProgramBot(Bot):
         self.process: ProgramProcess | None = None
         self.protocol: Protocol | None = None
         self.time_limit = 1.0
+        self.clock = Clock(time_limit=1.0)
+        self.cpu_read = 0.0
         self.moves = 0
         self.stderr_log = ""
         """The program's stderr in this game (capped), kept with the game's record."""
@@ -93,6 +98,7 @@ class ProgramBot(Bot):
             raise BotFailure("crash", f"cannot play this game: {exc}") from None
         self.protocol = protocol_class()
         self.time_limit = info.time_limit
+        self.clock = info.clock
         self.process = self._launch(_resolved(program), program.directory)
         begun = time.monotonic()
         opening = self.protocol.start(info)
@@ -122,21 +128,30 @@ class ProgramBot(Bot):
         """Send the turn and read the answer line by the move's deadline."""
         assert self.process is not None and self.protocol is not None
         self.moves += 1
-        deadline = time.monotonic() + self.time_limit + GRACE
+        allowance = self.clock.allowance
+        waited = allowance * CPU_WALL_FACTOR if self.clock.kind == "cpu" else allowance
+        deadline = time.monotonic() + waited + GRACE
         try:
             early = self.process.unread()
             if early:
                 raise BotFailure("illegal", f"wrote {early[:60].decode('utf-8', 'replace')!r} to stdout when no "
                                             "answer was due")
-            self._send(self.protocol.turn(obs, self.moves, self.time_limit), deadline)
+            self._send(self.protocol.turn(obs, self.moves, allowance), deadline)
             line = self._receive(deadline)
             if line is None:
-                raise BotFailure("timeout", f"did not answer within {self.time_limit + GRACE:.2f} s (the time "
-                                            "limit and its grace), and was killed")
+                allowed = "the time limit" if self.clock.control.is_plain else "its time"
+                raise BotFailure("timeout", f"did not answer within {waited + GRACE:.2f} s ({allowed} and its "
+                                            "grace), and was killed")
             return self.protocol.action(line, obs)
         except BaseException:
             self._stop()
             raise
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds of the program and everything it started (once it is gone, the last reading)."""
+        if self.process is not None and not self.process.killed:
+            self.cpu_read = process_tree_cpu(self.process.pid)
+        return self.cpu_read
 
     def finish(self, result: Result) -> None:
         """Send the end message, close the program's input and make sure it and its children are gone."""

@@ -61,10 +61,15 @@ class ArenaJson(Protocol):
     says_ready = True
 
     def start(self, info: MatchInfo) -> bytes | None:
-        """``{"type": "start", "game", "seat", "role", "players", "options", "map", "time_limit", "protocol"}``."""
-        return _line({"type": "start", "game": info.game, "seat": info.seat, "role": info.role,
-                      "players": info.num_seats, "options": dict(info.options), "map": info.map_name,
-                      "time_limit": info.time_limit, "protocol": JSON_PROTOCOL})
+        """``{"type": "start", "game", "seat", "role", "players", "options", "map", "time_limit", "protocol"}``,
+        and ``"time_control"`` (``bank``, ``increment``, ``first_move``, ``clock``) when the game has one."""
+        message = {"type": "start", "game": info.game, "seat": info.seat, "role": info.role,
+                   "players": info.num_seats, "options": dict(info.options), "map": info.map_name,
+                   "time_limit": info.time_limit if info.clock.bank is None else info.clock.time_limit,
+                   "protocol": JSON_PROTOCOL}
+        if not info.clock.control.is_plain:
+            message["time_control"] = info.clock.control.as_json()
+        return _line(message)
 
     def ready(self, line: bytes) -> None:
         """The answer must be ``{"type": "ready"}``."""
@@ -73,7 +78,8 @@ class ArenaJson(Protocol):
             raise BotFailure("illegal", f"answered the start message with {_shown(line)}, not {{\"type\": \"ready\"}}")
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
-        """``{"type": "turn", "turn", "observation", "legal", "time_left"}``."""
+        """``{"type": "turn", "turn", "observation", "legal", "time_left"}``: ``time_left`` is the seconds this
+        move may take before the bot loses on time (the time limit, plus whatever is left on its clock)."""
         to_json = getattr(obs, "to_json", None)
         if to_json is None:
             raise ArenaError(f"{type(obs).__name__} has no to_json(): this game cannot be played over arena-json")
