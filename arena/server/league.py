@@ -55,8 +55,9 @@ from arena.tournament.selection import load_maps
 
 RANKED, CHALLENGE, FINAL = "ranked", "challenge", "final"
 READY, FAILED, DISABLED = "ready", "failed", "disabled"
-PLAN_AHEAD = 4
-"""Matches the ladder keeps scheduled ahead per worker (few, so a new version waits little)."""
+PLAN_AHEAD = 8
+"""Ranked matches the ladder queues at a time, once the ones before are played (few, so a new version
+waits little; the same for any number of workers, so the games played do not depend on them)."""
 
 
 def _registry() -> Registry:
