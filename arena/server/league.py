@@ -12,6 +12,7 @@ is cheap). Every change is committed at once, so any number of processes may ope
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -60,6 +61,7 @@ PLAN_AHEAD = 8
 waits little; the same for any number of workers, so the games played do not depend on them)."""
 
 
+@functools.cache
 def _registry() -> Registry:
     """The games (a league's bots come from its database, never from a folder)."""
     return load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
@@ -321,6 +323,7 @@ class League:
                 "SELECT idx, kind, versions FROM league_queue q WHERE NOT EXISTS "
                 "(SELECT 1 FROM games g WHERE g.run_id = q.run_id AND g.idx = q.idx)").fetchall():
             if kind in kinds and wanted & set(json.loads(versions)):
+                self.conn.execute("DELETE FROM league_queue_players WHERE idx = ?", (idx,))
                 self.conn.execute("DELETE FROM league_queue WHERE idx = ?", (idx,))
 
     def _version(self, version_id: int) -> VersionInfo:
@@ -358,8 +361,9 @@ class League:
         """Pause ranked play; its waiting games are dropped (the games in hand finish and count)."""
         with self.store.transaction():
             _put(self.store, "paused", True)
-            self.conn.execute("DELETE FROM league_queue WHERE kind = ? AND NOT EXISTS (SELECT 1 FROM games g "
-                              "WHERE g.run_id = league_queue.run_id AND g.idx = league_queue.idx)", (RANKED,))
+            waiting = self.waiting((RANKED,))
+            self.conn.executemany("DELETE FROM league_queue_players WHERE idx = ?", [(idx,) for idx in waiting])
+            self.conn.executemany("DELETE FROM league_queue WHERE idx = ?", [(idx,) for idx in waiting])
 
     def resume(self) -> None:
         """Resume ranked play."""
@@ -415,7 +419,7 @@ class League:
             ids = [str(v.id) for v in self.versions(team, name)] if name else []
             if not ids:
                 raise ArenaError(f"no bot {bot!r} in this league (name it team/bot)")
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each(q.versions) WHERE value IN ({','.join(ids)}))")
+            clauses.append(f"q.idx IN (SELECT idx FROM league_queue_players WHERE version_id IN ({','.join(ids)}))")
         where = ("AND " + " AND ".join(clauses)) if clauses else ""
         rows = self.conn.execute(
             "SELECT q.idx FROM league_queue q JOIN games g ON g.run_id = q.run_id AND g.idx = q.idx "
@@ -646,6 +650,8 @@ class League:
         self.conn.execute("INSERT INTO league_queue (idx, kind, run_id, match, versions, map, seed, team_id, "
                           "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           (idx, kind, run_id, match, json.dumps(versions), map_name, seed, team_id, now()))
+        self.conn.executemany("INSERT OR IGNORE INTO league_queue_players (version_id, idx) VALUES (?, ?)",
+                              [(version_id, idx) for version_id in versions])
         self.conn.execute("UPDATE runs SET scheduled = max(scheduled, ?) WHERE id = ?", (idx + 1, run_id))
         return idx
 
