@@ -128,6 +128,8 @@ class League:
         if not schema.has_tables(store.conn):
             store.close()
             raise ArenaError(f"{folder / DATABASE_FILE}: holds no league")
+        with store.transaction():
+            schema.create_tables(store.conn)  # the tables a newer arena added, for a league made before it
         registry = _registry()
         game, maps = load_maps([str(folder / MAPS_FOLDER / name) for name in settings.maps], registry,
                                settings.game)
