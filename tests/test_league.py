@@ -18,6 +18,7 @@ from tests.helpers import VERSIONED_HUGGER, write_module
 from tests.league_helpers import play_in_process, results, shipped_bot
 
 runner = CliRunner()
+pytestmark = pytest.mark.needs("bwrap")  # submissions are checked and built in the sandbox
 
 
 @pytest.fixture

@@ -15,6 +15,9 @@ from arena.server.league import League
 from tests.league_helpers import play_in_process, results, shipped_bot
 
 
+pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox
+
+
 def make_league(folder, bots_folder):
     league, _ = League.create(folder, "tron", ["center_block", "empty_room"], seed=11)
     alice = league.authenticate(league.add_team("alice"))

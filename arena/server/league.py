@@ -227,6 +227,7 @@ class League:
         of ``team``'s bot of that name, building it first. A version that builds becomes the bot's active
         version (unless the team chose one with :meth:`set_active`); one whose build fails or takes too
         long is kept with its log and never plays. The same source submitted again is the same version."""
+        sandboxing.require()
         deadline = _get(self.store, "deadline")
         if _get(self.store, "frozen") or (deadline is not None and now() >= deadline):
             raise ArenaError("submissions are closed: the league's final has begun")
