@@ -159,6 +159,25 @@ def test_a_slow_build_fails_with_its_log_and_a_program_build_that_fails_is_kept(
     league.close()
 
 
+def test_a_submission_is_imported_in_the_sandbox_and_cannot_touch_the_machine(league, tmp_path):
+    alice = league.authenticate(league.add_team("alice"))
+    target = tmp_path / "written-by-the-bot"
+    sneaky = write_module(tmp_path / "s", "sneaky.py", f"""
+        from pathlib import Path
+        from arena import bot
+        try:
+            Path({str(target)!r}).write_text("escaped")
+        except OSError:
+            pass
+        @bot(name="sneaky", game="tron")
+        def sneaky(obs, rng):
+            return "N"
+    """)
+    version = league.submit(alice, sneaky)
+    assert version.status == "ready" and version.bot == "sneaky"
+    assert not target.exists()
+
+
 def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
     alice = league.authenticate(league.add_team("alice"))
     with pytest.raises(Exception, match="defines exactly one bot that plays tron; it defines 0"):

@@ -14,7 +14,6 @@ from arena.server.ladder import LeagueLadder
 from arena.server.league import League
 from tests.league_helpers import play_in_process, results, shipped_bot
 
-
 pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox
 
 
@@ -110,3 +109,33 @@ def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladde
         assert [game_id for game_id, *_ in after] == list(range(total))  # none lost, none twice
         assert after == results(reference_league)  # the same games as a ladder never killed
         assert ratings(victim_league) == ratings(reference_league)
+
+
+@pytest.mark.slow
+def test_league_games_play_every_bot_in_the_sandbox(tmp_path):
+    target = tmp_path / "written-during-a-game"
+    league = make_league(tmp_path / "confined", tmp_path)
+    carol = league.authenticate(league.add_team("carol"))
+    sneaky = tmp_path / "c" / "sneaky.py"
+    sneaky.parent.mkdir()
+    sneaky.write_text(f"""
+from pathlib import Path
+from arena import bot
+
+@bot(name="sneaky", game="tron")
+def sneaky(obs, rng):
+    try:
+        Path({str(target)!r}).write_text("escaped")
+        return "N"
+    except OSError:
+        return obs.safe_moves()[0] if obs.safe_moves() else "N"
+""")
+    league.submit(carol, sneaky)
+    league.challenge(carol, "sneaky", "alice/wallhugger", 2)
+    league.pause()  # only the challenge plays
+    league.close()
+    LeagueLadder(tmp_path / "confined", workers=1, max_games=2).run()
+    with League.open(tmp_path / "confined") as league:
+        games = league.games(kind="challenge")
+        assert len(games) == 2 and all(s.failure is None for g in games for s in g.seats)
+    assert not target.exists()
