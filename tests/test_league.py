@@ -285,6 +285,21 @@ def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league,
         league.start_final()
 
 
+def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league, tmp_path):
+    alice, _ = two_teams(league, tmp_path)
+    assert league.start_final("2999-01-01T00:00") == 0
+    assert not league.final_due() and league.waiting(("final",)) == []
+    league.submit(alice, shipped_bot(tmp_path / "early", "chaser.py"))  # before the deadline: still open
+    with pytest.raises(Exception, match="deadline 'soon': expected an ISO time"):
+        league.start_final("soon")
+    league.conn.execute("UPDATE league_state SET value = '\"2000-01-01T00:00:00+00:00\"' WHERE key = 'deadline'")
+    assert league.final_due()
+    with pytest.raises(Exception, match="submissions are closed"):
+        league.submit(alice, shipped_bot(tmp_path / "late", "voronoi.py"))
+    assert league.start_final() == 6 * 2 * 2  # 4 bots: 6 pairs, 2 maps, both seat orders
+    assert not league.final_due()
+
+
 def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_games_out(league, tmp_path):
     two_teams(league, tmp_path)
     play_in_process(league, 12)
