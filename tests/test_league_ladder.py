@@ -75,7 +75,7 @@ def stored_games(folder):
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladder_goes_on(tmp_path):
-    total = 24
+    total = 16
     env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}
     make_league(tmp_path / "reference", tmp_path / "ref_bots").close()
     make_league(tmp_path / "victim", tmp_path / "victim_bots").close()
