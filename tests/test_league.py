@@ -327,6 +327,17 @@ def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show
     assert standings.stdout.count("\n") == 4
 
 
+def test_maps_are_added_to_the_rotation_and_must_seat_as_many_players(league, tmp_path):
+    added = runner.invoke(app, ["league", "add-map", str(league.folder), "diagonal_blocks"])
+    assert added.exit_code == 0, added.output
+    with League.open(league.folder) as reopened:
+        assert reopened.settings.maps == ("center_block.txt", "empty_room.txt", "diagonal_blocks.txt")
+        assert (league.folder / "maps" / "diagonal_blocks.txt").is_file()
+    refused = runner.invoke(app, ["league", "add-map", str(league.folder), "four_corners"])
+    assert refused.exit_code == 2 and "must all seat the same number of players; these seat 2, 4" in refused.stderr
+    assert "four_corners" not in (league.folder / "league.toml").read_text()
+
+
 def test_teams_are_renamed_and_removed(league, tmp_path):
     two_teams(league, tmp_path)
     league.rename_team("alice", "alicia")
