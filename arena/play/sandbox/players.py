@@ -107,7 +107,9 @@ def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, vers
     bot_files = [path] if path else []
     package = Path(__file__).resolve().parents[2]
     read_only = (*interpreter_paths(), *bot_files, *files.values(), str(cache))
-    args = {"path": path, "module": module, "name": entry.name, "params": params, "mode": "play"}
+    # a stored version (name@version) plays the class its module defines under the bot's own name
+    defined = getattr(entry.cls, "defined_as", None) or entry.name
+    args = {"path": path, "module": module, "name": defined, "params": params, "mode": "play"}
     argv = runner_command(sys.executable, str(package.parent), args)
     program = Program(tuple(argv), str(Path.cwd()), "arena-python", startup_timeout=RUNNER_STARTUP)
     env = {"ARENA_COMPILE_CACHE": str(cache), "NUMBA_CACHE_DIR": str(cache), "OPENBLAS_NUM_THREADS": "1",
