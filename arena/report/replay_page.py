@@ -3,29 +3,27 @@
 The record is replayed here, in Python, with the game's own rules (as ``arena replay --check`` does);
 after every turn the game describes its position as a :class:`arena.core.view.BoardView`. The page gets
 the first board in full and then, per turn, only the cells that changed, with the pieces, crash marks
-and notes of that turn, so its script draws any game without knowing its rules. Script and style come
-from ``replay_viewer.js`` and ``replay_viewer.css`` next to this module and are inlined: nothing is fetched.
+and notes of that turn, so its script draws any game without knowing its rules. The page is
+``templates/replay.html``; its script ``static/replay_viewer.js`` and the stylesheet are inlined: nothing is
+fetched.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup
 
 from arena.core.errors import ArenaError
 from arena.core.view import SEAT_COLOURS, TRAIL_COLOURS
 from arena.plugins.registry import Registry
+from arena.report.pages import render
 from arena.storage.replay import new_game
-
-
-def _asset(name: str) -> str:
-    return files("arena.report").joinpath(name).read_text(encoding="utf-8")
 
 
 def _players(record: dict[str, Any], roles: Sequence[str]) -> list[dict[str, Any]]:
@@ -131,17 +129,12 @@ def _json_for_script(data: Any) -> str:
     return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def build_replay_html(record: dict[str, Any], registry: Registry, back_link: str | None = None) -> str:
-    """The self-contained replay page of one record; ``back_link`` (a relative address) adds a link back."""
-    data = replay_data(record, registry)
-    title = page_title(record)
-    back = f'<a class="back" href="{html.escape(back_link)}">all games</a>' if back_link else ""
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title><style>{_asset('replay_viewer.css')}</style></head><body>"
-            f"{back}<div id=\"viewer\"></div>"
-            f'<script type="application/json" id="replay-data">{_json_for_script(data)}</script>'
-            f"<script>{_asset('replay_viewer.js')}</script></body></html>\n")
+def build_replay_html(record: dict[str, Any], registry: Registry, back_link: str | None = None,
+                      static_url: str | None = None) -> str:
+    """The self-contained replay page of one record; ``back_link`` (a relative address) adds a link back.
+    With ``static_url`` (a server's), the page links the stylesheet and script from there instead of inlining."""
+    return render("replay.html", title=page_title(record), back_link=back_link,
+                  data_json=Markup(_json_for_script(replay_data(record, registry))), static_url=static_url)
 
 
 @dataclass(frozen=True)
@@ -153,24 +146,19 @@ class IndexEntry:
     href: str
 
 
+def game_line(text: str, href: str, record: dict[str, Any]) -> dict[str, Any]:
+    """One game as the ``game_list`` macro of ``templates/games.html`` lists it: its link text and address,
+    map, players with their ranks, turns and result."""
+    players = ", ".join(f"{p.get('bot', '?')} ({rank})"
+                        for p, rank in zip(record["players"], record["result"]["ranks"], strict=True))
+    return {"text": text, "href": href, "map": (record.get("map") or {}).get("name", "-"), "players": players,
+            "turns": len(record["turns"]), "reason": record["result"].get("reason", "")}
+
+
 def build_index_html(title: str, entries: Sequence[IndexEntry]) -> str:
     """A page listing games with their players, result and a link to each replay (self-contained, no script)."""
-    rows = []
-    for entry in entries:
-        record = entry.record
-        players = ", ".join(f"{p.get('bot', '?')} ({rank})"
-                            for p, rank in zip(record["players"], record["result"]["ranks"], strict=True))
-        link = (f'<a href="{html.escape(entry.href)}">game {entry.number}</a>' if entry.href
-                else f"game {entry.number} (does not replay)")
-        rows.append(f"<tr><td>{link}</td>"
-                    f"<td>{html.escape((record.get('map') or {}).get('name', '-'))}</td>"
-                    f"<td>{html.escape(players)}</td><td>{len(record['turns'])}</td>"
-                    f"<td class=\"reason\">{html.escape(record['result'].get('reason', ''))}</td></tr>")
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{_asset('replay_viewer.css')}</style></head><body class=\"index\"><h1>{html.escape(title)}</h1>"
-            f"<p>{len(entries)} games. Players are listed with their rank (1 is best).</p>"
-            '<table class="games"><thead><tr><th>game</th><th>map</th><th>players (rank)</th><th>turns</th>'
-            f"<th>result</th></tr></thead><tbody>{''.join(rows)}</tbody></table></body></html>\n")
+    return render("games_index.html", title=title, body_class="index",
+                  games=[game_line(f"game {entry.number}", entry.href, entry.record) for entry in entries])
 
 
 def game_page_name(run: int, number: int) -> str:
