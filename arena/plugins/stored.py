@@ -38,6 +38,9 @@ class StoredBot:
     version: str
     kind: str
     files: tuple[tuple[str, int, bytes], ...]
+    defines: str | None = None
+    """The name a Python version's module gives its bot, when the version plays under another ``name``
+    (a league plays ``alice/hugger``, whose module defines ``hugger``); ``None``: ``name``."""
 
     @property
     def label(self) -> str:
@@ -115,9 +118,10 @@ def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
         module = import_bot_module(path)
     except BotModuleError as exc:
         raise ArenaError(f"stored bot {bot.label}: {path}: {exc}") from None
-    found = [cls for cls in bots_defined_in(module) if cls.name == bot.name]
+    defined = bot.defines or bot.name
+    found = [cls for cls in bots_defined_in(module) if cls.name == defined]
     if not found:
-        raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {bot.name!r}")
+        raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {defined!r}")
     original = found[0]
     attrs = {"name": bot.label, "__doc__": original.__doc__, "__module__": original.__module__,
              "__qualname__": original.__qualname__}

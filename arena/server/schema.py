@@ -1,0 +1,105 @@
+"""The league's own tables, kept in the league's ``arena.db`` beside the store's runs, bots and games.
+
+They are created when a league is made (and checked when it is opened); the store's schema and
+migrations are untouched, so ``arena runs``, ``arena show`` and the other commands read a league's
+database like any other. ``league_meta`` holds the league tables' own version.
+
+- ``league_state``: key/value facts (the organiser's token hash, pause and freeze, the stored runs the
+  league plays into, how far ratings are rated).
+- ``league_teams``: teams and their token hashes.
+- ``league_versions``: every submitted version of every team's bot, its files, build status and log.
+- ``league_active``: the version of each team's bot that plays.
+- ``league_ratings``: the rating of each version (and role), rated in queue order.
+- ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.server.matchmaking`).
+- ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
+  holds it (same run, same index).
+- ``league_workers``: what the running ladder reports about its executor.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+LEAGUE_SCHEMA_VERSION = 1
+
+_TABLES = """
+    CREATE TABLE IF NOT EXISTS league_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS league_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS league_teams (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        token_hash TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS league_versions (
+        id INTEGER PRIMARY KEY,
+        team_id INTEGER NOT NULL REFERENCES league_teams (id),
+        bot TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        defines TEXT NOT NULL,
+        status TEXT NOT NULL,
+        build_log TEXT NOT NULL DEFAULT '',
+        submitted_at TEXT NOT NULL,
+        store_bot_id INTEGER REFERENCES bots (id),
+        UNIQUE (team_id, bot, number)
+    );
+    CREATE TABLE IF NOT EXISTS league_files (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        path TEXT NOT NULL,
+        mode INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (version_id, path)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_active (
+        team_id INTEGER NOT NULL REFERENCES league_teams (id),
+        bot TEXT NOT NULL,
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        chosen INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (team_id, bot)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_ratings (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        role TEXT NOT NULL DEFAULT '',
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL DEFAULT 0,
+        draws INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        last_idx INTEGER,
+        PRIMARY KEY (version_id, role)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_shares (
+        version_id INTEGER PRIMARY KEY REFERENCES league_versions (id),
+        pass REAL NOT NULL,
+        scheduled INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS league_queue (
+        idx INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        match INTEGER NOT NULL,
+        versions TEXT NOT NULL,
+        map TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        team_id INTEGER,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS league_queue_kind ON league_queue (kind, idx);
+    CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+"""
+
+
+def create_tables(conn: sqlite3.Connection) -> None:
+    """Create the league's tables if missing and record their version (inside the caller's transaction)."""
+    for statement in _TABLES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("INSERT OR REPLACE INTO league_meta VALUES ('schema_version', ?)", (str(LEAGUE_SCHEMA_VERSION),))
+
+
+def has_tables(conn: sqlite3.Connection) -> bool:
+    """Whether the database holds a league."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'league_meta'").fetchone() is not None
