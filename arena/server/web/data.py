@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.report.charts import ChartLayout, SparklineLayout, point_layout, sparkline_layout
 from arena.server.league import League
 from arena.server.models import Team
 from arena.server.web import views
+from arena.stats.proportions import score_rate
 
 MAX_GAMES = 500
 """The most games one request may list."""
@@ -82,3 +84,48 @@ def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[s
                               "kind": failure.get("kind", player.failure), "detail": failure.get("detail", ""),
                               "traceback": failure.get("traceback", ""), "stderr": failure.get("stderr", "")})
     return sorted(found, key=lambda f: -f["game"])
+
+
+SPARKLINE_POINTS = 40
+"""How many of a bot's newest ratings its leaderboard sparkline draws."""
+CHART_POINTS = 400
+"""How many of each version's newest ratings the bot page's chart draws."""
+
+
+def bot_page(league: League, team: str, name: str, with_logs: bool = False, games: int = 20) -> dict[str, Any]:
+    """A bot's page: :func:`bot`, with each version's rating history and the head to head with intervals."""
+    found = bot(league, team, name, with_logs, games)
+    for version in found["versions"]:
+        version["history"] = [{"game": idx, "mu": mu, "sigma": sigma, "rating": mu - 3 * sigma}
+                              for idx, mu, sigma in league.rating_history(version["id"], CHART_POINTS)]
+    rows = []
+    for label, wins, draws, losses in league.head_to_head(team, name):
+        rate = score_rate(wins, draws, losses)
+        other_team, _, other_bot = label.partition("/")
+        rows.append({"label": label, "url": views.bot_path(other_team, other_bot), "games": wins + draws + losses,
+                     "wins": wins, "draws": draws, "losses": losses, "score": rate.score, "low": rate.lower,
+                     "high": rate.upper})
+    found["head_to_head"] = rows
+    return found
+
+
+def sparklines(league: League, board: dict[str, Any]) -> dict[str, SparklineLayout]:
+    """Each leaderboard bot's sparkline: its active version's newest ratings (mu - 3 sigma)."""
+    lines = {}
+    for row in board["rows"]:
+        active = [v.id for v in league.versions(row["team"], row["bot"]) if v.number == row["number"]]
+        history = league.rating_history(active[0], SPARKLINE_POINTS) if active else []
+        values = [mu - 3 * sigma for _, mu, sigma in history]
+        lines[row["label"]] = sparkline_layout(values, title=f"{row['label']}: rating over its last {len(values)} "
+                                                             "games")
+    return lines
+
+
+def rating_chart(found: dict[str, Any]) -> ChartLayout:
+    """The bot page's chart: mu - 3 sigma after each rated game, one line per version, along the league's games."""
+    ids = sorted({point["game"] for version in found["versions"] for point in version["history"]})
+    position = {game_id: index for index, game_id in enumerate(ids)}
+    series = {f"v{version['number']}": [(position[p["game"]], p["rating"]) for p in version["history"]]
+              for version in found["versions"] if version["history"]}
+    return point_layout(f"{found['label']}: rating (mu - 3 sigma) after each rated game", series,
+                        "its rated games, oldest first")

@@ -82,6 +82,9 @@ def final_page(request: Request) -> HTMLResponse:
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    rows = [{**vars(row), "label": row.label, "url": views.bot_path(row.team, row.bot)}
-            for row in league.final_table()]
+    try:
+        table = league.final_table()
+    except ArenaError as exc:
+        raise data.NotFound(str(exc)) from None
+    rows = [{**vars(row), "label": row.label, "url": views.bot_path(row.team, row.bot)} for row in table]
     return render(request, web, league, "final.html", who=who, session=session, rows=rows)

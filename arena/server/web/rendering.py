@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from arena.core.errors import ArenaError
 from arena.report.pages import environment
 from arena.server.league import League
 from arena.server.models import Organiser
@@ -43,4 +44,7 @@ def render(request: Request, web: WebState, league: League, template: str, *, wh
 
 def final_started(league: League) -> bool:
     """Whether the league's final has begun (its table then has a page)."""
-    return bool(league.final_table())
+    try:
+        return bool(league.final_table())
+    except ArenaError:  # the league has had no final
+        return False
