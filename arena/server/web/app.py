@@ -2,7 +2,8 @@
 
 ``create_app(folder)`` builds it for the league in ``folder``; ``arena serve`` runs it under uvicorn, and
 tests run it on a free loopback port. Every asset is served by the package (``/static``): nothing comes from
-another site. Request bodies are limited to the league's upload size (plus room for the form around it).
+another site (so FastAPI's own documentation pages, which load their scripts from a CDN, are off: ``/api``
+lists the API from its OpenAPI document, ``/openapi.json``). Request bodies are limited to the league's upload size (plus room for the form around it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
@@ -39,7 +40,7 @@ def create_app(folder: str | Path,
             finally:
                 web.close()
 
-    app = FastAPI(title=web.title, version=VERSION, lifespan=lifespan,
+    app = FastAPI(title=web.title, version=VERSION, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="The JSON API of an arena league: the leaderboard, bots, games and submissions. "
                               "Send a token as `Authorization: Bearer TOKEN`.")
     app.state.web = web
@@ -48,4 +49,9 @@ def create_app(folder: str | Path,
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(account.router)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
     return BodyLimit(app, web.limits.max_bytes + FORM_ROOM)

@@ -88,3 +88,17 @@ def final_page(request: Request) -> HTMLResponse:
         raise data.NotFound(str(exc)) from None
     rows = [{**vars(row), "label": row.label, "url": views.bot_path(row.team, row.bot)} for row in table]
     return render(request, web, league, "final.html", who=who, session=session, rows=rows)
+
+
+@router.get("/api", response_class=HTMLResponse)
+def api_page(request: Request) -> HTMLResponse:
+    """The JSON API's routes, from its OpenAPI document."""
+    web = web_state(request)
+    league = web.league()
+    who, session = browser_session(request, web, league)
+    routes = []
+    for path, methods in request.app.openapi()["paths"].items():
+        for method, operation in methods.items():
+            routes.append({"method": method.upper(), "path": path, "summary": operation.get("summary", ""),
+                           "description": operation.get("description", "")})
+    return render(request, web, league, "api.html", who=who, session=session, routes=routes)

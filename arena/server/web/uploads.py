@@ -161,7 +161,7 @@ def _zip_members(data: bytes) -> tuple[list[_Member], _Reader]:
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise UploadError(f"the archive member {info.filename!r} is a link; only files and folders are accepted")
-        if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        if stat.S_IFMT(mode) not in (0, stat.S_IFREG, stat.S_IFDIR):  # 0: written without a file type
             raise UploadError(f"the archive member {info.filename!r} is not a file or a folder")
         path = _member_path(info.filename)
         members.append(_Member(path, info.is_dir(), info.file_size))
