@@ -94,7 +94,7 @@ def test_links_and_devices_are_refused(tmp_path):
 def test_too_many_files_and_too_many_bytes_are_refused(tmp_path):
     six = {f"f{i}.py": b"" for i in range(6)}
     assert "holds 6 files; at most 5" in refused(tmp_path, "bot.zip", zipped(six))
-    assert "at most 100,000 are accepted" in refused(tmp_path / "big", "bot.py", b"#" * 100_001)
+    assert "the upload is larger than 100,000 bytes" in refused(tmp_path / "big", "bot.py", b"#" * 100_001)
     assert "the upload is empty" in refused(tmp_path / "empty", "bot.py", b"")
 
 

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from arena.core.errors import ArenaError
 from arena.report.pages import environment
 from arena.server.web.data import NotFound
+from arena.server.web.uploads import UploadTooLarge
 from arena.server.web.rendering import STATIC_URL, TEMPLATES
 
 log = logging.getLogger("arena.server.web")
@@ -29,7 +30,8 @@ def install(app: FastAPI, title: str) -> None:
         return _answer(request, 422, validation_reason(exc), title)
 
     async def refused(request: Request, exc: ArenaError) -> Response:
-        return _answer(request, 404 if isinstance(exc, NotFound) else 400, str(exc), title)
+        status = 404 if isinstance(exc, NotFound) else 413 if isinstance(exc, UploadTooLarge) else 400
+        return _answer(request, status, str(exc), title)
 
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("error answering %s %s", request.method, request.url.path)

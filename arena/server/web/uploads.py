@@ -25,6 +25,10 @@ class UploadError(ArenaError):
     """An upload refused before anything was written: the message says why."""
 
 
+class UploadTooLarge(UploadError):
+    """An upload over a size or count limit."""
+
+
 @dataclass(frozen=True)
 class UploadLimits:
     """How big an upload may be: bytes sent, files in an archive, and bytes once unpacked."""
@@ -71,7 +75,7 @@ def unpack_upload(filename: str, data: bytes, destination: Path, limits: UploadL
     if not data:
         raise UploadError("the upload is empty")
     if len(data) > limits.max_bytes:
-        raise UploadError(f"the upload has {len(data):,} bytes; at most {limits.max_bytes:,} are accepted")
+        raise UploadTooLarge(f"the upload is larger than {limits.max_bytes:,} bytes, the most accepted")
     kind = upload_kind(filename)
     if kind == "py":
         return _write_module(filename, data, destination)
@@ -80,7 +84,7 @@ def unpack_upload(filename: str, data: bytes, destination: Path, limits: UploadL
     files = {member.path: contents(member) for member in members if not member.is_dir}
     unpacked = sum(len(content) for content in files.values())
     if unpacked > limits.max_unpacked_bytes:
-        raise UploadError(f"the archive unpacks to more than {limits.max_unpacked_bytes:,} bytes")
+        raise UploadTooLarge(f"the archive unpacks to more than {limits.max_unpacked_bytes:,} bytes")
     if not files:
         raise UploadError("the archive holds no files")
     root = destination / _folder_name(filename)
@@ -133,10 +137,10 @@ def _member_path(name: str) -> PurePosixPath:
 def _check_members(members: list[_Member], limits: UploadLimits) -> None:
     files = [member for member in members if not member.is_dir]
     if len(files) > limits.max_files:
-        raise UploadError(f"the archive holds {len(files)} files; at most {limits.max_files} are accepted")
+        raise UploadTooLarge(f"the archive holds {len(files)} files; at most {limits.max_files} are accepted")
     declared = sum(member.size for member in files)
     if declared > limits.max_unpacked_bytes:
-        raise UploadError(f"the archive unpacks to {declared:,} bytes; at most {limits.max_unpacked_bytes:,} "
+        raise UploadTooLarge(f"the archive unpacks to {declared:,} bytes; at most {limits.max_unpacked_bytes:,} "
                           "are accepted")
     seen: set[PurePosixPath] = set()
     for member in files:
@@ -189,7 +193,7 @@ def _inflate(data: bytes, limit: int) -> bytes:
     except zlib.error as exc:
         raise UploadError(f"the upload is not a readable .tar.gz archive ({exc})") from None
     if len(out) > limit or inflater.unconsumed_tail:
-        raise UploadError(f"the archive unpacks to more than {limit:,} bytes")
+        raise UploadTooLarge(f"the archive unpacks to more than {limit:,} bytes")
     if not inflater.eof:
         raise UploadError("the upload is not a complete .tar.gz archive")
     return out
