@@ -1,6 +1,7 @@
 """The league's web server, for real on a loopback port: ``arena submit`` over HTTP, the JSON API, the pages,
 and bad requests answered with a clear 4xx (never a 500 or a traceback)."""
 
+import http.client
 import io
 import re
 import zipfile
@@ -9,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.server.web.client import multipart_body, Upload
+from arena.server.web.client import Upload, multipart_body
 from tests.helpers import write_module
-from tests.web_server import HUGGER, STRAIGHT, LiveServer, new_league, play_games, submit_bots
+from tests.web_server import HUGGER, STRAIGHT, LiveServer, Response, new_league, play_games, submit_bots
 
 runner = CliRunner()
 
@@ -141,6 +142,22 @@ def upload(server, token, filename, data):
     return server.request("POST", "/api/submissions", body, headers={"Content-Type": content_type}, token=token)
 
 
+def declared_only(server, token, length):
+    """A submission that says it is ``length`` bytes long and sends nothing: answered before its body is read."""
+    host, port = server.url.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    connection.putrequest("POST", "/api/submissions")
+    connection.putheader("Authorization", f"Bearer {token}")
+    connection.putheader("Content-Type", "multipart/form-data; boundary=x")
+    connection.putheader("Content-Length", str(length))
+    connection.endheaders()
+    answer = connection.getresponse()
+    try:
+        return Response(answer.status, answer.headers, answer.read())
+    finally:
+        connection.close()
+
+
 def test_bad_requests_get_a_4xx_with_a_reason(tmp_path, league, server):
     alice = league.tokens["alice"]
     evil = io.BytesIO()
@@ -159,7 +176,7 @@ def test_bad_requests_get_a_4xx_with_a_reason(tmp_path, league, server):
         (upload(server, alice, "bot.exe", b"MZ"), 400, "'bot.exe' is neither a .py file nor a folder"),
         (upload(server, alice, "evil.zip", evil.getvalue()), 400, "climbs out of the folder with '..'"),
         (upload(server, alice, "big.py", b"#" * (2**20 + 10)), 413, "the upload is larger than 1,048,576 bytes"),
-        (upload(server, alice, "huge.py", b"#" * 2**21), 413, "the request is larger than 1,114,112 bytes"),
+        (declared_only(server, alice, 2**21), 413, "the request is larger than 1,114,112 bytes"),
         (server.request("POST", "/api/submissions", b"garbage", headers={"Content-Type": "text/plain"}, token=alice),
          422, "file"),
     ]

@@ -5,7 +5,7 @@ error and nothing fetched from another site."""
 import pytest
 
 from tests.helpers import write_module
-from tests.web_server import HUGGER, LiveServer, new_league, submit_bots, STRAIGHT
+from tests.web_server import HUGGER, STRAIGHT, LiveServer, new_league, submit_bots
 
 
 @pytest.mark.slow

@@ -31,7 +31,8 @@ def serve(
 ) -> None:
     """Serve a league on the web: the leaderboard, bots, games and replays, team and organiser pages, a JSON API,
     with its ladder playing ranked games until Ctrl-C."""
-    from arena.server.web.serve import check_installed, serve as run_server
+    from arena.server.web.serve import check_installed
+    from arena.server.web.serve import serve as run_server
 
     check_installed()
     if not (0 <= port <= 65535):

@@ -40,7 +40,7 @@ def sign_in_page(request: Request) -> Response:
     """The sign-in form (or the signed-in page, if the browser is signed in)."""
     web = web_state(request)
     league = web.league()
-    who, session = browser_session(request, web, league)
+    who, _ = browser_session(request, web, league)
     if who is not None:
         return RedirectResponse(_home(who), status_code=303)
     return render(request, web, league, "sign_in.html", notice=_notice(request))

@@ -32,7 +32,8 @@ def web_state(request: Request) -> WebState:
 def get_leaderboard(request: Request) -> dict[str, Any]:
     """Every team's active bot, best first by mu - 3 sigma, with its record and rating history."""
     web = web_state(request)
-    return data.leaderboard(web.league())
+    league = web.league()
+    return web.cache.get(("leaderboard",), league, lambda: data.leaderboard(league))
 
 
 @router.get("/bots/{team}/{bot}", summary="A bot")
@@ -40,7 +41,8 @@ def get_bot(request: Request, team: str, bot: str,
             games: Annotated[int, Query(ge=1, le=data.MAX_GAMES)] = 20) -> dict[str, Any]:
     """A team's bot: its versions with their ratings, the rating history, head to head, its recent games."""
     web = web_state(request)
-    return data.bot_page(web.league(), team, bot, games=games)
+    league = web.league()
+    return web.cache.get(("bot", team, bot, games), league, lambda: data.bot_page(league, team, bot, games=games))
 
 
 @router.get("/games", summary="The newest games")
@@ -48,14 +50,16 @@ def get_games(request: Request, bot: Annotated[str | None, Query(description="te
               limit: Annotated[int, Query(ge=1, le=data.MAX_GAMES)] = 50) -> dict[str, Any]:
     """The newest finished games, of one bot (``team/bot``) or of every bot."""
     web = web_state(request)
-    return data.games(web.league(), bot, limit)
+    league = web.league()
+    return web.cache.get(("games", bot, limit), league, lambda: data.games(league, bot, limit))
 
 
 @router.get("/games/{game_id}", summary="A game")
 def get_game(request: Request, game_id: int) -> dict[str, Any]:
     """One finished game: its players, result and reason, and where its record is."""
     web = web_state(request)
-    return data.game(web.league(), game_id)
+    league = web.league()
+    return web.cache.get(("game", game_id), league, lambda: data.game(league, game_id), changes=False)
 
 
 @router.get("/games/{game_id}/record", summary="A game's record")

@@ -3,7 +3,8 @@
 ``create_app(folder)`` builds it for the league in ``folder``; ``arena serve`` runs it under uvicorn, and
 tests run it on a free loopback port. Every asset is served by the package (``/static``): nothing comes from
 another site (so FastAPI's own documentation pages, which load their scripts from a CDN, are off: ``/api``
-lists the API from its OpenAPI document, ``/openapi.json``). Request bodies are limited to the league's upload size (plus room for the form around it).
+lists the API from its OpenAPI document, ``/openapi.json``). Request bodies are limited to the league's upload
+size, plus room for the form around it.
 """
 
 from __future__ import annotations

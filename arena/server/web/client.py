@@ -98,7 +98,7 @@ def submit(path: Path, server: str, token: str) -> dict[str, Any]:
 
 def _json_answer(request: urllib.request.Request, url: str) -> dict[str, Any]:
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:  # noqa: S310 (the scheme is checked)
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             return _decode(response.read(), url)
     except urllib.error.HTTPError as exc:
         detail = _detail(exc.read())

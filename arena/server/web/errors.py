@@ -5,6 +5,7 @@ says no more than that."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -14,8 +15,8 @@ from starlette.exceptions import HTTPException
 from arena.core.errors import ArenaError
 from arena.report.pages import environment
 from arena.server.web.data import NotFound
-from arena.server.web.uploads import UploadTooLarge
 from arena.server.web.rendering import STATIC_URL, TEMPLATES
+from arena.server.web.uploads import UploadTooLarge
 
 log = logging.getLogger("arena.server.web")
 
@@ -54,7 +55,7 @@ def validation_reason(exc: RequestValidationError) -> str:
 
 
 def _answer(request: Request, status: int, reason: str, title: str,
-            headers: dict[str, str] | None = None) -> Response:
+            headers: Mapping[str, str] | None = None) -> Response:
     if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
         return JSONResponse({"detail": reason}, status_code=status, headers=headers)
     page = environment((TEMPLATES,)).get_template("error.html").render(

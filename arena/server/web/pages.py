@@ -3,19 +3,21 @@ from the same dicts as their ``/api/`` twins; they work without JavaScript excep
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
-
-from arena.core.errors import ArenaError
 from markupsafe import Markup
 
+from arena.core.errors import ArenaError
+from arena.report.charts import ChartLayout, SparklineLayout
 from arena.report.replay_page import _json_for_script, page_title, replay_data
+from arena.server.league import League
 from arena.server.web import data, views
 from arena.server.web.api import web_state
 from arena.server.web.auth import browser_session
 from arena.server.web.rendering import render
+from arena.server.web.state import WebState
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,9 +31,14 @@ def leaderboard_page(request: Request) -> HTMLResponse:
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    board = data.leaderboard(league)
+    board, lines = web.cache.get(("leaderboard page",), league, lambda: _board_and_lines(league))
     return render(request, web, league, "leaderboard.html", who=who, session=session, board=board,
-                  sparklines=data.sparklines(league, board), refresh=REFRESH_SECONDS)
+                  sparklines=lines, refresh=REFRESH_SECONDS)
+
+
+def _board_and_lines(league: League) -> tuple[dict[str, Any], dict[str, SparklineLayout]]:
+    board = data.leaderboard(league)
+    return board, data.sparklines(league, board)
 
 
 @router.get("/bots/{team}/{bot}", response_class=HTMLResponse)
@@ -40,9 +47,14 @@ def bot_page(request: Request, team: str, bot: str) -> HTMLResponse:
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    found = data.bot_page(league, team, bot)
+    found, chart = web.cache.get(("bot page", team, bot), league, lambda: _bot_and_chart(league, team, bot))
     return render(request, web, league, "bot.html", who=who, session=session, bot=found,
-                  chart=data.rating_chart(found), head_to_head=found["head_to_head"], games=found["games"])
+                  chart=chart, head_to_head=found["head_to_head"], games=found["games"])
+
+
+def _bot_and_chart(league: League, team: str, bot: str) -> tuple[dict[str, Any], ChartLayout]:
+    found = data.bot_page(league, team, bot)
+    return found, data.rating_chart(found)
 
 
 @router.get("/games", response_class=HTMLResponse)
@@ -52,8 +64,9 @@ def games_page(request: Request, bot: Annotated[str | None, Query()] = None,
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    found = data.games(league, bot, limit)
-    labels = sorted({row.label for row in league.leaderboard()})
+    found = web.cache.get(("games", bot, limit), league, lambda: data.games(league, bot, limit))
+    labels = [row["label"] for row in web.cache.get(("leaderboard",), league, lambda: data.leaderboard(league))["rows"]]
+    labels.sort()
     return render(request, web, league, "games.html", who=who, session=session, games=found["games"],
                   bot_filter=bot or "", bot_labels=labels, limit=limit, max_limit=data.MAX_GAMES,
                   refresh=REFRESH_SECONDS)
@@ -65,15 +78,20 @@ def game_page(request: Request, game_id: int) -> HTMLResponse:
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    found = data.game(league, game_id)
-    record = data.record(league, game_id)
-    replay_error, data_json = None, Markup("")
-    try:
-        data_json = Markup(_json_for_script(replay_data(record, web.registry)))
-    except ArenaError as exc:
-        replay_error = str(exc)
+    found = web.cache.get(("game", game_id), league, lambda: data.game(league, game_id), changes=False)
+    title, data_json, replay_error = web.cache.get(("replay", game_id), league,
+                                                   lambda: _replay(league, web, game_id), changes=False)
     return render(request, web, league, "game.html", who=who, session=session, game=found,
-                  title=page_title(record), data_json=data_json, replay_error=replay_error)
+                  title=title, data_json=data_json, replay_error=replay_error)
+
+
+def _replay(league: League, web: WebState, game_id: int) -> tuple[str, Markup, str | None]:
+    """A game's title and the replay viewer's data (or why it cannot be drawn)."""
+    record = data.record(league, game_id)
+    try:
+        return page_title(record), Markup(_json_for_script(replay_data(record, web.registry))), None
+    except ArenaError as exc:
+        return page_title(record), Markup(""), str(exc)
 
 
 @router.get("/final", response_class=HTMLResponse)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from arena.core.errors import ArenaError
@@ -22,13 +22,14 @@ def check_installed() -> None:
     """An :class:`ArenaError` saying what to install if FastAPI, uvicorn or python-multipart is missing."""
     try:
         import fastapi  # noqa: F401
-        import multipart  # noqa: F401
+        import multipart  # type: ignore[import-untyped]  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
         raise ArenaError(EXTRA_HINT) from None
 
 
-def ladder_running(folder: Path, executor: ExecutorChoice, workers: int | None) -> Callable[[], object]:
+def ladder_running(folder: Path, executor: ExecutorChoice,
+                   workers: int | None) -> Callable[[], AbstractContextManager[object]]:
     """What the application enters while it runs: the league's ladder, started and then stopped."""
     from arena.server.ladder import LeagueLadder
 

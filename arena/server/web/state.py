@@ -8,11 +8,13 @@ thread.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.server.league import League
+from arena.server.web.cache import PageCache
 from arena.server.web.sessions import Sessions
 from arena.server.web.uploads import UploadLimits
 
@@ -23,6 +25,7 @@ class WebState:
     def __init__(self, folder: Path):
         self.folder = folder
         self.sessions = Sessions()
+        self.cache = PageCache()
         self.registry = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
         self._local = threading.local()
         self._opened: list[League] = []
@@ -48,7 +51,5 @@ class WebState:
         with self._lock:
             opened, self._opened = self._opened, []
         for league in opened:
-            try:
+            with contextlib.suppress(Exception):  # a connection of another thread: SQLite frees it with the thread
                 league.close()
-            except Exception:  # noqa: BLE001, S110  (a connection of a thread gone already; nothing to keep)
-                pass
