@@ -23,7 +23,7 @@ CHROMIUM_ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chr
 CHROMIUM_HINT = "apt-get install chromium, or pip install playwright && playwright install chromium"
 
 # Debian's packages that put each program on PATH
-APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",)}
+APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",), "bwrap": ("bubblewrap",)}
 
 # A Chromium inside a Playwright browser directory (Linux's layouts, then macOS's), and its headless shell,
 # which is all a browser installed with --only-shell has

@@ -44,6 +44,9 @@ ExecutorName = Annotated[str | None, typer.Option(
 Address = Annotated[str | None, typer.Option(
     "--address", help="The Ray cluster, e.g. auto or 10.0.0.5:6379 [default: $RAY_ADDRESS, else a local Ray].",
     show_default=False)]
+SandboxFlag = Annotated[bool, typer.Option(
+    "--sandbox", help="Run every bot, Python bots too, confined in bubblewrap (no network, its own files read-only, "
+                      "hard limits): for other people's bots. Implies one process per bot.")]
 BuildTimeout = Annotated[float | None, typer.Option(
     "--build-timeout", metavar="SECONDS", show_default=False,
     help="Seconds every program bot's build may take, over its manifest's build_timeout "

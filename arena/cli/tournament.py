@@ -14,6 +14,7 @@ from arena.cli.common import (
     Db,
     ExecutorName,
     Options,
+    SandboxFlag,
     Size,
     StartupTimeout,
     err,
@@ -32,6 +33,7 @@ from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
 from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
+from arena.play.sandbox.limits import SandboxLimits
 from arena.storage.store import Store
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_config, resume_run
@@ -68,6 +70,7 @@ def tournament_command(
         show_default=False)] = None,
     isolate: Annotated[bool, typer.Option(
         "--isolate", help="Run every bot in its own process, talking over a pipe.")] = False,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     db: Db = None,
@@ -91,7 +94,8 @@ def tournament_command(
         registry = load_registry_reporting(config)
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
-                         gauntlet=gauntlet, rounds=rounds, executor=executor, address=address)
+                         gauntlet=gauntlet, rounds=rounds, executor=executor, address=address,
+                         sandbox=SandboxLimits() if sandbox else None)
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         definition, config = with_stored_versions(definition, db, registry, config)
@@ -106,6 +110,9 @@ def tournament_command(
                 warn(f"run {resume} loaded bots from {directory}, which no longer exists")
             registry = load_registry_reporting(config)
             opened = resume_run(store, resume, registry)
+            if sandbox and opened.run.plan.definition.sandbox is None:
+                raise ArenaError(f"run {resume} plays its bots unconfined; a sandboxed run is a new run: "
+                                 "give its maps or tournament file with --sandbox")
         else:
             opened = open_run(store, plan, new, config)
         run, run_id = opened.run, opened.run.run_id or 0

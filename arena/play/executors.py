@@ -28,9 +28,10 @@ from typing import Any
 
 from arena.core.exit_status import describe_exit
 from arena.core.failure import Failure
-from arena.play.isolation import IsolatedBots
+from arena.play.bot_makers import bot_maker
 from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
+from arena.play.sandbox.confine import require_sandbox
 from arena.play.setup_queue import SetupQueue
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
@@ -81,7 +82,7 @@ def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: 
     apply_memory_limit(limits.memory_limit)
     registry = load_registry(config)
     guard = MoveGuard(slots, slot, limits.grace)
-    make_bot = IsolatedBots(config, limits) if limits.isolate else None
+    make_bot = bot_maker(config, limits)
     tick = None
     installed = None
     while True:
@@ -158,6 +159,8 @@ class WorkerPool:
         self.workers = workers
         self.config = config
         self.limits = limits or Limits()
+        if self.limits.sandbox is not None:
+            require_sandbox()  # on this machine (a Ray node's, too), before any worker starts
         self.registry = registry or load_registry(config)
         self._context = multiprocessing.get_context("spawn")
         self._slots = self._context.RawArray("d", SLOT_FIELDS * workers)

@@ -23,6 +23,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.core.failure import BotFailure as BotFailure  # re-exported: where the referee's side looks for it
 from arena.play.bot_traceback import Crash
+from arena.play.sandbox.limits import SandboxLimits
 
 DEFAULT_GRACE = 0.1
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
@@ -43,12 +44,14 @@ class RemoteCrash(Exception):  # it carries a crash that happened in the bot's o
 
 @dataclass(frozen=True)
 class Limits:
-    """How hard the arena is on bots: grace after the time limit, memory per worker, isolation."""
+    """How hard the arena is on bots: grace after the time limit, memory per worker, isolation, sandbox."""
 
     grace: float = DEFAULT_GRACE
     memory_limit: int | None = None
     isolate: bool = False
     kill_margin: float = 0.2
+    sandbox: SandboxLimits | None = None
+    """Every bot plays confined, with these limits (see :mod:`arena.play.sandbox`)."""
 
     def kill_after(self, time_limit: float) -> float:
         """Seconds after a move started when the parent kills a worker that still hasn't returned."""

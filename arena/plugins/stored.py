@@ -124,6 +124,6 @@ def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
         raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {defined!r}")
     original = found[0]
     attrs = {"name": bot.label, "__doc__": original.__doc__, "__module__": original.__module__,
-             "__qualname__": original.__qualname__}
+             "__qualname__": original.__qualname__, "defined_as": defined}
     return type(original.__name__, (original,), attrs)
 

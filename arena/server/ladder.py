@@ -1,7 +1,9 @@
 """The league's ladder: plays the league's queue continuously through an executor, in a background thread.
 
-Each turn of its loop: queue the final if its deadline has passed; keep a few ranked matches queued ahead
-(:meth:`League.schedule_ranked`, by the matchmaking rule); play the waiting games in queue order (the
+Each turn of its loop: queue the final if its deadline has passed; once no ranked game is waiting, queue
+the next :data:`~arena.server.league.PLAN_AHEAD` ranked matches (:meth:`League.schedule_ranked`, by the
+matchmaking rule, from the ratings after every ranked game queued before them: so the games a league plays
+do not depend on the number of workers or their speed); play the waiting games in queue order (the
 unrated challenges and the final with them) on the executor's workers, storing and rating each the moment
 it ends (:meth:`League.record_outcome`). The workers are started again only when the versions to play
 change (a new submission): they register the league's versions from the database.
@@ -24,12 +26,14 @@ from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
 from arena.play.executors import default_workers
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.server import sandboxing
-from arena.server.league import PLAN_AHEAD, League
+from arena.server.league import PLAN_AHEAD, RANKED, League
 from arena.server.models import WorkersInfo
 from arena.storage.store import now
 
 IDLE_SECONDS = 1.0
 """How long the ladder waits before looking again when there is nothing to play."""
+BATCH = 64
+"""The most games handed to the workers at once (a new submission waits at most for these to end)."""
 
 
 class LeagueLadder:
@@ -106,10 +110,9 @@ class LeagueLadder:
         """Play one batch of waiting games; ``False`` if there was nothing to play."""
         if league.final_due():
             league.start_final()
-        ahead = PLAN_AHEAD * self.workers
-        if len(league.waiting()) < ahead:
-            league.schedule_ranked(max(1, ahead // 2))
-        batch = league.waiting()[:ahead]
+        if not league.waiting((RANKED,)):
+            league.schedule_ranked(PLAN_AHEAD)
+        batch = league.waiting()[:BATCH]
         if not batch:
             return False
         if self.max_games is not None:

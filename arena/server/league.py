@@ -12,6 +12,7 @@ is cheap). Every change is committed at once, so any number of processes may ope
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -55,10 +56,12 @@ from arena.tournament.selection import load_maps
 
 RANKED, CHALLENGE, FINAL = "ranked", "challenge", "final"
 READY, FAILED, DISABLED = "ready", "failed", "disabled"
-PLAN_AHEAD = 4
-"""Matches the ladder keeps scheduled ahead per worker (few, so a new version waits little)."""
+PLAN_AHEAD = 8
+"""Ranked matches the ladder queues at a time, once the ones before are played (few, so a new version
+waits little; the same for any number of workers, so the games played do not depend on them)."""
 
 
+@functools.cache
 def _registry() -> Registry:
     """The games (a league's bots come from its database, never from a folder)."""
     return load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))
@@ -125,6 +128,8 @@ class League:
         if not schema.has_tables(store.conn):
             store.close()
             raise ArenaError(f"{folder / DATABASE_FILE}: holds no league")
+        with store.transaction():
+            schema.create_tables(store.conn)  # the tables a newer arena added, for a league made before it
         registry = _registry()
         game, maps = load_maps([str(folder / MAPS_FOLDER / name) for name in settings.maps], registry,
                                settings.game)
@@ -222,6 +227,7 @@ class League:
         of ``team``'s bot of that name, building it first. A version that builds becomes the bot's active
         version (unless the team chose one with :meth:`set_active`); one whose build fails or takes too
         long is kept with its log and never plays. The same source submitted again is the same version."""
+        sandboxing.require()
         deadline = _get(self.store, "deadline")
         if _get(self.store, "frozen") or (deadline is not None and now() >= deadline):
             raise ArenaError("submissions are closed: the league's final has begun")
@@ -320,6 +326,7 @@ class League:
                 "SELECT idx, kind, versions FROM league_queue q WHERE NOT EXISTS "
                 "(SELECT 1 FROM games g WHERE g.run_id = q.run_id AND g.idx = q.idx)").fetchall():
             if kind in kinds and wanted & set(json.loads(versions)):
+                self.conn.execute("DELETE FROM league_queue_players WHERE idx = ?", (idx,))
                 self.conn.execute("DELETE FROM league_queue WHERE idx = ?", (idx,))
 
     def _version(self, version_id: int) -> VersionInfo:
@@ -357,8 +364,9 @@ class League:
         """Pause ranked play; its waiting games are dropped (the games in hand finish and count)."""
         with self.store.transaction():
             _put(self.store, "paused", True)
-            self.conn.execute("DELETE FROM league_queue WHERE kind = ? AND NOT EXISTS (SELECT 1 FROM games g "
-                              "WHERE g.run_id = league_queue.run_id AND g.idx = league_queue.idx)", (RANKED,))
+            waiting = self.waiting((RANKED,))
+            self.conn.executemany("DELETE FROM league_queue_players WHERE idx = ?", [(idx,) for idx in waiting])
+            self.conn.executemany("DELETE FROM league_queue WHERE idx = ?", [(idx,) for idx in waiting])
 
     def resume(self) -> None:
         """Resume ranked play."""
@@ -414,7 +422,7 @@ class League:
             ids = [str(v.id) for v in self.versions(team, name)] if name else []
             if not ids:
                 raise ArenaError(f"no bot {bot!r} in this league (name it team/bot)")
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each(q.versions) WHERE value IN ({','.join(ids)}))")
+            clauses.append(f"q.idx IN (SELECT idx FROM league_queue_players WHERE version_id IN ({','.join(ids)}))")
         where = ("AND " + " AND ".join(clauses)) if clauses else ""
         rows = self.conn.execute(
             "SELECT q.idx FROM league_queue q JOIN games g ON g.run_id = q.run_id AND g.idx = q.idx "
@@ -683,6 +691,8 @@ class League:
         self.conn.execute("INSERT INTO league_queue (idx, kind, run_id, match, versions, map, seed, team_id, "
                           "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           (idx, kind, run_id, match, json.dumps(versions), map_name, seed, team_id, now()))
+        self.conn.executemany("INSERT OR IGNORE INTO league_queue_players (version_id, idx) VALUES (?, ?)",
+                              [(version_id, idx) for version_id in versions])
         self.conn.execute("UPDATE runs SET scheduled = max(scheduled, ?) WHERE id = ?", (idx + 1, run_id))
         return idx
 

@@ -1,41 +1,83 @@
-"""The one place where a league asks for the sandbox: every build of a submission and every game of the
-league go through these two functions.
+"""The one place where a league asks for the sandbox: every check and build of a submission and every game
+of the league go through the functions here, and all of them run the bot confined by bubblewrap
+(:mod:`arena.play.sandbox`): no network, a read-only system, its own files read-only, hard limits.
 
-The sandbox (bubblewrap) is not part of this arena yet; until it is, a submitted bot's build runs as a
-process of its own with a time limit, and its games run in the league's worker processes like any bot's
-(the referee still holds it to its limits, but it is trusted code). ``CONFINED`` says which is the case, and
-the league's pages and ``arena league`` commands say it too.
+A machine where the sandbox cannot run (no bubblewrap, user namespaces blocked) gets a one-line error from
+:func:`require`, never an unconfined bot.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
-from arena.core.failure import BotFailure
 from arena.play.limits import Limits, default_memory_limit
-from arena.plugins.programs.build import ensure_built
+from arena.play.sandbox import SandboxLimits, build_in_sandbox, require_sandbox
+from arena.play.sandbox.confine import Confinement, interpreter_paths
+from arena.plugins.bot_modules import ImportProblem
+from arena.plugins.module_check import ModuleReport
 from arena.plugins.programs.manifest import Program
 from arena.plugins.registry import PluginConfig
 from arena.plugins.stored import StoredBot
 
-CONFINED = False
-"""Whether builds and games run inside the sandbox."""
+LIMITS = SandboxLimits()
+"""The hard limits of every league bot, in its builds and its games."""
+PROBE_START_SECONDS = 30.0
+"""What a module's check may take beyond its import time limit: Python and the arena starting."""
+_PROBE = ("import json, sys; sys.path[:] = json.load(open(sys.argv[1]))['sys_path']; "
+          "from arena.plugins.module_probe import main; main(sys.argv[1:])")
+
+
+def require() -> None:
+    """A one-line :class:`ArenaError` unless the sandbox can run on this machine."""
+    require_sandbox()
+
+
+def check_module(path: Path, time_limit: float) -> ModuleReport:
+    """Import the Python module at ``path`` confined, within ``time_limit`` seconds: the bots it defines, or
+    why it cannot be used."""
+    require()
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as scratch:
+        folder = Path(scratch)
+        folder.chmod(0o777)  # the sandbox's own user writes the report here
+        module = folder / path.name
+        module.write_bytes(path.read_bytes())
+        request, result = folder / "request.json", folder / "result.jsonl"
+        request.write_text(json.dumps({"sys_path": [p for p in sys.path if p], "modules": [str(module)]}))
+        result.touch()
+        result.chmod(0o666)
+        confinement = Confinement(LIMITS, read_only=tuple(interpreter_paths()), writable=(str(folder),),
+                                  cwd=str(folder))
+        started = time.monotonic()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # the records say how far it got
+            confinement.run([sys.executable, "-c", _PROBE, str(request), str(result)],
+                            timeout=time_limit + PROBE_START_SECONDS)
+        records = [json.loads(line) for line in result.read_text(errors="replace").splitlines()
+                   if line.startswith("{")]
+    for record in records:
+        if "done" in record:
+            report = ModuleReport.from_json(record)
+            if time.monotonic() - started > time_limit + PROBE_START_SECONDS:
+                break
+            return report
+    if any("start" in record for record in records):
+        return ModuleReport(problem=ImportProblem(f"still importing after {time_limit:g} s, or its import "
+                                                  "ended the process (does its top level loop, wait or exit?)"))
+    return ModuleReport(problem=ImportProblem("cannot be checked: the sandbox's Python did not start"))
 
 
 def build(program: Program, directory: Path, time_limit: float) -> tuple[bool, str]:
-    """Build ``program`` in ``directory`` within ``time_limit`` seconds: whether it built, and its log."""
+    """Build ``program`` in ``directory`` confined, within ``time_limit`` seconds: whether it built, and its log."""
     if not program.build:
         return True, "no build step"
-    limited = dataclasses.replace(program, directory=str(directory), build_timeout=min(program.build_timeout,
-                                                                                        time_limit))
-    started = time.monotonic()
-    try:
-        ensure_built(limited)
-    except BotFailure as failure:
-        return False, failure.detail
-    return True, f"{' '.join(program.build)} built it in {time.monotonic() - started:.1f} s"
+    log = build_in_sandbox(directory, program.build, timeout=min(program.build_timeout, time_limit), limits=LIMITS)
+    summary = f"{' '.join(program.build)} built it in {log.seconds:.1f} s" if log.ok else log.error
+    return log.ok, summary + ("\n" + log.output.strip() if log.output.strip() else "")
 
 
 def play_config(bots: tuple[StoredBot, ...], build_timeout: float) -> PluginConfig:
@@ -45,6 +87,7 @@ def play_config(bots: tuple[StoredBot, ...], build_timeout: float) -> PluginConf
 
 
 def play_limits(workers: int) -> Limits:
-    """The limits the league's games are played under: each bot in a process of its own (so a bot that
-    crashes or is killed takes only its own game down), the memory of the machine shared by the workers."""
-    return Limits(memory_limit=default_memory_limit(workers), isolate=True)
+    """The limits the league's games are played under: every bot confined in the sandbox, the machine's
+    memory shared by the workers."""
+    require()
+    return Limits(memory_limit=default_memory_limit(workers), sandbox=LIMITS)

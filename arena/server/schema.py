@@ -13,7 +13,7 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_history``: each version's (and role's) rating after each of its rated games, for the charts.
 - ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.server.matchmaking`).
 - ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
-  holds it (same run, same index).
+  holds it (same run, same index). ``league_queue_players`` indexes it by version.
 - ``league_workers``: what the running ladder reports about its executor.
 """
 
@@ -97,6 +97,11 @@ _TABLES = """
         created_at TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS league_queue_kind ON league_queue (kind, idx);
+    CREATE TABLE IF NOT EXISTS league_queue_players (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        idx INTEGER NOT NULL REFERENCES league_queue (idx),
+        PRIMARY KEY (version_id, idx)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 

@@ -2,7 +2,7 @@
 
 :func:`prepare_submission` reads the files (refusing one too large or with too many files), finds the bot
 they define for the league's game, builds it (a module is imported in a child process within the build
-time limit; a program runs its build step), and returns what the league stores: the bot's name, its
+time limit; a program runs its build step), both in the sandbox, and returns what the league stores: the bot's name, its
 version (the hash the arena gives its source), its files, and whether it built, with the log.
 """
 
@@ -14,7 +14,6 @@ from pathlib import Path
 
 from arena.core.bot import source_version
 from arena.core.errors import ArenaError
-from arena.plugins.module_check import probe_modules
 from arena.plugins.programs.manifest import MANIFEST, directory_version, read_manifest, source_files
 from arena.plugins.stored import PROGRAM, PYTHON
 from arena.server import sandboxing
@@ -57,7 +56,7 @@ def _python(path: Path, game: str, roles: tuple[str, ...], build_timeout: float,
     with tempfile.TemporaryDirectory(prefix="arena-submission-") as folder:
         copy = Path(folder) / path.name
         copy.write_bytes(data)
-        report = probe_modules([copy], build_timeout)[copy]
+        report = sandboxing.check_module(copy, build_timeout)
         version = source_version(copy)
     files: Files = ((path.name, 0o644, data),)
     if report.problem is not None:

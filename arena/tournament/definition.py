@@ -14,6 +14,7 @@ seed = 0
 workers = 2                         # default: all cores (of the cluster, with executor = "ray")
 executor = "local"                  # local | ray (or one a plugin adds)
 address = "auto"                    # with executor = "ray": the cluster (default: $RAY_ADDRESS or a local Ray)
+sandbox = true                      # every bot plays confined (or a table of limits: {memory = "512M", processes = 32})
 ```
 """
 
@@ -31,6 +32,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.core.numbers import is_finite_number, seed_problem
+from arena.play.sandbox.limits import SandboxLimits, parse_size
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
 DEFAULT_GAMES = 10
@@ -62,6 +64,12 @@ class TournamentDefinition:
     options: dict[str, str] = field(default_factory=dict)
     executor: str = "local"
     address: str | None = None
+    sandbox: SandboxLimits | None = None
+    """Every bot plays in the sandbox, with these limits (``None``: bots play unconfined)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.sandbox, dict):  # as a stored run's definition keeps it
+            object.__setattr__(self, "sandbox", SandboxLimits.from_json(self.sandbox))
 
     def with_overrides(self, **overrides: Any) -> TournamentDefinition:
         """A copy with every override that is not ``None`` applied."""
@@ -129,6 +137,12 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         line = _key_line(text, key)
         if key not in known:
             raise ArenaError(f"{path}:{line}: unknown key {key!r} (known keys: {', '.join(sorted(known))})")
+        if key == "sandbox":
+            try:
+                sandbox = sandbox_limits(value)
+            except ArenaError as exc:
+                raise ArenaError(f"{path}:{line}: key 'sandbox': {exc}") from None
+            continue
         expected = _TYPES[key]
         if not isinstance(value, expected) or isinstance(value, bool):
             wanted = "a number" if float in expected else _TOML_NAMES[expected[0]]
@@ -140,6 +154,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
             raise ArenaError(f"{path}:{line}: key {key!r}: {infinite[0]} is not a finite number")
         if key == "seed" and seed_problem(value) is not None:
             raise ArenaError(f"{path}:{line}: key 'seed': {seed_problem(value)}")
+    sandbox = sandbox_limits(data.get("sandbox", False))
     if "maps" not in data:
         raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
 
@@ -158,9 +173,21 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         workers=data.get("workers"),
         executor=data.get("executor", "local"),
         address=data.get("address"),
+        sandbox=sandbox,
         options={str(k): str(v) for k, v in data.get("options", {}).items()},
     )
     return definition  # checked once command-line flags are applied (see TournamentDefinition.check)
+
+
+def sandbox_limits(value: Any) -> SandboxLimits | None:
+    """The sandbox a tournament file's ``sandbox`` key asks for: ``true`` (the default limits), ``false``, or a
+    table of limits (sizes as numbers of bytes or like ``512M``)."""
+    if isinstance(value, bool):
+        return SandboxLimits() if value else None
+    if not isinstance(value, dict):
+        raise ArenaError("must be true, false or a table of limits")
+    return SandboxLimits.from_json({key: parse_size(item) if isinstance(item, str) else item
+                                    for key, item in value.items()})
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import partial
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
+from arena.play.sandbox.build import ensure_built_in_sandbox
 from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
@@ -62,7 +64,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
     bots = select_bots(game, definition.bots, registry)
     map_setups = [(game.num_players(m), game.resolve_options({**m.header, **definition.options})) for m in maps]
-    bots, skipped = prepare_programs(bots, game.name, map_setups, registry)
+    build = partial(ensure_built_in_sandbox, limits=definition.sandbox) if definition.sandbox else None
+    bots, skipped = prepare_programs(bots, game.name, map_setups, registry, build)
     gauntlet = None
     if definition.format == "gauntlet":
         gauntlet = registry.spec(definition.gauntlet or "")
@@ -85,6 +88,8 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
         "maps": [[m.name, hashlib.sha256(m.text.encode()).hexdigest()] for m in maps],
         "bots": [[spec.label, versions[spec.label]] for spec in bots],
     }
+    if definition.sandbox is not None:  # a sandboxed run, and its limits, is another run than an unconfined one
+        parts["sandbox"] = definition.sandbox.as_json()
     can_play = {spec.name: set(registry.bot(spec.name).cls.roles or game.roles or (None,)) for spec in bots}
     return TournamentPlan(definition, game, tuple(maps), tuple(bots), gauntlet, fingerprint(parts), versions, can_play,
                           tuple(skipped))

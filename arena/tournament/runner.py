@@ -170,6 +170,10 @@ def play_tournament(
     """
     pool: Executor | None = None
     bot_ids: dict[str, int] = {}
+    sandbox = run.plan.definition.sandbox
+    if sandbox is not None:  # part of the run's definition: every bot plays confined, in its own process
+        limits = replace(limits or Limits(), sandbox=sandbox)
+        in_process = False
     try:
         for stage in stages(run):
             pending = Pending(stage, run.played)

@@ -86,14 +86,14 @@ class ProgramBot(Bot):
         """Start the program, send the start message and wait for it to say ready."""
         program = self.running
         assert program is not None
-        protocol_class = protocol_named(program.protocol)
+        protocol_class = self._protocol()
         try:
             protocol_class.check_game(info.game, info.options, info.num_seats)
         except ArenaError as exc:
             raise BotFailure("crash", f"cannot play this game: {exc}") from None
         self.protocol = protocol_class()
         self.time_limit = info.time_limit
-        self.process = ProgramProcess(_resolved(program), program.directory)
+        self.process = self._launch(_resolved(program), program.directory)
         begun = time.monotonic()
         opening = self.protocol.start(info)
         try:
@@ -108,6 +108,15 @@ class ProgramBot(Bot):
         except BaseException:
             self._stop()
             raise
+
+    def _protocol(self) -> type[Protocol]:
+        """The protocol class this bot's program speaks."""
+        assert self.running is not None
+        return protocol_named(self.running.protocol)
+
+    def _launch(self, argv: list[str], directory: str) -> ProgramProcess:
+        """Start one run of the program (the sandbox starts it confined)."""
+        return ProgramProcess(argv, directory)
 
     def act(self, obs: Any) -> Any:
         """Send the turn and read the answer line by the move's deadline."""

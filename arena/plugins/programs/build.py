@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,9 @@ from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash
 
 OUTPUT_LINES = 5
 """How many of a failed build's last output lines its failure quotes."""
+
+Execute = Callable[[Program, Path], tuple[str, bool]]
+"""Runs a build command: ``(why it failed or "", whether it ran out of time)``."""
 
 
 def _up_to_date(program: Program, directory: Path, stamp: dict[str, Any]) -> bool:
@@ -36,9 +40,13 @@ def _up_to_date(program: Program, directory: Path, stamp: dict[str, Any]) -> boo
             and all((directory / product).exists() for product in products))
 
 
-def ensure_built(program: Program) -> None:
+def ensure_built(program: Program, execute: Execute | None = None) -> None:
     """Run the program's build if its sources changed since the last one; a failed build raises
-    :class:`BotFailure` (``crash``) quoting the end of its output, every time it is asked for again."""
+    :class:`BotFailure` (``crash``) quoting the end of its output, every time it is asked for again.
+
+    ``execute(program, directory)`` runs the build command and says why it failed (``""``: it did not) and
+    whether it ran out of time; by default the command runs here, in the bot's folder.
+    """
     if not program.build:
         return
     directory = Path(program.directory)
@@ -46,16 +54,36 @@ def ensure_built(program: Program) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         stamp = read_stamp(directory)
         if not _up_to_date(program, directory, stamp):
-            stamp = _build(program, directory, set(stamp.get("products", [])))
+            stamp = _build(program, directory, set(stamp.get("products", [])), execute or execute_here)
     if not stamp.get("ok"):
         raise BotFailure("crash", f"its build failed: {stamp.get('error', 'no output')}", where="")
 
 
-def _build(program: Program, directory: Path, earlier_products: set[str]) -> dict[str, Any]:
+def _build(program: Program, directory: Path, earlier_products: set[str], execute: Execute) -> dict[str, Any]:
     before = file_snapshot(directory)
     for product in earlier_products:
         before.pop(product, None)  # a stale product is still a product
     sources = directory_hash(directory, earlier_products)
+    error, timed_out = execute(program, directory)
+    after = file_snapshot(directory)
+    products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(
+        earlier_products & set(after))
+    stamp = {"sources": sources, "products": sorted(set(products)), "ok": not error, "error": error}
+    if timed_out:
+        stamp["timed_out_after"] = program.build_timeout
+    (directory / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
+    return stamp
+
+
+def failure_line(command: tuple[str, ...], returncode: int, output: bytes) -> str:
+    """Why a build failed, with the last lines of its output."""
+    tail = output.decode("utf-8", "replace").strip().splitlines()[-OUTPUT_LINES:]
+    return f"{' '.join(command)} ended with exit status {returncode}" + (
+        ": " + " | ".join(line.strip() for line in tail) if tail else "")
+
+
+def execute_here(program: Program, directory: Path) -> tuple[str, bool]:
+    """Run the build command in the bot's folder, in its own process group, under its budget."""
     error = ""
     timed_out = False
     try:
@@ -67,9 +95,7 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
         try:
             output, _ = process.communicate(timeout=program.build_timeout)
             if process.returncode != 0:
-                tail = output.decode("utf-8", "replace").strip().splitlines()[-OUTPUT_LINES:]
-                error = f"{' '.join(program.build)} ended with exit status {process.returncode}" + (
-                    ": " + " | ".join(line.strip() for line in tail) if tail else "")
+                error = failure_line(program.build, process.returncode, output)
         except subprocess.TimeoutExpired:
             error = f"{' '.join(program.build)} took more than its {program.build_timeout:g} s budget"
             timed_out = True
@@ -77,11 +103,4 @@ def _build(program: Program, directory: Path, earlier_products: set[str]) -> dic
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    after = file_snapshot(directory)
-    products = sorted(name for name, state in after.items() if before.get(name) != state) + sorted(
-        earlier_products & set(after))
-    stamp = {"sources": sources, "products": sorted(set(products)), "ok": not error, "error": error}
-    if timed_out:
-        stamp["timed_out_after"] = program.build_timeout
-    (directory / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
-    return stamp
+    return error, timed_out

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.failure import BotFailure
 from arena.plugins.programs.bot import ProgramBot
+from arena.plugins.programs.manifest import Program
 from arena.plugins.programs.protocols import protocol_named
 from arena.plugins.registry import Registry
 
 
 def prepare_programs(specs: Sequence[BotSpec], game: str, setups: Sequence[tuple[int, Mapping[str, str]]],
-                     registry: Registry) -> tuple[list[BotSpec], list[str]]:
+                     registry: Registry, build: Callable[[Program], None] | None = None
+                     ) -> tuple[list[BotSpec], list[str]]:
     """The bots that can play, and one line for each program bot left out because its build failed.
 
     ``setups``: the players and resolved options of each map. A program whose protocol cannot play one of
-    them is an :class:`ArenaError` before any game is played.
+    them is an :class:`ArenaError` before any game is played. ``build``, if given, builds each program
+    instead of its class's ``prepare()`` (a sandboxed run builds in the sandbox).
     """
     playing: list[BotSpec] = []
     skipped: list[str] = []
@@ -33,7 +36,10 @@ def prepare_programs(specs: Sequence[BotSpec], game: str, setups: Sequence[tuple
             except ArenaError as exc:
                 raise ArenaError(f"bot {spec.label}: {exc}") from None
         try:
-            cls.prepare()
+            if build is not None and cls.program is not None:
+                build(cls.program)
+            else:
+                cls.prepare()
         except BotFailure as failure:
             skipped.append(f"bot {spec.label} left out: {failure.detail}")
             continue

@@ -49,9 +49,7 @@ class ProgramProcess:
         self._stderr_dropped = 0
         self._pending = bytearray()
         try:
-            self.process = subprocess.Popen(
-                self.argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True, close_fds=True)
+            self.process = self._spawn(cwd)
         except OSError as exc:
             raise BotFailure("crash", f"could not start {self.argv[0]!r} in {cwd} ({exc.strerror or exc})") from None
         self.pid = self.process.pid
@@ -63,6 +61,11 @@ class ProgramProcess:
             os.set_blocking(fd, False)
         self._err_open = True
         _live.add(self)
+
+    def _spawn(self, cwd: str) -> subprocess.Popen[bytes]:
+        """Start the program with its pipes, in a session of its own (a sandbox overrides this)."""
+        return subprocess.Popen(self.argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, close_fds=True)
 
     def _stderr_fds(self) -> list[int]:
         return [self._err] if self._err_open else []

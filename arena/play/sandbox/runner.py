@@ -1,0 +1,103 @@
+"""The runner a Python bot plays through inside its sandbox: it imports the bot and answers the referee.
+
+Started as ``python -I -B -c BOOT ARGS`` (see :func:`runner_command`); ``ARGS`` is a JSON object naming the
+bot (its module file or importable module, its name), its parameters, and ``mode``: ``play`` (one game over
+stdin and stdout) or ``prepare`` (run the class's ``prepare()`` once, filling its compile cache, and exit).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from arena.core.bot import Bot
+from arena.play.bot_traceback import crash_of
+from arena.play.sandbox.wire import crash_message, line, unpack
+
+PREPARED = "prepared"
+"""The file a successful ``prepare`` run leaves in the compile cache."""
+
+
+def runner_command(python: str, package_parent: str, args: dict[str, Any]) -> list[str]:
+    """The command that starts the runner with ``python``, finding the arena package under ``package_parent``."""
+    boot = (f"import sys; sys.path.insert(0, {package_parent!r}); "
+            "from arena.play.sandbox.runner import main; main()")
+    return [python, "-I", "-B", "-c", boot, json.dumps(args)]
+
+
+def load_bot(args: dict[str, Any]) -> type[Bot]:
+    """The bot's class: from its module file (a bot directory's) or its importable module."""
+    name = args["name"]
+    if args.get("path"):
+        from arena.plugins.bot_modules import bots_defined_in, import_bot_module
+
+        classes = bots_defined_in(import_bot_module(Path(args["path"])))
+    else:
+        module = importlib.import_module(args["module"])
+        classes = [value for value in vars(module).values()
+                   if inspect.isclass(value) and issubclass(value, Bot) and value.name]
+    for cls in classes:
+        if cls.name == name:
+            return cls
+    raise LookupError(f"no bot named {name!r} in {args.get('path') or args.get('module')}")
+
+
+def _send(out: Any, message: dict[str, Any]) -> None:
+    out.write(line(message))
+    out.flush()
+
+
+def main() -> None:
+    """Play one game (or prepare) as the referee's lines say."""
+    args = json.loads(sys.argv[-1])
+    out = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
+    unprepared: tuple[Any, str] | None = None
+    try:
+        cls = load_bot(args)
+        cls.prepare()
+    except BaseException as exc:  # the bot's failure, reported at the start of its game
+        if args.get("mode") == "prepare":
+            raise
+        unprepared = (crash_of(exc), " in prepare()")
+    if args.get("mode") == "prepare":
+        Path(os.environ["ARENA_COMPILE_CACHE"], PREPARED).write_text("ok\n")
+        return
+    player: Bot | None = None
+    for raw in sys.stdin.buffer:
+        message = json.loads(raw)
+        kind = message.get("type")
+        try:
+            if kind == "start":
+                if unprepared is not None:
+                    _send(out, crash_message(*unprepared))
+                    continue
+                info = unpack(message["info"])
+                where = " in __init__()"
+                player = cls(**args.get("params", {}))
+                player.rng = info.rng
+                where = " in start()"
+                player.start(info)
+                _send(out, {"type": "ready"})
+            elif kind == "turn":
+                assert player is not None
+                where = ""
+                action = player.act(unpack(message["obs"]))
+                try:
+                    _send(out, {"action": action})
+                except (TypeError, ValueError) as exc:
+                    _send(out, {"type": "failure", "kind": "illegal",
+                                "detail": f"returned {action!r:.60}, which cannot be sent as JSON ({exc})"})
+            elif kind == "end" and player is not None:
+                where = " in finish()"
+                player.finish(unpack(message["result"]))
+        except MemoryError:
+            _send(out, {"type": "failure", "kind": "memory", "detail": f"ran out of memory{where} (MemoryError)"})
+        except BaseException as exc:  # the bot's failure, reported to the referee
+            if kind != "end":
+                _send(out, crash_message(crash_of(exc), where or None))

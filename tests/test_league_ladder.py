@@ -1,0 +1,141 @@
+"""The league's ladder on real worker processes: the same games as in one process, a background thread that
+stops cleanly, and ``kill -9`` of ``arena league run`` in the middle of play losing and duplicating nothing."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.server.ladder import LeagueLadder
+from arena.server.league import League
+from tests.league_helpers import play_in_process, results, shipped_bot
+
+pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox
+
+
+def make_league(folder, bots_folder):
+    league, _ = League.create(folder, "tron", ["center_block", "empty_room"], seed=11)
+    alice = league.authenticate(league.add_team("alice"))
+    bob = league.authenticate(league.add_team("bob"))
+    league.submit(alice, shipped_bot(bots_folder / "a", "wallhugger.py"))
+    league.submit(bob, shipped_bot(bots_folder / "b", "random_bot.py"))
+    league.submit(bob, shipped_bot(bots_folder / "b", "floodfill.py"))
+    return league
+
+
+def ratings(league):
+    return [(r.label, r.mu, r.sigma, r.games, r.wins, r.draws, r.losses) for r in league.leaderboard()]
+
+
+@pytest.mark.slow
+def test_worker_processes_play_the_same_games_as_one_process_and_the_thread_stops_cleanly(tmp_path):
+    with make_league(tmp_path / "here", tmp_path) as here:
+        play_in_process(here, 20)
+        expected = results(here), ratings(here)
+    make_league(tmp_path / "workers", tmp_path).close()
+    LeagueLadder(tmp_path / "workers", workers=2, max_games=20).run()
+    with League.open(tmp_path / "workers") as league:
+        assert (results(league), ratings(league)) == expected
+        assert league.workers().state == "stopped" and league.workers().games_played == 20
+
+    ladder = LeagueLadder(tmp_path / "workers", workers=1)
+    ladder.start()
+    deadline = time.monotonic() + 120
+    while ladder.games_played < 2:
+        assert ladder.running and time.monotonic() < deadline, ladder.error
+        time.sleep(0.05)
+    ladder.stop()
+    assert not ladder.running and ladder.error is None
+    with League.open(tmp_path / "workers") as league:
+        assert league.workers().state == "stopped"
+        stored = len(results(league))
+        assert stored == 20 + ladder.games_played
+
+
+def run_command(folder, *extra):
+    return [sys.executable, "-m", "arena", "league", "run", str(folder), "--workers", "1", *extra]
+
+
+def stored_games(folder):
+    try:
+        conn = sqlite3.connect(f"file:{folder / 'arena.db'}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladder_goes_on(tmp_path):
+    total = 24
+    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}
+    make_league(tmp_path / "reference", tmp_path / "ref_bots").close()
+    make_league(tmp_path / "victim", tmp_path / "victim_bots").close()
+    reference = subprocess.run(run_command(tmp_path / "reference", "--games", str(total)), cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=600)
+    assert reference.returncode == 0, reference.stderr
+    victim = subprocess.Popen(run_command(tmp_path / "victim"), cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while stored_games(tmp_path / "victim") < 3:
+            assert victim.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=30)
+    finally:
+        if victim.poll() is None:
+            os.killpg(victim.pid, signal.SIGKILL)
+            victim.wait()
+    assert victim.returncode == -signal.SIGKILL
+    with League.open(tmp_path / "victim") as league:
+        before = results(league)
+    assert 3 <= len(before) < total
+
+    again = subprocess.run(run_command(tmp_path / "victim", "--games", str(total - len(before))), cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    with League.open(tmp_path / "victim") as victim_league, League.open(tmp_path / "reference") as reference_league:
+        after = results(victim_league)
+        assert after[:len(before)] == before  # every game stored before the kill, unchanged
+        assert [game_id for game_id, *_ in after] == list(range(total))  # none lost, none twice
+        assert after == results(reference_league)  # the same games as a ladder never killed
+        assert ratings(victim_league) == ratings(reference_league)
+
+
+@pytest.mark.slow
+def test_league_games_play_every_bot_in_the_sandbox(tmp_path):
+    target = tmp_path / "written-during-a-game"
+    league = make_league(tmp_path / "confined", tmp_path)
+    carol = league.authenticate(league.add_team("carol"))
+    sneaky = tmp_path / "c" / "sneaky.py"
+    sneaky.parent.mkdir()
+    sneaky.write_text(f"""
+from pathlib import Path
+from arena import bot
+
+@bot(name="sneaky", game="tron")
+def sneaky(obs, rng):
+    try:
+        Path({str(target)!r}).write_text("escaped")
+        return "N"
+    except OSError:
+        return obs.safe_moves()[0] if obs.safe_moves() else "N"
+""")
+    league.submit(carol, sneaky)
+    league.challenge(carol, "sneaky", "alice/wallhugger", 2)
+    league.pause()  # only the challenge plays
+    league.close()
+    LeagueLadder(tmp_path / "confined", workers=1, max_games=2).run()
+    with League.open(tmp_path / "confined") as league:
+        games = league.games(kind="challenge")
+        assert len(games) == 2 and all(s.failure is None for g in games for s in g.seats)
+    assert not target.exists()
