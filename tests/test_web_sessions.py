@@ -141,3 +141,28 @@ def test_without_the_league_extra_arena_serve_says_what_to_install(league, tmp_p
                             text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(blocker)})
     assert result.returncode == 2
     assert result.stderr.strip() == "error: the web server needs the league extra: pip install 'bot-arena[league]'"
+
+
+def test_a_team_chooses_the_version_that_plays_and_asks_for_a_challenge_from_its_page(tmp_path, league, server):
+    from tests.web_server import HUGGER, STRAIGHT, submit_bots
+
+    submit_bots(league, tmp_path, bots=[("alice", "hugger.py", HUGGER), ("bob", "straight.py", STRAIGHT),
+                                        ("alice", "hugger.py", HUGGER.replace("most walls", "most walls (2)"))])
+    sign_in(server, league.tokens["alice"])
+    page = server.get("/team").text
+    assert page.count('<details class="submission ready"') == 2
+
+    chosen = server.post_form("/team/active", {"bot": "hugger", "number": "1", "form_token": form_token(page)})
+    assert chosen.status == 303 and "hugger%20v1%20plays%20now" in chosen.headers["Location"]
+    with League.open(league.folder) as opened:
+        assert [(v.number, v.active) for v in opened.versions("alice", "hugger")] == [(2, False), (1, True)]
+
+    asked = server.post_form("/team/challenge", {"bot": "hugger", "opponent": "bob/straight", "games": "2",
+                                                 "form_token": form_token(page)})
+    assert asked.status == 303
+    assert "2 unrated games of alice/hugger against bob/straight are queued" in server.get(asked.headers["Location"]).text
+    too_many = server.post_form("/team/challenge", {"bot": "hugger", "opponent": "bob/straight", "games": "99",
+                                                    "form_token": form_token(page)})
+    assert too_many.status == 400 and "a challenge is 1 to 10 games" in too_many.text
+    with League.open(league.folder) as opened:
+        assert [entry.kind for entry in opened.queue()] == ["challenge", "challenge"]
