@@ -131,6 +131,9 @@ def test_arena_serve_says_in_one_line_what_is_wrong(tmp_path, league):
     missing = subprocess.run([sys.executable, "-m", "arena", "serve", str(tmp_path / "nowhere")],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1 and "nowhere" in missing.stderr
+    bogus = subprocess.run([sys.executable, "-m", "arena", "serve", str(league.folder), "--executor", "bogus"],
+                           capture_output=True, text=True, timeout=120)
+    assert bogus.returncode == 2 and bogus.stderr.strip() == "error: unknown executor 'bogus': choose from local, ray"
 
 
 def test_without_the_league_extra_arena_serve_says_what_to_install(league, tmp_path):
@@ -160,7 +163,8 @@ def test_a_team_chooses_the_version_that_plays_and_asks_for_a_challenge_from_its
     asked = server.post_form("/team/challenge", {"bot": "hugger", "opponent": "bob/straight", "games": "2",
                                                  "form_token": form_token(page)})
     assert asked.status == 303
-    assert "2 unrated games of alice/hugger against bob/straight are queued" in server.get(asked.headers["Location"]).text
+    notice = server.get(asked.headers["Location"]).text
+    assert "2 unrated games of alice/hugger against bob/straight are queued" in notice
     too_many = server.post_form("/team/challenge", {"bot": "hugger", "opponent": "bob/straight", "games": "99",
                                                     "form_token": form_token(page)})
     assert too_many.status == 400 and "a challenge is 1 to 10 games" in too_many.text

@@ -75,8 +75,10 @@ def serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers:
     check_installed()
     import uvicorn
 
+    from arena.plugins.registry import PluginConfig, load_registry
     from arena.server.web.app import create_app
 
+    load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False)).executor(executor.name)  # a known one
     app = create_app(folder, ladder_running(folder, executor, workers)) if ladder else create_app(folder)
     sock = listen(host, port)
     address = address_of(sock)
