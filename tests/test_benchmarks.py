@@ -4,6 +4,9 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+from arena.server.league import League
 from tests.helpers import REPO
 
 
@@ -23,3 +26,19 @@ def test_without_json_a_speed_measurement_writes_no_file(tmp_path):
     subprocess.run([sys.executable, str(REPO / "benchmarks" / "rating_speed.py"), "--games", "50"], check=True,
                    capture_output=True, cwd=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_the_league_load_benchmark_runs_small_and_stops_by_itself(tmp_path):
+    out = tmp_path / "load.json"
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "league_load.py"), "--games", "40", "--clients", "2",
+                    "--seconds", "2", "--league", str(tmp_path / "league"), "--json", str(out)],
+                   check=True, capture_output=True, cwd=tmp_path, timeout=600)
+    document = json.loads(out.read_text())
+    figures = {figure["name"]: figure["value"] for figure in document["figures"]}
+    assert list(figures) == ["latency p50", "latency p95", "latency p99", "requests", "errors",
+                             "games stored during the load"]
+    assert figures["errors"] == 0 and figures["requests"] > 0
+    assert 0 < figures["latency p50"] <= figures["latency p95"] <= figures["latency p99"]
+    with League.open(tmp_path / "league") as league:
+        assert league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0] >= 40

@@ -18,7 +18,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 
 # Each command module adds its commands; --help lists them in this order.
 from arena.cli import analysis, catalog, check, play, playability, records  # noqa: F401  # isort: skip
-from arena.cli import tournament, results, ladder, league  # noqa: F401  # isort: skip
+from arena.cli import tournament, results, ladder, league, serve  # noqa: F401  # isort: skip
 
 
 def _load_plugin_commands() -> None:

@@ -447,6 +447,43 @@ class League:
             players.append(Seat(team, bot, number, seats[seat].get("role"), ranks[seat], failures.get(str(seat))))
         return GameInfo(game_id, kind, tuple(players), reason, map_name, seed, finished)
 
+    def rating_history(self, version_id: int, points: int | None = None) -> list[tuple[int, float, float]]:
+        """A version's ``(game id, mu, sigma)`` after each of its rated games, oldest first (its first role's,
+        in a game with roles); with ``points``, only that many of the newest."""
+        limit = -1 if points is None else points
+        rows = self.conn.execute(
+            "SELECT idx, mu, sigma FROM league_history WHERE version_id = ? AND role = (SELECT min(role) FROM "
+            "league_history WHERE version_id = ?) ORDER BY idx DESC LIMIT ?", (version_id, version_id, limit))
+        return [(idx, mu, sigma) for idx, mu, sigma in reversed(rows.fetchall())]
+
+    def head_to_head(self, team: str, bot: str, recent: int = 5000) -> list[tuple[str, int, int, int]]:
+        """``team``'s ``bot`` (any version) against every bot it met in its ``recent`` newest ranked games:
+        ``(team/bot, wins, draws, losses)``, by opponent, a win meaning a better rank in that game."""
+        mine = {v.id for v in self.versions(team, bot)}
+        if not mine:
+            raise ArenaError(f"team {team} has no bot {bot!r}")
+        marks = ",".join("?" * len(mine))
+        rows = self.conn.execute(
+            "SELECT q.versions, g.ranks FROM league_queue q JOIN games g ON g.run_id = q.run_id AND g.idx = q.idx "
+            f"WHERE q.kind = ? AND EXISTS (SELECT 1 FROM json_each(q.versions) WHERE value IN ({marks})) "
+            "ORDER BY q.idx DESC LIMIT ?", (RANKED, *mine, recent)).fetchall()
+        names: dict[int, str] = {}
+        tally: dict[str, list[int]] = {}
+        for versions, ranks in rows:
+            seats, places = json.loads(versions), json.loads(ranks)
+            for seat, version_id in enumerate(seats):
+                if version_id not in mine:
+                    continue
+                for other, other_id in enumerate(seats):
+                    if other_id in mine:
+                        continue
+                    if other_id not in names:
+                        other_team, other_bot, _ = self._names(other_id)
+                        names[other_id] = f"{other_team}/{other_bot}"
+                    counts = tally.setdefault(names[other_id], [0, 0, 0])
+                    counts[0 if places[seat] < places[other] else 1 if places[seat] == places[other] else 2] += 1
+        return [(label, counts[0], counts[1], counts[2]) for label, counts in sorted(tally.items())]
+
     def game_record(self, game_id: int) -> dict[str, Any]:
         """A finished game's record (``arena-record/1``), which the replay viewer shows."""
         self.game_info(game_id)
@@ -587,6 +624,7 @@ class League:
         disabled versions; returns how many games were rated."""
         with self.store.transaction():
             self.conn.execute("DELETE FROM league_ratings")
+            self.conn.execute("DELETE FROM league_history")
             for key, value in (("rated_idx", 0), ("ties", 0), ("pairs", 0)):
                 _put(self.store, key, value)
             return self._rate_ready()
@@ -762,6 +800,10 @@ class League:
             roles = [seat.get("role") for seat in json.loads(stored[1])]
             players: list[Player] = [(v, role) for v, role in zip(version_ids, roles, strict=True)]
             state.add_game(players, ranks, self._predecessor)
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO league_history (version_id, role, idx, mu, sigma) VALUES (?, ?, ?, ?, ?)",
+                [(v, role or "", idx, state.ratings[(v, role)].mu, state.ratings[(v, role)].sigma)
+                 for v, role in players])
             for seat, player in enumerate(players):
                 tally = touched.setdefault(player, self._tally(player))
                 tally[("win", "draw", "loss").index(outcome_of(seat, ranks))] += 1

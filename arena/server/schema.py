@@ -10,6 +10,7 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_versions``: every submitted version of every team's bot, its files, build status and log.
 - ``league_active``: the version of each team's bot that plays.
 - ``league_ratings``: the rating of each version (and role), rated in queue order.
+- ``league_history``: each version's (and role's) rating after each of its rated games, for the charts.
 - ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.server.matchmaking`).
 - ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
   holds it (same run, same index). ``league_queue_players`` indexes it by version.
@@ -58,6 +59,14 @@ _TABLES = """
         version_id INTEGER NOT NULL REFERENCES league_versions (id),
         chosen INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (team_id, bot)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_history (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        role TEXT NOT NULL DEFAULT '',
+        idx INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (version_id, role, idx)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS league_ratings (
         version_id INTEGER NOT NULL REFERENCES league_versions (id),

@@ -1,0 +1,111 @@
+"""The JSON API: one route for every page, and submissions. Tokens go in ``Authorization: Bearer TOKEN``.
+
+FastAPI documents it (``/openapi.json``, browsable at ``/docs``); ``arena submit`` and the pages use it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, UploadFile
+from fastapi.responses import JSONResponse
+
+from arena.server.league import League
+from arena.server.models import Team, VersionInfo
+from arena.server.web import data, views
+from arena.server.web.auth import api_organiser, api_team
+from arena.server.web.state import WebState
+from arena.server.web.uploads import unpack_upload
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+def web_state(request: Request) -> WebState:
+    """The application's :class:`WebState`."""
+    state: WebState = request.app.state.web
+    return state
+
+
+@router.get("/leaderboard", summary="The leaderboard")
+def get_leaderboard(request: Request) -> dict[str, Any]:
+    """Every team's active bot, best first by mu - 3 sigma, with its record and rating history."""
+    web = web_state(request)
+    league = web.league()
+    return web.cache.get(("leaderboard",), league, lambda: data.leaderboard(league))
+
+
+@router.get("/bots/{team}/{bot}", summary="A bot")
+def get_bot(request: Request, team: str, bot: str,
+            games: Annotated[int, Query(ge=1, le=data.MAX_GAMES)] = 20) -> dict[str, Any]:
+    """A team's bot: its versions with their ratings, the rating history, head to head, its recent games."""
+    web = web_state(request)
+    league = web.league()
+    return web.cache.get(("bot", team, bot, games), league, lambda: data.bot_page(league, team, bot, games=games))
+
+
+@router.get("/games", summary="The newest games")
+def get_games(request: Request, bot: Annotated[str | None, Query(description="team/bot")] = None,
+              limit: Annotated[int, Query(ge=1, le=data.MAX_GAMES)] = 50) -> dict[str, Any]:
+    """The newest finished games, of one bot (``team/bot``) or of every bot."""
+    web = web_state(request)
+    league = web.league()
+    return web.cache.get(("games", bot, limit), league, lambda: data.games(league, bot, limit))
+
+
+@router.get("/games/{game_id}", summary="A game")
+def get_game(request: Request, game_id: int) -> dict[str, Any]:
+    """One finished game: its players, result and reason, and where its record is."""
+    web = web_state(request)
+    league = web.league()
+    return web.cache.get(("game", game_id), league, lambda: data.game(league, game_id), changes=False)
+
+
+@router.get("/games/{game_id}/record", summary="A game's record")
+def get_record(request: Request, game_id: int) -> JSONResponse:
+    """The game's record (``arena-record/1``), as a file to download; ``arena replay`` replays it."""
+    web = web_state(request)
+    found = data.record(web.league(), game_id)
+    return JSONResponse(found, headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
+
+
+@router.get("/team", summary="Your team")
+def get_team(request: Request) -> dict[str, Any]:
+    """The team of the token: its submissions with their build logs."""
+    web = web_state(request)
+    league = web.league()
+    team = api_team(request, league)
+    return {"team": team.name, "versions": [views.version(v, with_log=True) for v in league.versions(team)]}
+
+
+@router.post("/submissions", status_code=201, summary="Submit a bot")
+def post_submission(request: Request, file: UploadFile) -> dict[str, Any]:
+    """Submit a bot as the token's team: ``file`` is a ``.py`` module, or a folder with ``arena-bot.toml`` as
+    ``.zip`` or ``.tar.gz``. It is built before the answer; the answer is the new version, with its build
+    status and log (a failed build is kept, and never plays)."""
+    web = web_state(request)
+    league = web.league()
+    team = api_team(request, league)
+    found = submit_upload(web, league, team, file)
+    return views.version(found, with_log=True)
+
+
+@router.get("/organiser", summary="The organiser's view")
+def get_organiser(request: Request) -> dict[str, Any]:
+    """With the organiser's token: the teams, the queue and the workers."""
+    web = web_state(request)
+    league = web.league()
+    api_organiser(request, league)
+    workers = league.workers()
+    return {"paused": league.paused, "teams": [team.name for team in league.teams()],
+            "queue": [vars(entry) | {"players": list(entry.players)} for entry in league.queue()],
+            "workers": None if workers is None else vars(workers)}
+
+
+def submit_upload(web: WebState, league: League, team: Team, file: UploadFile) -> VersionInfo:
+    """Check and unpack an uploaded bot into a scratch folder, and submit it as ``team``'s."""
+    raw = file.file.read(web.limits.max_bytes + 1)
+    with tempfile.TemporaryDirectory(prefix="arena-upload-") as scratch:
+        path = unpack_upload(file.filename or "", raw, Path(scratch), web.limits)
+        return league.submit(team, path)

@@ -1,0 +1,193 @@
+"""Load on a league's web server: concurrent readers of its pages while its ladder plays and stores games.
+
+Builds (or reuses) a league with ``--games`` stored games, serves it with ``arena serve`` on a free loopback
+port (its ladder playing on one worker), and runs ``--clients`` readers for ``--seconds`` seconds, each asking
+in turn for the leaderboard (page and API), a bot's page, the games feed and a game's replay page. It prints
+(and with ``--json`` writes) the latency percentiles, the requests per second, the errors and the games the
+ladder stored meanwhile. Loopback only; it stops by itself and stops the server.
+
+The league's bots are deterministic (they never use their random number generator) and its map is fixed, so a
+game between two bots in two seats is the same game whatever its seed: the database is filled by playing each
+pairing once for real and storing that outcome under each queue entry of the pairing, through the league's
+own ``record_outcome`` (stored and rated as the ladder does), which takes minutes instead of hours.
+
+    python benchmarks/league_load.py                      # 100,000 games, 20 clients, 30 s
+    python benchmarks/league_load.py --games 2000 --clients 4 --seconds 5 --league /tmp/small
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import http.client
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from timing import Figures, add_json_option
+
+from arena.play.referee import play
+from arena.plugins.registry import load_registry
+from arena.server.league import League
+
+BOTS = {  # team: (bot module, source); a bot's moves depend only on the board, never on its rng
+    "ada": ("hugger", "return max(moves, key=obs.walls_around) if moves else 'N'"),
+    "ben": ("first", "return moves[0] if moves else 'N'"),
+    "cy": ("last", "return moves[-1] if moves else 'N'"),
+    "dot": ("open", "return min(moves, key=obs.walls_around) if moves else 'N'"),
+    "eve": ("hugger", "return max(reversed(moves), key=obs.walls_around) if moves else 'N'"),
+    "fay": ("second", "return moves[min(1, len(moves) - 1)] if moves else 'N'"),
+}
+SOURCE = '''from arena import bot
+
+
+@bot(game="tron")
+def {name}(obs, rng):
+    """A bot for the load benchmark."""
+    moves = obs.safe_moves()
+    {body}
+'''
+BATCH = 500
+
+
+def build_league(folder: Path, games: int) -> None:
+    """Make the league in ``folder`` (unless it is there) and store games until it holds ``games``."""
+    if not folder.exists():
+        league, _ = League.create(folder, "tron", ["center_block"], seed=1)
+        with league:
+            for team, (name, body) in BOTS.items():
+                league.add_team(team)
+                source = folder.parent / f"{folder.name}-sources" / team / f"{name}.py"
+                source.parent.mkdir(parents=True, exist_ok=True)
+                source.write_text(SOURCE.format(name=name, body=body))
+                league.submit(league.team(team), source)
+    with League.open(folder) as league:
+        stored = league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        played: dict[tuple[str, ...], object] = {}
+        started = time.perf_counter()
+        while stored < games:
+            if len(league.waiting()) < BATCH:
+                league.schedule_ranked(BATCH)
+            ids = league.waiting()[:min(BATCH, games - stored)]
+            registry = load_registry(league.play_config_for(ids))
+            for setup in league.setups(ids):
+                pairing = tuple(bot.label for bot in setup.bots)
+                if pairing not in played:
+                    played[pairing] = play(setup, registry)
+                outcome = dataclasses.replace(played[pairing], index=setup.index, setup=setup)  # type: ignore[type-var]
+                if league.record_outcome(setup, outcome):
+                    stored += 1
+            print(f"\rstored {stored:,} of {games:,} games ({time.perf_counter() - started:.0f} s)", end="",
+                  file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+
+
+@dataclasses.dataclass
+class Tally:
+    """What the readers saw."""
+
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    errors: list[str] = dataclasses.field(default_factory=list)
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+
+def reader(host: str, port: int, paths: list[str], until: float, seed: int, tally: Tally) -> None:
+    """Ask for ``paths`` in random order over one keep-alive connection until ``until``."""
+    rng = random.Random(seed)
+    connection = http.client.HTTPConnection(host, port, timeout=60)
+    mine: list[float] = []
+    errors: list[str] = []
+    while time.perf_counter() < until:
+        path = rng.choice(paths)
+        started = time.perf_counter()
+        try:
+            connection.request("GET", path)
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status != 200:
+                errors.append(f"{path}: {answer.status}")
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"{path}: {exc}")
+            connection.close()
+            connection = http.client.HTTPConnection(host, port, timeout=60)
+            continue
+        mine.append(time.perf_counter() - started)
+    connection.close()
+    with tally.lock:
+        tally.latencies += mine
+        tally.errors += errors
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))] if ordered else float("nan")
+
+
+def main() -> None:
+    """Build the league, serve it, read it with the clients, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000, help="games stored before the load starts")
+    parser.add_argument("--clients", type=int, default=20, help="concurrent readers")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long they read")
+    parser.add_argument("--league", type=Path, default=None,
+                        help="the league folder to build or reuse [default: a temporary one]")
+    add_json_option(parser)
+    args = parser.parse_args()
+    figures = Figures.from_arguments(args)
+    with tempfile.TemporaryDirectory(prefix="arena-league-load-") as scratch:
+        folder = args.league or Path(scratch) / "league"
+        build_league(folder, args.games)
+        with League.open(folder) as league:
+            board = league.leaderboard()
+            newest = [game.id for game in league.games(limit=200)]
+            before = league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        paths = ["/", "/api/leaderboard", "/games", "/api/games?limit=50",
+                 *[f"/bots/{row.team}/{row.bot}" for row in board],
+                 *[f"/api/bots/{row.team}/{row.bot}" for row in board],
+                 *[f"/games/{game_id}" for game_id in newest[:50]]]
+        server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(folder), "--port", "0",
+                                   "--workers", "1"], stderr=subprocess.PIPE, text=True,
+                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            line = server.stderr.readline() if server.stderr else ""
+            found = re.search(r"at http://(127\.0\.0\.1):(\d+)", line)
+            if found is None:
+                raise SystemExit(f"the server did not start: {line}")
+            host, port = found.group(1), int(found.group(2))
+            tally = Tally()
+            until = time.perf_counter() + args.seconds
+            threads = [threading.Thread(target=reader, args=(host, port, paths, until, seed, tally))
+                       for seed in range(args.clients)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            server.terminate()
+            server.wait(60)
+        with League.open(folder) as league:
+            during = league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0] - before
+    requests = len(tally.latencies)
+    print(f"{args.clients} clients for {args.seconds:g} s over {before:,} stored games: {requests:,} requests, "
+          f"{len(tally.errors)} errors, {during} games stored meanwhile")
+    for name, share in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
+        value = figures.add(f"latency {name}", 1000 * percentile(tally.latencies, share), "ms")
+        print(f"  {name}: {value:.0f} ms")
+    figures.add("requests", requests / args.seconds, "requests/s")
+    figures.add("errors", len(tally.errors), "requests")
+    figures.add("games stored during the load", during, "games")
+    print(f"  {requests / args.seconds:.0f} requests/s")
+    for error in tally.errors[:5]:
+        print(f"  error: {error}")
+    figures.write()
+
+
+if __name__ == "__main__":
+    main()
