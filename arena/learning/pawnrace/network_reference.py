@@ -25,7 +25,8 @@ def kernel_order(setup: Setup, side: int, move: tuple) -> tuple[int, int, int]:
 def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.ndarray) -> tuple[int | None, int]:
     """One self-play game of both ``networks``, each learning after its moves, drawing from ``rng_state`` as
     the kernel does; the winner (``None``: a draw) and the number of moves."""
-    setup, features = settings.setup, Features(settings.setup)
+    setup, features = settings.setup, Features(settings.setup, settings.network_inputs)
+    loss = 0.0 if settings.loss_reward is None else settings.loss_reward
     traces: list[list[np.ndarray] | None] = [None, None]
     last: list[float | None] = [None, None]
 
@@ -53,7 +54,8 @@ def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.
         after = afters[chosen]
         if after.over:
             for player in (0, 1):
-                learn(player, settings.win_reward if after.winner == player else 0.0, 0.0)
+                reward = settings.win_reward if after.winner == player else 0.0 if after.winner is None else loss
+                learn(player, reward, 0.0)
         else:
             value, gradient = networks[side].value_and_gradient(features(after))
             learn(side, 0.0, value)
