@@ -261,9 +261,10 @@ def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, 
     active = np.zeros(cells + 8, dtype=np.int64)
     signs = np.zeros(cells + 8, dtype=np.float64)
     hidden = np.zeros(hidden_size, dtype=np.float64)
-    w2_then = np.zeros(hidden_size, dtype=np.float64)
     has_last = np.zeros(2, dtype=np.bool_)
-    last_value = np.zeros(2)
+    last_active = np.zeros((2, cells + 8), dtype=np.int64)  # each side's last afterstate, as its inputs
+    last_signs = np.zeros((2, cells + 8), dtype=np.float64)
+    last_count = np.zeros(2, dtype=np.int64)
     side, moves, result = 0, 0, -2
     while result == -2:
         count = legal_moves(board, waiting, side, base_of, distance, neighbours, exits, origins, targets)
@@ -292,24 +293,32 @@ def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, 
         moves += 1
         result = play_move(board, waiting, side, origins[chosen], targets[chosen], moves, removal_all, max_moves,
                            base_of, distance, neighbours, exits, doomed)
+        # The paper's update, with every value and gradient at the weights as they stand (theta_t):
+        # delta = r + gamma V(s') - V(s), theta += alpha delta e, then e = gamma lambda e + grad V(s').
         if result != -2:
             for player in range(2):
                 if has_last[player]:
                     reward = win_reward if result == player else 0.0 if result == -1 else loss_reward
-                    step = alpha * (reward - last_value[player])
+                    before = network_value(w1[player], b1[player], w2[player], b2[player], last_active[player],
+                                           last_signs[player], last_count[player], hidden)
+                    step = alpha * (reward - before)
                     _learn(w1[player], b1[player], w2[player], b2[player:player + 1], e1[player], eb1[player],
                            e2[player], eb2[player:player + 1], step)
         else:
             live = active_inputs(board, waiting, pawns, input_of, inputs, printed, active, signs)
-            value = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
-            w2_then[:] = w2[side]  # the gradient is taken before this move's update
             if has_last[side]:
-                step = alpha * (gamma * value - last_value[side])
+                value = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
+                before = network_value(w1[side], b1[side], w2[side], b2[side], last_active[side], last_signs[side],
+                                       last_count[side], hidden)
+                step = alpha * (gamma * value - before)
                 _learn(w1[side], b1[side], w2[side], b2[side:side + 1], e1[side], eb1[side], e2[side],
                        eb2[side:side + 1], step)
-            _extend_trace(e1[side], eb1[side], e2[side], eb2[side:side + 1], gamma * lam, value, w2_then, hidden,
+            value = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
+            _extend_trace(e1[side], eb1[side], e2[side], eb2[side:side + 1], gamma * lam, value, w2[side], hidden,
                           active, signs, live)
             has_last[side] = True
-            last_value[side] = value
+            last_active[side, :live] = active[:live]
+            last_signs[side, :live] = signs[:live]
+            last_count[side] = live
         side = 1 - side
     return result, moves

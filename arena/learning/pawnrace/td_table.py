@@ -4,8 +4,8 @@ Each side learns its own table of afterstate values (the position its move leave
 sides' pawn squares, the waiting pawns and the side to move). It picks the move whose afterstate it values
 most (a move that ends the game is worth its reward), or, one move in ten, a random legal move. After each
 of its moves it learns on-line: ``delta = r + gamma V(s') - V(s)`` moves every state on its replacing
-eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move, ``+50``
-to the winner's last move and ``-50`` to the loser's. The paper's settings are the defaults; ``key="paper"``
+eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move that does
+not end the game, ``+50`` to the winner's last move and ``-50`` to the loser's (``loss_reward`` sets it). The paper's settings are the defaults; ``key="paper"``
 keys positions without the waiting pawns, as the paper's key does.
 
 The whole run is reproducible from its seed: one ``random.Random`` drives every choice, and a checkpoint
@@ -170,9 +170,11 @@ class TdTableTrainer(SelfPlayTrainer):
             _, after, value = self.choose(side, position)
             learner = learners[side]
             if after.over:
+                # the paper: -1 a move "unless the resulting state is a final one; then it is +50 for the winner
+                # and -50 for the loser's last move" (a draw by the move cap, which the paper has not, is a move)
                 loss = -settings.win_reward if settings.loss_reward is None else settings.loss_reward
-                final = settings.move_reward + (0.0 if after.winner is None else settings.win_reward
-                                                if after.winner == side else loss)
+                final = (settings.move_reward if after.winner is None else settings.win_reward
+                         if after.winner == side else loss)
                 learner.learn(settings, final, 0.0)
                 other = learners[1 - side]
                 if after.winner == side:
