@@ -71,12 +71,18 @@ class TdSettings:
 
 
 @dataclass
-class _Learner:
+class TableLearner:
+    """One side's on-line TD(lambda) over its ``table`` with replacing traces: after each of its moves
+    :meth:`learn` moves every state on the trace by ``alpha * delta * e`` and decays the trace by ``gamma *
+    lambda``; :meth:`visit` sets the trace of the position the move left to 1."""
+
     table: dict[str, float]
     traces: dict[str, float] = field(default_factory=dict)
     last: str | None = None
 
     def learn(self, settings: TdSettings, reward: float, value_now: float) -> None:
+        """``delta = reward + gamma * value_now - V(last)``; every state on the trace moves by ``alpha * delta *
+        e``, then the trace decays."""
         if self.last is None:
             return
         delta = reward + settings.gamma * value_now - self.table.get(self.last, 0.0)
@@ -91,6 +97,7 @@ class _Learner:
                 self.traces[key] = trace
 
     def visit(self, key: str) -> None:
+        """The side's move left the position ``key``: its trace is 1 (replacing, not adding)."""
         self.traces[key] = 1.0  # replacing traces
         self.last = key
 
@@ -163,7 +170,7 @@ class TdTableTrainer(SelfPlayTrainer):
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
         settings, setup = self.settings, self.settings.setup
-        learners = [_Learner(self.tables[0]), _Learner(self.tables[1])]
+        learners = [TableLearner(self.tables[0]), TableLearner(self.tables[1])]
         position = start(setup)
         while not position.over:
             side = position.to_move
