@@ -179,7 +179,7 @@ def show_seeds(seeds: list[int], runs: list[StudyRun], fmt: str) -> None:
                               indent=2))
         return
     for seed, run in zip(seeds, runs, strict=True):
-        _emit_run(run, playability(run.blocks, run.block_size), fmt, f"Seed {seed}: {run.title}")
+        _emit_run(run, playability(run.blocks, run.block_size), fmt, f"Seed {seed}: {run.title}", titled=True)
     side = first.sides[0]
     headers = ["block", "seeds", "games", "moves/player", "sd", f"{side} (all games)", "95% (games)",
                f"{side} (mean of seeds)", "95% (seeds)", "seeds' range", f"p(mean {side}=half)"]
@@ -195,20 +195,23 @@ def show_seeds(seeds: list[int], runs: list[StudyRun], fmt: str) -> None:
 
 
 def _titled(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
-    """A table with its title, which ``md`` and ``csv`` print as a line of their own (the console shows it)."""
-    if fmt in ("md", "csv"):
-        typer.echo(f"\n{title}\n" if fmt == "md" else title)
+    """A table with its title, which ``md`` prints as a line of its own (the console shows it; ``csv`` has none)."""
+    if fmt == "md":
+        typer.echo(f"\n{title}\n")
     emit_table(headers, rows, fmt, title, names=("block",))
 
 
-def _emit_run(run: StudyRun, rows: list[PlayabilityRow], fmt: str, title: str) -> None:
+def _emit_run(run: StudyRun, rows: list[PlayabilityRow], fmt: str, title: str, titled: bool = False) -> None:
     first, second = run.sides
     headers = ["block", "games", "moves/player", "sd", first, f"{first} 95%", second, f"{second} 95%",
                f"p({first}=half)", "fewest-move wins", "longest", "draws"]
     table_rows = [[row.label, f"{row.games:,}", f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}", f"{row.white:.2%}",
                    _interval(row.white_interval), f"{row.black:.2%}", _interval(row.black_interval),
                    _p_value(row.p_half), f"{row.fastest:.1%}", str(row.longest), str(row.draws)] for row in rows]
-    _titled(headers, table_rows, fmt, title)
+    if titled:
+        _titled(headers, table_rows, fmt, title)
+    else:
+        emit_table(headers, table_rows, fmt, title, names=("block",))
 
 
 def _emit_beside(published: list[PublishedRow], ours: list[tuple[str, float, float, float]], fmt: str,
