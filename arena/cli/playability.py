@@ -85,7 +85,7 @@ def playability_command(
     given = {"init": init, "loss_reward": loss_reward, "learning_rate": learning_rate,
              "network_inputs": network_inputs, "key": key}
     readings = {name: value for name, value in given.items() if value is not None}
-    study.check_readings(readings)
+    study.check_readings(readings, chosen)
     if workers is not None and workers < 1:
         raise ArenaError("--workers must be at least 1")
     map_name, extra = map_spec or study.default_map, parse_options(option)

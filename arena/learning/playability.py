@@ -64,8 +64,9 @@ class PlayabilityStudy(ABC):
     readings: ClassVar[tuple[str, ...]] = ()
     """The learning settings :meth:`train` takes in ``readings`` (such as ``init`` or ``learning_rate``)."""
 
-    def check_readings(self, readings: Mapping[str, Any]) -> None:
-        """Refuse, in one line, a setting this study's learners do not have."""
+    def check_readings(self, readings: Mapping[str, Any], learner: str) -> None:
+        """Refuse, in one line, a setting ``learner`` does not have or a value it does not take (before any
+        training starts)."""
         for name in readings:
             if name not in self.readings:
                 raise ArenaError(f"--{name.replace('_', '-')} is not a setting of the {self.game} study")

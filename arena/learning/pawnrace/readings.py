@@ -30,7 +30,7 @@ def td_settings(setup: Setup, learner: str, games: int, block: int, seed: int, r
     the learner has no use for, is a one-line error)."""
     if games < 1 or block < 1 or not 0 <= greedy <= 1:
         raise ArenaError("--games and --block must be at least 1, and --greedy between 0 and 1")
-    _check(learner, readings)
+    check_readings(learner, readings)
     settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, lam,
                           greedy=greedy, seed=seed, block=block)
     settings = replace(settings, **{_FIELDS.get(name, name): value for name, value in readings.items()})
@@ -49,7 +49,8 @@ def check_resumed(settings: TdSettings, readings: Mapping[str, Any]) -> None:
             raise ArenaError(f"the run to resume was started with {flag} {kept}: a resumed run keeps its settings")
 
 
-def _check(learner: str, readings: Mapping[str, Any]) -> None:
+def check_readings(learner: str, readings: Mapping[str, Any]) -> None:
+    """Refuse, in one line, a reading ``learner`` has no use for or a value outside its choices."""
     for name in readings:
         if name not in READINGS:
             raise ArenaError(f"{name!r} is not a setting of the pawn race's learners: {', '.join(READINGS)}")

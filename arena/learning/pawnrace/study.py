@@ -10,7 +10,7 @@ from typing import Any
 from arena.engines.pawnrace.td_model import load_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.solver import verdict
-from arena.learning.pawnrace.readings import READINGS, td_settings
+from arena.learning.pawnrace.readings import READINGS, check_readings, td_settings
 from arena.learning.pawnrace.td_network import TdNetworkTrainer
 from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer
 from arena.learning.playability import PlayabilityStudy, PublishedRow, StudyRun
@@ -35,6 +35,11 @@ class PawnRaceStudy(PlayabilityStudy):
     learners = {"table": "tabular TD(lambda)", "network": "one neural network per side"}
     aliases = {"tabular": "table", "nn": "network"}
     readings = READINGS
+
+    def check_readings(self, readings: Mapping[str, Any], learner: str) -> None:
+        """Refuse, in one line, a reading ``learner`` has no use for or a value it does not take."""
+        super().check_readings(readings, learner)
+        check_readings(learner, readings)
 
     def train(self, map_spec: str, options: Mapping[str, str], learner: str, games: int, block: int, seed: int,
               on_game: Callable[[], None] | None = None, readings: Mapping[str, Any] | None = None) -> StudyRun:
