@@ -18,8 +18,9 @@ class PawnRaceTd(Bot):
                            settings["max_moves"])
         self.win_reward = settings["win_reward"]
         self.tables = data.get("tables")
+        self.key = settings.get("key", "full")
         if data["kind"] == "network":
-            self.features = Features(self.setup)
+            self.features = Features(self.setup, settings.get("network_inputs", "parts"))
             self.networks = [Network(self.features.size, weights=weights) for weights in data["networks"]]
 
     @classmethod
@@ -37,5 +38,6 @@ class PawnRaceTd(Bot):
             move, _ = choose_by_network(self.setup, self.networks[position.to_move], self.features, position,
                                         self.rng)
         else:
-            move, _, _ = choose(self.setup, self.tables[position.to_move], position, self.win_reward, self.rng)
+            move, _, _ = choose(self.setup, self.tables[position.to_move], position, self.win_reward, self.rng,
+                                 key=self.key)
         return move_name(move)

@@ -59,7 +59,12 @@ def options_of_type(wanted):
             base = _base(typing.get_args(hint)[0] if typing.get_origin(hint) is typing.Annotated else hint)
             if (wanted is float and base is float) or (wanted == "seed" and base is int and "seed" in param.name):
                 found.append((words, param.opts[0]))
+                NAMES[(words, param.opts[0])] = " / ".join(f"'{name}'" for name in param.opts)
     return found
+
+
+NAMES: dict = {}
+"""How click names an option in its errors (``'--learning-rate' / '--alpha'`` for one with two names)."""
 
 
 FLOAT_OPTIONS = options_of_type(float)
@@ -82,7 +87,7 @@ def test_every_float_option_refuses_nan_and_infinity(monkeypatch, capsys, words,
     for value in NON_FINITE:
         code, out, err = run(monkeypatch, capsys, *words, option, value)
         assert (code, out) == (2, "")
-        assert err == (f"error: Invalid value for '{option}': '{value}' is not a finite number "
+        assert err == (f"error: Invalid value for {NAMES[(words, option)]}: '{value}' is not a finite number "
                        f"(see 'arena {' '.join(words)} --help')\n")
     assert list(Path.cwd().iterdir()) == []
 

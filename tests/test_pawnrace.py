@@ -189,7 +189,7 @@ def test_td_training_is_reproducible_and_a_resumed_run_ends_as_an_uninterrupted_
     # on 5 x 5 with one pawn the first player wins most games, most of them in the fewest moves: 7 of both
     # sides, 3.5 a player (the paper: "most games last the minimum 4 moves")
     last = straight.blocks[-1]
-    assert (last.games, last.white, last.black, last.draws, last.mean_moves) == (200, 180, 20, 0, 3.895)
+    assert (last.games, last.white, last.black, last.draws, last.mean_moves) == (200, 176, 24, 0, 3.72)
 
 
 @pytest.mark.slow

@@ -25,9 +25,17 @@ MODEL_FORMAT = "arena-pawnrace-td/1"
 """The ``format`` field of a model file (``kind`` is ``table`` or ``network``)."""
 
 
-def position_key(position: Position) -> str:
-    """A position as text: white's squares, black's, waiting pawns, side to move (``c3|d4,e4|0,1|b``)."""
+KEYS = ("full", "paper")
+"""How a table keys a position: ``full`` with the waiting pawns, ``paper`` without them, as the paper's key
+(the active pawns' squares of both sides) has it."""
+
+
+def position_key(position: Position, key: str = "full") -> str:
+    """A position as text: white's squares, black's, waiting pawns (not with ``key="paper"``), side to move
+    (``c3|d4,e4|0,1|b``; ``c3|d4,e4|b``)."""
     white, black = _squares_text(position.pawns[0]), _squares_text(position.pawns[1])
+    if key == "paper":
+        return f"{white}|{black}|{'wb'[position.to_move]}"
     return f"{white}|{black}|{position.waiting[0]},{position.waiting[1]}|{'wb'[position.to_move]}"
 
 
@@ -37,14 +45,14 @@ def _squares_text(squares: frozenset[Square]) -> str:
 
 
 def choose(setup: Setup, table: dict[str, float], position: Position, win_reward: float,
-           rng: random.Random | None = None, greedy: float = 1.0) -> tuple[Any, Position, float]:
+           rng: random.Random | None = None, greedy: float = 1.0, key: str = "full") -> tuple[Any, Position, float]:
     """The move a learner plays (greedy over afterstates, or at random with probability ``1 - greedy``), the
-    position it leaves and that position's value to the learner."""
+    position it leaves and that position's value to the learner (its table keyed by ``key``)."""
     moves = legal_moves(setup, position)
     options = []
     for move in moves:
         after = play(setup, position, move)
-        options.append((move, after, _afterstate_value(table, after, position.to_move, win_reward)))
+        options.append((move, after, _afterstate_value(table, after, position.to_move, win_reward, key)))
     if rng is not None and rng.random() >= greedy:
         return options[rng.randrange(len(options))]
     best = max(value for _, _, value in options)
@@ -52,10 +60,10 @@ def choose(setup: Setup, table: dict[str, float], position: Position, win_reward
     return ties[rng.randrange(len(ties))] if rng is not None and len(ties) > 1 else ties[0]
 
 
-def _afterstate_value(table: dict[str, float], after: Position, side: int, win_reward: float) -> float:
+def _afterstate_value(table: dict[str, float], after: Position, side: int, win_reward: float, key: str) -> float:
     if after.over:
         return 0.0 if after.winner is None else win_reward if after.winner == side else -win_reward
-    return table.get(position_key(unmoved(after)), 0.0)
+    return table.get(position_key(unmoved(after), key), 0.0)
 
 
 def unmoved(position: Position) -> Position:
@@ -77,28 +85,39 @@ def load_model(path: str | Path) -> dict[str, Any]:
     return data
 
 
-class Features:
-    """Turns positions into the network's inputs for one configuration."""
+INPUTS = ("parts", "printed")
+"""The network's inputs: ``parts``, the sum of the paper's parts (two per free square, one a side: 2(n^2 - 2a^2)
++ 10), or ``printed``, the paper's printed count n^2 - 2a^2 + 10 (one per free square: 1 for a white pawn,
+-1 for a black one)."""
 
-    def __init__(self, setup: Setup):
+
+class Features:
+    """Turns positions into the network's inputs for one configuration (``inputs``: ``parts`` or ``printed``)."""
+
+    def __init__(self, setup: Setup, inputs: str = "parts"):
         self.setup = setup
         self.squares = [(x, y) for y in range(setup.n) for x in range(setup.n)
                         if not setup.in_base(WHITE, (x, y)) and not setup.in_base(BLACK, (x, y))]
         self.index = {square: i for i, square in enumerate(self.squares)}
-        self.size = 2 * len(self.squares) + 2 + 8
+        self.per_square = 1 if inputs == "printed" else 2
+        self.size = self.per_square * len(self.squares) + 2 + 8
 
     def __call__(self, position: Position) -> np.ndarray:
         """The input vector of ``position``."""
         row = np.zeros(self.size)
         for side in (WHITE, BLACK):
             for square in position.pawns[side]:
-                row[2 * self.index[square] + side] = 1.0
+                if self.per_square == 1:
+                    row[self.index[square]] = 1.0 if side == WHITE else -1.0
+                else:
+                    row[2 * self.index[square] + side] = 1.0
+        flags = self.per_square * len(self.squares)
         if position.winner is not None and position.reason.endswith("base"):
-            row[2 * len(self.squares) + position.winner] = 1.0
+            row[flags + position.winner] = 1.0
         beta = max(self.setup.pawns, 1)
         for side in (WHITE, BLACK):
             for bin_index, share in enumerate((0.0, 0.25, 0.5, 0.75)):
-                row[2 * len(self.squares) + 2 + 4 * side + bin_index] = float(position.waiting[side] > share * beta)
+                row[flags + 2 + 4 * side + bin_index] = float(position.waiting[side] > share * beta)
         return row
 
 

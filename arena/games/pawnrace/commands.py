@@ -4,7 +4,8 @@ pawnrace-claims`` (the paper's claims about small boards against the solver) and
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,9 +29,10 @@ from arena.engines.pawnrace.td_model import save_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
 from arena.games.pawnrace.solver import Verdict, verdict
+from arena.learning.pawnrace.readings import check_resumed, td_settings
 from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy
-from arena.learning.pawnrace.td_network import network_settings
 from arena.learning.pawnrace.td_table import TdSettings
+from arena.stats.playability import playability
 
 PAPER = "Kalles and Kanellopoulos (2001)"
 STUDY = PawnRaceStudy()
@@ -52,7 +54,21 @@ def train_td_command(
     games: Annotated[int, typer.Option("--games", "-n", help="Self-play games in all (a resumed run may raise it).")]
     = 5000,
     lam: Annotated[float, typer.Option("--lambda", help="Trace decay lambda.")] = 0.5,
-    alpha: Annotated[float, typer.Option(help="Learning rate.")] = 0.001,
+    learning_rate: Annotated[float | None, typer.Option(
+        "--learning-rate", "--alpha", help="The learning rate alpha; 0 is the no-learning control [default: 0.001].",
+        show_default=False)] = None,
+    init: Annotated[str | None, typer.Option(
+        help="The network's initial weights: random, mirror (black's is white's turned 180 degrees with the "
+             "colours swapped) or zero [default: random; a table starts at zero].", show_default=False)] = None,
+    loss_reward: Annotated[float | None, typer.Option(
+        help="The loser's reward for the last move, e.g. -1 (the paper's for the network) [default: 0 for the "
+             "network, -50 for the table].", show_default=False)] = None,
+    network_inputs: Annotated[str | None, typer.Option(
+        help="parts (two inputs per free square: the sum of the paper's parts) or printed (one per free square: "
+             "the paper's printed count) [default: parts].", show_default=False)] = None,
+    key: Annotated[str | None, typer.Option(
+        help="The table's key: full (with the waiting pawns) or paper (without them) [default: full].",
+        show_default=False)] = None,
     greedy: Annotated[float, typer.Option(help="Share of moves that are greedy (the rest are random).")] = 0.9,
     block: Annotated[int, typer.Option(help="Games per block of statistics (and per checkpoint).")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
@@ -60,32 +76,36 @@ def train_td_command(
     resume: Annotated[bool, typer.Option("--resume", help="Continue the run saved beside the model file.")] = False,
     learner: Annotated[str, typer.Option(help="table (tabular) or network (nn: one neural network per side).")]
     = "table",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="Output format: table (a line per block) or json.")]
+    = "table",
 ) -> None:
     """TD(lambda) self-play (Kalles and Kanellopoulos 2001): both sides learn; statistics per block."""
+    if fmt not in ("table", "json"):
+        raise ArenaError(f"--format {fmt!r} is not one of: table, json")
     checkpoint = out.with_name(out.stem + ".checkpoint.json")
     learner = STUDY.learner_named(learner)
+    given = {"init": init, "loss_reward": loss_reward, "learning_rate": learning_rate,
+             "network_inputs": network_inputs, "key": key}
+    readings = {name: value for name, value in given.items() if value is not None}
     if resume:
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)
+        check_resumed(settings, readings)
         trainer = TRAINERS[data.get("learner", "table")](settings, data)
     else:
         setup = setup_from(map_spec, parse_options(option))
-        if games < 1 or block < 1 or not 0 <= greedy <= 1:
-            raise ArenaError("--games and --block must be at least 1, and --greedy between 0 and 1")
-        settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, lam, alpha,
-                              greedy=greedy, seed=seed, block=block)
-        if learner == "network":
-            settings = network_settings(settings)
+        settings = td_settings(setup, learner, games, block, seed, readings, lam, greedy)
         trainer = TRAINERS[learner](settings)
     err.print(f"writing the model to {out} and the checkpoint to {checkpoint} (kept, so --resume can go on)",
               highlight=False, soft_wrap=True)
 
     def report(run: Any) -> None:
         stats, first = run.blocks[-1], (len(run.blocks) - 1) * run.settings.block
-        out_console_print(f"games {first:,}-{first + stats.games:,}: moves per player {stats.mean_moves:.2f} "
-                          f"(sd {stats.sd_moves:.2f}), white {stats.white / stats.games:.1%}, black "
-                          f"{stats.black / stats.games:.1%}, draws by the cap {stats.draws}, longest "
-                          f"{stats.longest} moves of both sides")
+        line = print_line if fmt == "json" else out_console_print
+        line(f"games {first:,}-{first + stats.games:,}: moves per player {stats.mean_moves:.2f} "
+             f"(sd {stats.sd_moves:.2f}), white {stats.white / stats.games:.1%}, black "
+             f"{stats.black / stats.games:.1%}, draws by the cap {stats.draws}, longest "
+             f"{stats.longest} moves of both sides")
 
     def save(run: Any) -> None:
         save_model(checkpoint, {"format": CHECKPOINT_FORMAT, **run.checkpoint()})
@@ -95,11 +115,21 @@ def train_td_command(
         task = progress.add_task("self-play", total=settings.games, completed=trainer.played)
         finished = trainer.run(report, should_stop, save, lambda: progress.advance(task))
     save(trainer)
-    out_console_print(f"{trainer.played:,} games (seed {settings.seed}); model written to {out}; play it with "
-                      f"td:model={out}")
+    if fmt == "json":
+        rows = playability(trainer.blocks, settings.block)
+        typer.echo(json.dumps({"model": str(out), "played": trainer.played, "settings": asdict(settings),
+                               "blocks": [row.as_json() for row in rows], "white": rows[-1].white}, indent=2))
+    else:
+        out_console_print(f"{trainer.played:,} games (seed {settings.seed}); model written to {out}; play it "
+                          f"with td:model={out}")
     if not finished:
         err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)
         raise typer.Exit(130)
+
+
+def print_line(text: str) -> None:
+    """A line of progress on stderr."""
+    err.print(text, highlight=False, soft_wrap=True)
 
 
 def out_console_print(text: str) -> None:

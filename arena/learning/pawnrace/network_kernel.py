@@ -37,10 +37,13 @@ class Geometry:
     exits: np.ndarray
     input_of: np.ndarray
     inputs: int
+    printed: bool = False
+    """One input per free square (1 white, -1 black) rather than two: the ``printed`` inputs of
+    :data:`arena.engines.pawnrace.td_model.INPUTS`."""
 
     @classmethod
-    def of(cls, setup: Setup) -> Geometry:
-        """The arrays of ``setup``'s board."""
+    def of(cls, setup: Setup, inputs: str = "parts") -> Geometry:
+        """The arrays of ``setup``'s board, for the network ``inputs`` (``parts`` or ``printed``)."""
         n, cells = setup.n, setup.n * setup.n
         base_of = np.full(cells, -1, dtype=np.int64)
         distance = np.zeros((2, cells), dtype=np.int64)
@@ -61,8 +64,9 @@ class Geometry:
                     input_of[cell] = free
                     free += 1
         exits = np.array([[y * n + x for x, y in setup.exits(side)] for side in (WHITE, BLACK)], dtype=np.int64)
+        printed = inputs == "printed"
         return cls(n, setup.pawns, setup.removal == "all", setup.max_moves, base_of, distance, neighbours, exits,
-                   input_of, 2 * free + 2 + 8)
+                   input_of, (1 if printed else 2) * free + 2 + 8, printed)
 
 
 def seed_state(seed: int) -> np.ndarray:
@@ -176,30 +180,38 @@ def play_move(board, waiting, side, origin, target, moves, removal_all, max_move
 
 
 @njit(cache=True)
-def active_inputs(board, waiting, pawns, input_of, inputs, active) -> int:
-    """Fill ``active`` with the indices of the inputs that are 1 for a position that goes on; their number."""
+def active_inputs(board, waiting, pawns, input_of, inputs, printed, active, signs) -> int:
+    """Fill ``active`` with the indices of the non-zero inputs of a position that goes on and ``signs`` with
+    their values (1, or -1 for a black pawn's square with ``printed`` inputs); their number."""
     count = 0
     for cell in range(board.shape[0]):
         if board[cell] > 0:
-            active[count] = 2 * input_of[cell] + board[cell] - 1
+            if printed:
+                active[count] = input_of[cell]
+                signs[count] = 1.0 if board[cell] == 1 else -1.0
+            else:
+                active[count] = 2 * input_of[cell] + board[cell] - 1
+                signs[count] = 1.0
             count += 1
     beta = max(pawns, 1)
     for side in range(2):
         for bin_index in range(4):
             if waiting[side] > _BIN_SHARES[bin_index] * beta:
                 active[count] = inputs - 8 + 4 * side + bin_index
+                signs[count] = 1.0
                 count += 1
     return count
 
 
 @njit(cache=True)
-def network_value(w1, b1, w2, b2, active, count, hidden) -> float:
-    """The network's output for the inputs ``active[:count]`` (all others 0), its hidden layer in ``hidden``."""
+def network_value(w1, b1, w2, b2, active, signs, count, hidden) -> float:
+    """The network's output for the inputs ``active[:count]`` of values ``signs[:count]`` (all others 0), its
+    hidden layer in ``hidden``."""
     total = b2
     for j in range(b1.shape[0]):
         sum_in = b1[j]
         for index in range(count):
-            sum_in += w1[active[index], j]
+            sum_in += signs[index] * w1[active[index], j]
         hidden[j] = 1.0 / (1.0 + np.exp(-sum_in))
         total += hidden[j] * w2[j]
     return 1.0 / (1.0 + np.exp(-total))
@@ -217,7 +229,7 @@ def _learn(w1, b1, w2, b2, e1, eb1, e2, eb2, step) -> None:
 
 
 @njit(cache=True)
-def _extend_trace(e1, eb1, e2, eb2, decay, value, w2, hidden, active, count) -> None:
+def _extend_trace(e1, eb1, e2, eb2, decay, value, w2, hidden, active, signs, count) -> None:
     """``e = decay * e + grad V``, the gradient taken at the output ``value`` and its ``hidden`` layer."""
     d_out = value * (1.0 - value)
     e1 *= decay
@@ -226,15 +238,16 @@ def _extend_trace(e1, eb1, e2, eb2, decay, value, w2, hidden, active, count) -> 
         eb1[j] = decay * eb1[j] + d_hidden
         e2[j] = decay * e2[j] + d_out * hidden[j]
         for index in range(count):
-            e1[active[index], j] += d_hidden
+            e1[active[index], j] += signs[index] * d_hidden
     eb2[0] = decay * eb2[0] + d_out
 
 
 @njit(cache=True)
 def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, distance, neighbours, exits,
-                   input_of, gamma, lam, alpha, greedy, win_reward):
+                   input_of, printed, gamma, lam, alpha, greedy, win_reward, loss_reward):
     """Play one game between the networks ``[w1[s], b1[s], w2[s], b2[s:s+1]]`` of side ``s``, each learning
-    after its moves; returns the winner (-1 a draw) and the number of moves."""
+    after its moves (the last one rewarded ``win_reward`` for a win, ``loss_reward`` for a loss, 0 for a draw);
+    returns the winner (-1 a draw) and the number of moves."""
     cells, hidden_size, inputs = base_of.shape[0], b1.shape[1], w1.shape[1]
     e1, eb1, e2, eb2 = np.zeros_like(w1), np.zeros_like(b1), np.zeros_like(w2), np.zeros_like(b2)
     board = np.zeros(cells, dtype=np.int8)
@@ -246,10 +259,12 @@ def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, 
     ties = np.zeros(4 * cells + 8, dtype=np.int64)
     doomed = np.zeros(cells, dtype=np.int64)
     active = np.zeros(cells + 8, dtype=np.int64)
+    signs = np.zeros(cells + 8, dtype=np.float64)
     hidden = np.zeros(hidden_size, dtype=np.float64)
-    w2_then = np.zeros(hidden_size, dtype=np.float64)
     has_last = np.zeros(2, dtype=np.bool_)
-    last_value = np.zeros(2)
+    last_active = np.zeros((2, cells + 8), dtype=np.int64)  # each side's last afterstate, as its inputs
+    last_signs = np.zeros((2, cells + 8), dtype=np.float64)
+    last_count = np.zeros(2, dtype=np.int64)
     side, moves, result = 0, 0, -2
     while result == -2:
         count = legal_moves(board, waiting, side, base_of, distance, neighbours, exits, origins, targets)
@@ -265,8 +280,8 @@ def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, 
                 outcome = play_move(scratch, scratch_waiting, side, origins[index], targets[index], moves + 1,
                                     removal_all, max_moves, base_of, distance, neighbours, exits, doomed)
                 if outcome == -2:
-                    live = active_inputs(scratch, scratch_waiting, pawns, input_of, inputs, active)
-                    score = network_value(w1[side], b1[side], w2[side], b2[side], active, live, hidden)
+                    live = active_inputs(scratch, scratch_waiting, pawns, input_of, inputs, printed, active, signs)
+                    score = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
                 else:
                     score = 0.5 if outcome == -1 else 2.0 if outcome == side else -1.0
                 if score > best:
@@ -278,24 +293,32 @@ def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, 
         moves += 1
         result = play_move(board, waiting, side, origins[chosen], targets[chosen], moves, removal_all, max_moves,
                            base_of, distance, neighbours, exits, doomed)
+        # The paper's update, with every value and gradient at the weights as they stand (theta_t):
+        # delta = r + gamma V(s') - V(s), theta += alpha delta e, then e = gamma lambda e + grad V(s').
         if result != -2:
             for player in range(2):
                 if has_last[player]:
-                    reward = win_reward if result == player else 0.0
-                    step = alpha * (reward - last_value[player])
+                    reward = win_reward if result == player else 0.0 if result == -1 else loss_reward
+                    before = network_value(w1[player], b1[player], w2[player], b2[player], last_active[player],
+                                           last_signs[player], last_count[player], hidden)
+                    step = alpha * (reward - before)
                     _learn(w1[player], b1[player], w2[player], b2[player:player + 1], e1[player], eb1[player],
                            e2[player], eb2[player:player + 1], step)
         else:
-            live = active_inputs(board, waiting, pawns, input_of, inputs, active)
-            value = network_value(w1[side], b1[side], w2[side], b2[side], active, live, hidden)
-            w2_then[:] = w2[side]  # the gradient is taken before this move's update
+            live = active_inputs(board, waiting, pawns, input_of, inputs, printed, active, signs)
             if has_last[side]:
-                step = alpha * (gamma * value - last_value[side])
+                value = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
+                before = network_value(w1[side], b1[side], w2[side], b2[side], last_active[side], last_signs[side],
+                                       last_count[side], hidden)
+                step = alpha * (gamma * value - before)
                 _learn(w1[side], b1[side], w2[side], b2[side:side + 1], e1[side], eb1[side], e2[side],
                        eb2[side:side + 1], step)
-            _extend_trace(e1[side], eb1[side], e2[side], eb2[side:side + 1], gamma * lam, value, w2_then, hidden,
-                          active, live)
+            value = network_value(w1[side], b1[side], w2[side], b2[side], active, signs, live, hidden)
+            _extend_trace(e1[side], eb1[side], e2[side], eb2[side:side + 1], gamma * lam, value, w2[side], hidden,
+                          active, signs, live)
             has_last[side] = True
-            last_value[side] = value
+            last_active[side, :live] = active[:live]
+            last_signs[side, :live] = signs[:live]
+            last_count[side] = live
         side = 1 - side
     return result, moves

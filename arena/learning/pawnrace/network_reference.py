@@ -22,17 +22,46 @@ def kernel_order(setup: Setup, side: int, move: tuple) -> tuple[int, int, int]:
     return (1, origin[1] * setup.n + origin[0], step)
 
 
+class SideLearner:
+    """One side's TD(lambda) learner over its network, as the paper writes the update: when the side's move
+    leaves the position ``s'`` (after ``s``, its previous one), ``delta = r + gamma V(s') - V(s)`` and
+    ``theta += alpha delta e``, then ``e = gamma lambda e + grad V(s')``, every value and gradient taken at the
+    weights as they stand; a final position is worth nothing but its reward."""
+
+    def __init__(self, network: Network, gamma: float, lam: float, alpha: float):
+        self.network, self.gamma, self.lam, self.alpha = network, gamma, lam, alpha
+        self.traces: list[np.ndarray] | None = None
+        self.last: np.ndarray | None = None
+
+    def reached(self, row: np.ndarray, reward: float = 0.0) -> None:
+        """The side's move left the position whose inputs are ``row``, the game going on, with ``reward``."""
+        self._learn(reward + self.gamma * self.value(row))
+        _, gradient = self.network.value_and_gradient(row)
+        decay = self.gamma * self.lam
+        self.traces = gradient if self.traces is None else [decay * t + g for t, g in
+                                                            zip(self.traces, gradient, strict=True)]
+        self.last = row
+
+    def finish(self, reward: float) -> None:
+        """The game ended (on either side's move) with ``reward`` to this side."""
+        self._learn(reward)
+
+    def value(self, row: np.ndarray) -> float:
+        """The network's value of the position ``row``."""
+        return self.network.value_and_gradient(row)[0]
+
+    def _learn(self, target: float) -> None:
+        if self.last is not None and self.traces is not None:
+            delta = target - self.value(self.last)
+            self.network.step([self.alpha * delta * t for t in self.traces])
+
+
 def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.ndarray) -> tuple[int | None, int]:
     """One self-play game of both ``networks``, each learning after its moves, drawing from ``rng_state`` as
     the kernel does; the winner (``None``: a draw) and the number of moves."""
-    setup, features = settings.setup, Features(settings.setup)
-    traces: list[list[np.ndarray] | None] = [None, None]
-    last: list[float | None] = [None, None]
-
-    def learn(side, reward, value_now):
-        if last[side] is not None:
-            delta = reward + settings.gamma * value_now - last[side]
-            networks[side].step([settings.alpha * delta * t for t in traces[side]])
+    setup, features = settings.setup, Features(settings.setup, settings.network_inputs)
+    loss = 0.0 if settings.loss_reward is None else settings.loss_reward
+    learners = [SideLearner(network, settings.gamma, settings.lam, settings.alpha) for network in networks]
 
     position = start(setup)
     while not position.over:
@@ -53,13 +82,9 @@ def reference_game(settings: TdSettings, networks: list[Network], rng_state: np.
         after = afters[chosen]
         if after.over:
             for player in (0, 1):
-                learn(player, settings.win_reward if after.winner == player else 0.0, 0.0)
+                learners[player].finish(settings.win_reward if after.winner == player else
+                                        0.0 if after.winner is None else loss)
         else:
-            value, gradient = networks[side].value_and_gradient(features(after))
-            learn(side, 0.0, value)
-            decay = settings.gamma * settings.lam
-            trace = traces[side]
-            traces[side] = gradient if trace is None else [decay * t + g for t, g in zip(trace, gradient, strict=True)]
-            last[side] = value
+            learners[side].reached(features(after))
         position = after
     return position.winner, position.moves

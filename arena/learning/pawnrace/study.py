@@ -4,17 +4,27 @@ read back from a model file, and the perfect-play verdict on boards small enough
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import asdict
+from typing import Any
 
-from arena.core.errors import ArenaError
 from arena.engines.pawnrace.td_model import load_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.solver import verdict
-from arena.learning.pawnrace.td_network import TdNetworkTrainer, network_settings
+from arena.learning.pawnrace.readings import READINGS, check_readings, td_settings
+from arena.learning.pawnrace.td_network import TdNetworkTrainer
 from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer
-from arena.learning.playability import PlayabilityStudy, StudyRun
+from arena.learning.playability import PlayabilityStudy, PublishedRow, StudyRun
 from arena.stats.playability import BlockStats
 
 TRAINERS = {"table": TdTableTrainer, "network": TdNetworkTrainer}
+
+TABLE_1 = [PublishedRow("0-10,000", 179.94, 108.02, 0.4783), PublishedRow("10,000-20,000", 182.88, 108.44, 0.4772),
+           PublishedRow("20,000-30,000", 187.87, 109.17, 0.5030), PublishedRow("30,000-40,000", 186.88, 109.58, 0.4998),
+           PublishedRow("40,000-50,000", 184.90, 108.62, 0.5003), PublishedRow("50,000-60,000", 183.53, 107.56, 0.4900),
+           PublishedRow("60,000-70,000", 184.76, 106.87, 0.4979), PublishedRow("70,000-74,000", 186.37, 109.05, 0.4985),
+           PublishedRow("all", 184.5, 108.4, 0.4926)]
+"""Kalles and Kanellopoulos (2001), Table 1: the network learners on n=8, a=2, beta=5, per 10,000 games (the
+average number of moves, their standard deviation, white's wins); ``all`` from the text's 74,000 games."""
 
 
 class PawnRaceStudy(PlayabilityStudy):
@@ -24,28 +34,31 @@ class PawnRaceStudy(PlayabilityStudy):
     default_map = "pawnrace_5x5"
     learners = {"table": "tabular TD(lambda)", "network": "one neural network per side"}
     aliases = {"tabular": "table", "nn": "network"}
+    readings = READINGS
+
+    def check_readings(self, readings: Mapping[str, Any], learner: str) -> None:
+        """Refuse, in one line, a reading ``learner`` has no use for or a value it does not take."""
+        super().check_readings(readings, learner)
+        check_readings(learner, readings)
 
     def train(self, map_spec: str, options: Mapping[str, str], learner: str, games: int, block: int, seed: int,
-              on_game: Callable[[], None] | None = None) -> StudyRun:
-        """Train both sides of ``learner`` from scratch on the configuration the map and options give."""
+              on_game: Callable[[], None] | None = None, readings: Mapping[str, Any] | None = None) -> StudyRun:
+        """Train both sides of ``learner`` from scratch on the configuration the map and options give, under
+        the ``readings`` of :mod:`arena.learning.pawnrace.readings`."""
         setup = setup_from(map_spec, options)
-        if games < 1 or block < 1:
-            raise ArenaError("--games and --block must be at least 1")
-        settings = TdSettings(setup.n, setup.a, setup.pawns, setup.removal, setup.max_moves, games, seed=seed,
-                              block=block)
-        if learner == "network":
-            settings = network_settings(settings)
+        settings = td_settings(setup, learner, games, block, seed, readings or {})
         trainer = TRAINERS[learner](settings)
         trainer.run(on_game=on_game)
-        return self._run(settings, trainer.blocks)
+        return self._run(settings, trainer.blocks, learner)
 
     def recorded(self, model: str) -> StudyRun:
         """The statistics a ``arena train pawnrace-td`` model recorded."""
         data = load_model(model)
-        return self._run(TdSettings(**data["settings"]), [BlockStats(**block) for block in data["blocks"]])
+        return self._run(TdSettings(**data["settings"]), [BlockStats(**block) for block in data["blocks"]],
+                         data["kind"])
 
     @staticmethod
-    def _run(settings: TdSettings, blocks: list[BlockStats]) -> StudyRun:
+    def _run(settings: TdSettings, blocks: list[BlockStats], learner: str) -> StudyRun:
         setup = settings.setup
         title = (f"Playability of pawnrace n={setup.n} a={setup.a} pawns={setup.pawns} removal={setup.removal}: "
                  f"{sum(b.games for b in blocks):,} self-play games, fewest moves to win {setup.fastest_win()}")
@@ -56,4 +69,6 @@ class PawnRaceStudy(PlayabilityStudy):
             perfect = f"perfect play: {solved.winner} wins in {solved.winner_moves} moves"
         else:
             perfect = "perfect play: a draw"
-        return StudyRun(title, blocks, settings.block, ("white", "black"), perfect)
+        published = TABLE_1 if (setup.n, setup.a, setup.pawns, learner) == (8, 2, 5, "network") else []
+        return StudyRun(title, blocks, settings.block, ("white", "black"), perfect,
+                        {"learner": learner, **asdict(settings)}, published)

@@ -6,7 +6,9 @@ the bases (a white pawn there, a black pawn there), two for "a pawn has reached 
 side's waiting pawns as four thermometer bins (more than 0, a quarter, a half, three quarters of beta).
 One hidden layer of sigmoid units, half as many as the inputs, and a sigmoid output. After each of its moves a
 side learns: ``delta = r + gamma V(s') - V(s)`` and ``w += alpha * delta * e``, with the eligibility trace
-``e = gamma * lambda * e + grad V(s)``; the reward is 1 for a win and 0 otherwise. Moves are chosen as by the
+``e = gamma * lambda * e + grad V(s)``; the reward is 1 for a win, ``loss_reward`` (0, or the paper's -1) for a
+loss and 0 otherwise. ``network_inputs="printed"`` gives one input per free square instead of two, and
+``init`` chooses the initial weights (:mod:`arena.learning.pawnrace.initial_weights`). Moves are chosen as by the
 table learner (greedy over afterstates, random one move in ten). Defaults are the paper's: gamma 0.95,
 lambda 0.5, learning rate 0.001.
 """
@@ -26,12 +28,15 @@ from arena.engines.pawnrace.td_model import (  # noqa: F401 - Features, choose_b
     choose_by_network,
 )
 from arena.games.pawnrace.rules import BLACK, WHITE
+from arena.learning.pawnrace.initial_weights import initial_networks
 from arena.learning.pawnrace.td_table import BlockStats, SelfPlayTrainer, TdSettings
 
 
 def network_settings(settings: TdSettings) -> TdSettings:
-    """The paper's network settings on a configuration: gamma 0.95, reward 1 for a win and none for a move."""
-    return replace(settings, gamma=0.95, win_reward=1.0, move_reward=0.0)
+    """The paper's network settings on a configuration: gamma 0.95, reward 1 for a win and none for a move
+    (and, unless ``settings`` chose them, random initial weights and 0 for a loss)."""
+    return replace(settings, gamma=0.95, win_reward=1.0, move_reward=0.0, init=settings.init or "random",
+                   loss_reward=0.0 if settings.loss_reward is None else settings.loss_reward)
 
 
 class TdNetworkTrainer(SelfPlayTrainer):
@@ -44,13 +49,13 @@ class TdNetworkTrainer(SelfPlayTrainer):
 
         self.self_play_game = self_play_game
         self.settings = settings
-        self.geometry = Geometry.of(settings.setup)
+        self.geometry = Geometry.of(settings.setup, settings.network_inputs)
         self.rng_state = seed_state(settings.seed)
         self.played = 0
         self.blocks: list[BlockStats] = []
         if data is None:
-            init = np.random.default_rng(settings.seed)
-            networks = [Network(self.geometry.inputs, init), Network(self.geometry.inputs, init)]
+            features = Features(settings.setup, settings.network_inputs)
+            networks = initial_networks(features, settings.init or "random", settings.seed)
         else:
             networks = [Network(self.geometry.inputs, weights=w) for w in data["networks"]]
             self._restore(data)
@@ -72,7 +77,8 @@ class TdNetworkTrainer(SelfPlayTrainer):
         winner, moves = self.self_play_game(
             self.w1, self.b1, self.w2, self.b2, self.rng_state, geometry.pawns, geometry.removal_all,
             geometry.max_moves, geometry.base_of, geometry.distance, geometry.neighbours, geometry.exits,
-            geometry.input_of, settings.gamma, settings.lam, settings.alpha, settings.greedy, settings.win_reward)
+            geometry.input_of, geometry.printed, settings.gamma, settings.lam, settings.alpha, settings.greedy,
+            settings.win_reward, 0.0 if settings.loss_reward is None else settings.loss_reward)
         return (None if winner < 0 else int(winner)), int(moves)
 
     def random_state(self) -> Any:

@@ -4,8 +4,10 @@ Each side learns its own table of afterstate values (the position its move leave
 sides' pawn squares, the waiting pawns and the side to move). It picks the move whose afterstate it values
 most (a move that ends the game is worth its reward), or, one move in ten, a random legal move. After each
 of its moves it learns on-line: ``delta = r + gamma V(s') - V(s)`` moves every state on its replacing
-eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move, ``+50``
-to the winner's last move and ``-50`` to the loser's. The paper's settings are the defaults.
+eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move that does
+not end the game, ``+50`` to the winner's last move and ``-50`` to the loser's (``loss_reward`` sets it).
+The paper's settings are the defaults; ``key="paper"`` keys positions without the waiting pawns, as the
+paper's key does.
 
 The whole run is reproducible from its seed: one ``random.Random`` drives every choice, and a checkpoint
 holds its state, so a resumed run ends exactly as an uninterrupted one.
@@ -28,7 +30,7 @@ from arena.engines.pawnrace.td_model import (  # noqa: F401 - load_model, save_m
     save_model,
     unmoved,
 )
-from arena.games.pawnrace.rules import Setup, start
+from arena.games.pawnrace.rules import Position, Setup, start
 from arena.stats.playability import BlockStats
 
 TRACE_FLOOR = 1e-6  # traces below this are dropped: 0.5 ** 20
@@ -52,6 +54,16 @@ class TdSettings:
     move_reward: float = -1.0
     seed: int = 0
     block: int = 10_000
+    init: str | None = None
+    """The network's initial weights: ``random``, ``mirror`` or ``zero``; ``None``: the learner's default (a
+    table starts at zero, a network at random)."""
+    loss_reward: float | None = None
+    """The loser's reward for the game's last move; ``None``: the learner's default (the table's ``-win_reward``,
+    the paper's -50; the network's 0)."""
+    network_inputs: str = "parts"
+    """The network's inputs (:data:`arena.engines.pawnrace.td_model.INPUTS`)."""
+    key: str = "full"
+    """The table's key of a position (:data:`arena.engines.pawnrace.td_model.KEYS`)."""
 
     @cached_property
     def setup(self) -> Setup:
@@ -60,12 +72,18 @@ class TdSettings:
 
 
 @dataclass
-class _Learner:
+class TableLearner:
+    """One side's on-line TD(lambda) over its ``table`` with replacing traces: after each of its moves
+    :meth:`learn` moves every state on the trace by ``alpha * delta * e`` and decays the trace by ``gamma *
+    lambda``; :meth:`visit` sets the trace of the position the move left to 1."""
+
     table: dict[str, float]
     traces: dict[str, float] = field(default_factory=dict)
     last: str | None = None
 
     def learn(self, settings: TdSettings, reward: float, value_now: float) -> None:
+        """``delta = reward + gamma * value_now - V(last)``; every state on the trace moves by ``alpha * delta *
+        e``, then the trace decays."""
         if self.last is None:
             return
         delta = reward + settings.gamma * value_now - self.table.get(self.last, 0.0)
@@ -80,6 +98,7 @@ class _Learner:
                 self.traces[key] = trace
 
     def visit(self, key: str) -> None:
+        """The side's move left the position ``key``: its trace is 1 (replacing, not adding)."""
         self.traces[key] = 1.0  # replacing traces
         self.last = key
 
@@ -152,28 +171,38 @@ class TdTableTrainer(SelfPlayTrainer):
     def play_game(self) -> tuple[int | None, int]:
         """Play and learn from one self-play game; its winner (``None``: a draw) and its length in moves."""
         settings, setup = self.settings, self.settings.setup
-        learners = [_Learner(self.tables[0]), _Learner(self.tables[1])]
+        learners = [TableLearner(self.tables[0]), TableLearner(self.tables[1])]
         position = start(setup)
         while not position.over:
             side = position.to_move
-            _, after, value = choose(setup, self.tables[side], position, settings.win_reward, self.rng, settings.greedy)
+            _, after, value = self.choose(side, position)
             learner = learners[side]
             if after.over:
-                final = settings.move_reward + (0.0 if after.winner is None else settings.win_reward
-                                                if after.winner == side else -settings.win_reward)
+                # the paper: -1 a move "unless the resulting state is a final one; then it is +50 for the winner
+                # and -50 for the loser's last move" (a draw by the move cap, which the paper has not, is a move)
+                loss = -settings.win_reward if settings.loss_reward is None else settings.loss_reward
+                final = (settings.move_reward if after.winner is None else settings.win_reward
+                         if after.winner == side else loss)
                 learner.learn(settings, final, 0.0)
-                loser = learners[1 - side]
+                other = learners[1 - side]
                 if after.winner == side:
-                    loser.learn(settings, -settings.win_reward, 0.0)
+                    other.learn(settings, loss, 0.0)
                 elif after.winner is None:
-                    loser.learn(settings, 0.0, 0.0)
+                    other.learn(settings, 0.0, 0.0)
                 else:
-                    loser.learn(settings, settings.win_reward, 0.0)
+                    other.learn(settings, settings.win_reward, 0.0)
             else:
                 learner.learn(settings, settings.move_reward, value)
-                learner.visit(position_key(unmoved(after)))
+                learner.visit(position_key(unmoved(after), settings.key))
             position = after
         return position.winner, position.moves
+
+    def choose(self, side: int, position: Position) -> tuple[Any, Position, float]:
+        """The move ``side`` plays from ``position`` (epsilon-greedy by its table), the position it leaves and
+        that position's value to the side."""
+        settings = self.settings
+        return choose(settings.setup, self.tables[side], position, settings.win_reward, self.rng, settings.greedy,
+                      settings.key)
 
     def random_state(self) -> Any:
         """The state of the run's ``random.Random`` as JSON-ready data."""
