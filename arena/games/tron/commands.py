@@ -170,14 +170,43 @@ def scaling_command(
                                               show_default=False)] = None,
     executor: ExecutorName = None,
     address: Address = None,
+    perception: Annotated[str, typer.Option(
+        help="P measures the cells to the board's edge (edges, as the paper writes) or to the first wall, "
+             "trail or head (trails).")] = "edges",
+    round_scale: Annotated[str, typer.Option(
+        "--round", help="R is the round number (raw, as the paper writes) or the round over the board's cells "
+                        "(scaled).")] = "raw",
+    dictation: Annotated[str, typer.Option(
+        help="The table's decision is played whatever it hits (any) or only onto an empty cell (safe).")] = "any",
+    walls: Annotated[str, typer.Option(
+        help="W is the occupied share of the half-planes ahead, left and right (half-planes) or of the lines of "
+             "cells from the head to the edge (rays).")] = "half-planes",
+    growth: Annotated[str, typer.Option(
+        help="Every round's exact state enters the table (every-round), only rounds with the cell ahead "
+             "occupied (turns), or a round updates the entry its state matched at c and only an unmatched "
+             "state is added (matched).")] = "every-round",
+    credit: Annotated[str, typer.Option(
+        help="The game's reward goes to every move recorded (game) or to the last 10 (last).")] = "game",
 ) -> None:
-    """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
+    """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts.
+
+    The switches (--perception, --round, --dictation, --walls, --growth, --credit) choose readings of what the
+    paper leaves open; their defaults are its literal reading. They are part of the results file's settings."""
     from arena.cli.interrupts import stop_requests
+    from arena.engines.tron.snafu.reading import Reading
     from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
     from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
-    from arena.learning.tron.snafu.summary import HEADERS, summarise, summary_row
+    from arena.learning.tron.snafu.summary import (
+        GROWTH_HEADERS,
+        HEADERS,
+        growth_rows,
+        summarise,
+        summary_json,
+        summary_row,
+    )
 
     check_output_format(fmt)
+    reading = Reading(perception, round_scale, dictation, walls, growth, credit)
     chosen = [parse_strategy(text) for text in strategy] if strategy else list(PAPER_STRATEGIES)
     if reps < 1 or (workers is not None and workers < 1) or train_games < 1 or test_games < 1:
         raise ArenaError("--reps, --workers, --train-games and --test-games must be at least 1")
@@ -194,19 +223,24 @@ def scaling_command(
         from arena.learning.tron.snafu.plots import check_plot_path
 
         check_plot_path(plot)
-    store = ResultsFile(results, ScalingSettings(seed, train_games, test_games))
+    store = ResultsFile(results, ScalingSettings(seed, train_games, test_games, reading=reading))
     total = reps * len(chosen)
     done = sum(1 for s in chosen for rep in range(reps) if (s.label, rep) in store.done)
-    err.print(f"results in {results}: {done} of {total} repetitions already done", highlight=False, soft_wrap=True)
+    err.print(f"results in {results} (reading: {reading.label}): {done} of {total} repetitions already done",
+              highlight=False, soft_wrap=True)
     with stop_requests() as should_stop, games_progress() as progress:
         task = progress.add_task("snafu-scaling", total=total, completed=done, unit="repetitions")
         finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task),
                                   start_pool)
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
-    if summaries:
+    if summaries and fmt == "json":
+        typer.echo(json.dumps([summary_json(summary, reading.settings()) for summary in summaries], indent=2))
+    elif summaries:
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
-                   f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}",
-                   names=("strategy",))
+                   f"Snafu scaling (Cloppert 2007), reading {reading.label}: success mean ± sd over "
+                   f"repetitions, seed {seed}", names=("strategy",))
+        emit_table(GROWTH_HEADERS, [row for summary in summaries for row in growth_rows(summary)], fmt,
+                   "Table growth while training (mean over repetitions)", names=("strategy",))
     if plot is not None and summaries:
         from arena.learning.tron.snafu.plots import plot_curves
 
