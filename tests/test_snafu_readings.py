@@ -180,3 +180,36 @@ def test_the_command_takes_the_switches_and_reports_growth_and_decisive_entries_
     assert other.exit_code == 2 and "other settings" in other.output
     bad = runner.invoke(app, [*base, "--walls", "cones"])
     assert bad.exit_code == 2 and "walls 'cones' is not one of: half-planes, rays" in bad.output
+
+
+def test_the_cla_bot_plays_under_a_reading(tmp_path):
+    from arena.engines.tron.snafu.table import save_table
+    from arena.play.referee import run_match
+
+    path = tmp_path / "left.json"
+    table = Table(3)
+    table.scores[table.row(np.array([0.5, 0.5, 1.0]))] = [0, 0, 50]  # PR: every state matches; turn left
+    save_table(path, table, {})
+    spinning = run_match("snafu", [f"cla:features=PR,table={path}", "mindless"], options={"size": "9x9"}, seed=4)
+    assert [turn[0] for turn in spinning.actions] == ["left"] * 4 and spinning.ranks == (2, 1)
+    safe = run_match("snafu", [f"cla:features=PR,table={path},dictation=safe", "mindless"],
+                     options={"size": "9x9"}, seed=4)
+    moves = [turn[0] for turn in safe.actions]
+    assert moves[:6] == ["left", "left", "left", "straight", "left", "straight"]  # the fourth left would crash
+    assert len(moves) == 32 and safe.ranks == (1, 2)
+
+
+def test_train_command_takes_the_switches_and_names_them_in_the_bots_spec(tmp_path):
+    from arena.engines.tron.snafu.table import load_table
+
+    path = tmp_path / "t.json"
+    result = runner.invoke(app, ["train", "snafu-cla", "--strategy", "WR", "--size", "9x9", "--games", "20",
+                                 "--seed", "2", "--dictation", "safe", "--growth", "matched", "--out", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "cla:features=WR,t=12,c=0.5,reward=4/-4/-1,dictation=safe,growth=matched,table=" in result.output
+    table, settings = load_table(path)
+    assert (settings["dictation"], settings["growth"], settings["perception"]) == ("safe", "matched", "edges")
+    again = Automaton(parse_strategy("WR"), reading=Reading(dictation="safe", growth="matched"))
+    again.play(9, 9, 20, seed=2)
+    assert len(table) == len(again.table) == 16
+    assert table.scores[:16].tolist() == again.table.scores[:16].tolist()

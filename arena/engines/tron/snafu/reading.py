@@ -82,6 +82,13 @@ class Reading:
         return cls(**{item.name: str(settings.get(item.name, item.default)) for item in fields(cls)})
 
 
+def rewarded_rounds(kept: np.ndarray, credit: str) -> np.ndarray:
+    """The rounds, in order, whose (state, decision) a game's reward goes to: those that enter the table (``kept``
+    not -2, see ``growth``), or with credit ``last`` only the last :data:`LAST_MOVES` of them."""
+    rows = np.flatnonzero(np.asarray(kept) != -2)
+    return rows[-LAST_MOVES:] if credit == "last" else rows
+
+
 PAPER = Reading()
 """The paper's literal reading."""
 

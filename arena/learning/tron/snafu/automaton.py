@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from arena.engines.tron.snafu.features import parse_feature_set
-from arena.engines.tron.snafu.reading import LAST_MOVES, PAPER, Reading
+from arena.engines.tron.snafu.reading import PAPER, Reading, rewarded_rounds
 from arena.engines.tron.snafu.strategy import Strategy
 from arena.engines.tron.snafu.table import Table
 from arena.learning.tron.snafu.simulate import play_read_game, seed_games
@@ -41,12 +41,6 @@ class Automaton:
         win, lose, tie = self.strategy.reward
         return win if outcome > 0 else lose if outcome < 0 else tie
 
-    def rewarded_rounds(self, kept: np.ndarray) -> np.ndarray:
-        """The rounds, in order, whose (state, decision) the game's reward goes to: those that enter the table
-        (``kept`` not -2, see growth), or with credit ``last`` only the last :data:`LAST_MOVES` of them."""
-        rows = np.flatnonzero(kept != -2)
-        return rows[-LAST_MOVES:] if self.reading.credit == "last" else rows
-
     def play(self, width: int, height: int, games: int, seed: int, learn: bool = True,
              on_game: Callable[[int, int], None] | None = None) -> Session:
         """Play ``games`` games on an open ``width`` x ``height`` board, seeded by ``seed``; with ``learn`` the
@@ -64,7 +58,7 @@ class Automaton:
             outcome, rounds = play_read_game(width, height, self.codes, reading, table.units, table.scores,
                                              table.size, c, t, states, actions, kept, record)
             if learn:
-                rows = self.rewarded_rounds(kept[:rounds])
+                rows = rewarded_rounds(kept[:rounds], self.reading.credit)
                 table.update(states[rows], actions[rows], self.reward(outcome), kept[rows])
             session.outcomes.append(int(outcome))
             session.rounds.append(int(rounds))
