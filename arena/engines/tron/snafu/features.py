@@ -12,6 +12,10 @@ letters ``P``, ``O``, ``W``, ``R`` without repeats) concatenates them in the ord
   counts as fully walled (1);
 * ``R`` (1): the round number, 1 at the first move, not normalised (as in the paper).
 
+That is the paper's literal reading (:func:`state_vector`); :func:`read_state` also takes the readings of
+:mod:`.reading` that change a feature (P up to the first occupied cell, R over the board's cells, W along
+rays).
+
 The grid is the arena's padded flat Tron grid (:mod:`arena.games.tron.board`): 0 is an empty cell, anything
 else is occupied; headings are indices into ``("N", "E", "S", "W")``.
 """
