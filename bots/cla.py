@@ -1,7 +1,10 @@
 """cla: a collective learning automaton for Snafu (Cloppert 2007), playing from a state-transition table.
 
-``cla:features=POWR,t=3,c=0.5,reward=3/-3/1,table=FILE,learn=off``. Without ``table`` the table starts empty
-and the bot plays exactly as ``mindless``. With ``learn=on`` the bot adds each finished game to the table it
+``cla:features=POWR,t=3,c=0.5,reward=3/-3/1,table=FILE,learn=off``, and the readings of
+``arena experiment snafu-scaling`` (``perception=edges|trails``, ``round=raw|scaled``, ``dictation=any|safe``,
+``walls=half-planes|rays``, ``growth=every-round|turns|matched``, ``credit=game|last``; the paper's literal
+reading by default: give those the table was trained with). Without ``table`` the table starts empty and the
+bot plays exactly as ``mindless``. With ``learn=on`` the bot adds each finished game to the table it
 holds in this process (shared by every game of the same spec played here, never written to the file): a
 tournament spreads games over processes, so leave it off there. Train tables with ``arena train snafu-cla``.
 """
@@ -26,17 +29,27 @@ class Cla(Bot):
     in_default_field = False  # untrained it is mindless; trained it needs a table file
 
     def __init__(self, features: str = "POWR", t: int = 3, c: float = 0.5, reward: str = "3/-3/1",
-                 table: str = "", learn: str = "off"):
+                 table: str = "", learn: str = "off", perception: str = "edges", round: str = "raw",
+                 dictation: str = "any", walls: str = "half-planes", growth: str = "every-round",
+                 credit: str = "game"):
         # Imported here, not at the top: loading the bot list then needs no numba.
-        from arena.engines.tron.snafu.features import parse_feature_set, state_vector
+        from arena.core.errors import ArenaError
+        from arena.engines.tron.snafu.features import parse_feature_set, read_state
+        from arena.engines.tron.snafu.reading import Reading, rewarded_rounds
         from arena.engines.tron.snafu.strategy import make_strategy
-        from arena.engines.tron.snafu.table import ACTIONS, NO_MATCH, Table, load_table
+        from arena.engines.tron.snafu.table import ACTIONS, NO_MATCH, Table, load_table, most_similar
 
-        self._state_vector, self._actions, self._no_match = state_vector, ACTIONS, NO_MATCH
+        self._read_state, self._actions, self._no_match = read_state, ACTIONS, NO_MATCH
+        self._most_similar, self._rewarded_rounds = most_similar, rewarded_rounds
+        try:
+            self.reading = Reading(perception, round, dictation, walls, growth, credit)
+        except ArenaError as exc:
+            raise ValueError(str(exc)) from None
+        self._codes = self.reading.codes()
         self.strategy = make_strategy(features, t, c, reward)
         self.codes = parse_feature_set(self.strategy.features)
         self.learn = _learn_flag(learn)
-        key = (self.strategy.spec, table)
+        key = (self.strategy.spec, table, self.reading.label)
         if key not in _TABLES:
             _TABLES[key] = load_table(table)[0] if table else Table(self.strategy.dim)
         self.table = _TABLES[key]
@@ -45,6 +58,17 @@ class Cla(Bot):
                              f"{self.strategy.features}'s {self.strategy.dim}")
         self.states: list[np.ndarray] = []
         self.actions: list[int] = []
+        self.kept: list[int] = []
+        self._warm_up()
+
+    def _warm_up(self):
+        """Compile (or load from numba's cache) what a move calls, here rather than in the first move's time."""
+        padded = np.frombuffer(bytes(9), dtype=np.uint8)  # a 1 x 1 board, read-only as an observation's cells
+        state = np.zeros(self.strategy.dim)
+        self._read_state(padded, 1, 1, 0, 0, 0, 0, 0, 0, self.codes, self._codes, state)
+        self.table.choose(state, self.strategy.c, self.strategy.t)
+        if self.learn and self.reading.growth == "matched":
+            self._most_similar(self.table.units, self.table.size, state, np.zeros(len(state)), self.strategy.c)
 
     @classmethod
     def check_parameters(cls, params):
@@ -58,18 +82,29 @@ class Cla(Bot):
         ox, oy = obs.xy(opponent)
         state = np.zeros(self.strategy.dim)
         cells = np.frombuffer(obs.cells, dtype=np.uint8)
-        self._state_vector(cells, obs.width, obs.height, x, y, HEADINGS.index(obs.heading), ox, oy, obs.turn,
-                     self.codes, state)
+        self._read_state(cells, obs.width, obs.height, x, y, HEADINGS.index(obs.heading), ox, oy, obs.turn,
+                         self.codes, self._codes, state)
         choice = self.table.choose(state, self.strategy.c, self.strategy.t)
-        if choice == self._no_match:
-            moves = obs.safe_moves()
-            move = "straight" if "straight" in moves else self.rng.choice(moves or obs.legal_moves())
-        else:
+        moves = obs.safe_moves()
+        if choice != self._no_match and (self.reading.dictation == "any" or self._actions[choice] in moves):
             move = self._actions[choice]
+        else:
+            move = "straight" if "straight" in moves else self.rng.choice(moves or obs.legal_moves())
         if self.learn:
             self.states.append(state)
             self.actions.append(self._actions.index(move))
+            self.kept.append(self._where(state, "straight" in moves))
         return move
+
+    def _where(self, state, ahead_free):
+        """Where this round goes in the table (as the experiment's games say: -1 its own entry, -2 nowhere, or
+        the matched entry)."""
+        if self.reading.growth == "turns":
+            return -2 if ahead_free else -1
+        if self.reading.growth == "matched":
+            table = self.table
+            return int(self._most_similar(table.units, table.size, state, np.zeros(len(state)), self.strategy.c))
+        return -1
 
     def finish(self, result):
         """With ``learn=on``, add the game to the table: every (state, decision) gets the game's reward."""
@@ -78,8 +113,9 @@ class Cla(Bot):
         mine, theirs = result.ranks[self.seat_played], result.ranks[1 - self.seat_played]
         win, lose, tie = self.strategy.reward
         reward = win if mine < theirs else lose if mine > theirs else tie
-        self.table.update(np.array(self.states), np.array(self.actions), reward)
-        self.states, self.actions = [], []
+        rows = self._rewarded_rounds(np.array(self.kept), self.reading.credit)
+        self.table.update(np.array(self.states)[rows], np.array(self.actions)[rows], reward, np.array(self.kept)[rows])
+        self.states, self.actions, self.kept = [], [], []
 
     def start(self, info):
         """Remember the seat, for the result."""

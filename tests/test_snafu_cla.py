@@ -242,7 +242,8 @@ def test_train_command_writes_a_table_with_its_settings(tmp_path):
     assert "game     20: success" in result.output
     table, settings = load_table(path)
     assert settings == {"features": "PR", "t": 3, "c": 0.5, "reward": [3, -3, 1], "size": "9x9", "games": 20,
-                        "seed": 2, "start_table": None}
+                        "seed": 2, "start_table": None, "perception": "edges", "round": "raw", "dictation": "any",
+                        "walls": "half-planes", "growth": "every-round", "credit": "game"}
     again = Automaton(parse_strategy("PR:t=3"))
     again.play(9, 9, 20, seed=2)
     assert len(table) == len(again.table)

@@ -44,6 +44,25 @@ def add_commands(app: typer.Typer) -> None:
     experiment.command("snafu-scaling")(user_errors(scaling_command))
 
 
+PerceptionOption = Annotated[str, typer.Option(
+    help="P measures the cells to the board's edge (edges, as the paper writes) or to the first wall, trail or "
+         "head (trails).")]
+RoundOption = Annotated[str, typer.Option(
+    "--round", help="R is the round number (raw, as the paper writes) or the round over the board's cells "
+                    "(scaled).")]
+DictationOption = Annotated[str, typer.Option(
+    help="The table's decision is played whatever it hits (any) or only onto an empty cell (safe).")]
+WallsOption = Annotated[str, typer.Option(
+    help="W is the occupied share of the half-planes ahead, left and right (half-planes) or of the lines of "
+         "cells from the head to the edge (rays).")]
+GrowthOption = Annotated[str, typer.Option(
+    help="Every round's exact state enters the table (every-round), only rounds with the cell ahead occupied "
+         "(turns), or a round updates the entry its state matched at c and only an unmatched state is added "
+         "(matched).")]
+CreditOption = Annotated[str, typer.Option(
+    help="The game's reward goes to every move recorded (game) or to the last 10 (last).")]
+
+
 def train_eval_command(
     db: Annotated[Path, typer.Option("--db", help="The results database whose tron games to learn from.")],
     out_path: Annotated[Path, typer.Option("--out", help="Weights file to write.")] = Path("weights.json"),
@@ -119,21 +138,32 @@ def train_cla_command(
                                                show_default=False)] = None,
     out_path: Annotated[Path, typer.Option("--out", help="Table file to write.")] = Path("table.json"),
     every: Annotated[int, typer.Option(help="Print the cumulative success every this many games.")] = 100,
+    perception: PerceptionOption = "edges",
+    round_scale: RoundOption = "raw",
+    dictation: DictationOption = "any",
+    walls: WallsOption = "half-planes",
+    growth: GrowthOption = "every-round",
+    credit: CreditOption = "game",
 ) -> None:
-    """Train a Snafu collective learning automaton (Cloppert 2007) against the pseudo-random opponent."""
+    """Train a Snafu collective learning automaton (Cloppert 2007) against the pseudo-random opponent.
+
+    The switches (--perception, --round, --dictation, --walls, --growth, --credit) are those of
+    ``arena experiment snafu-scaling``; play the table with the same ones."""
+    from arena.engines.tron.snafu.reading import Reading
     from arena.engines.tron.snafu.strategy import parse_strategy
     from arena.engines.tron.snafu.table import TABLE_FORMAT, load_table, save_table
     from arena.games.tron.snafu import parse_size
     from arena.learning.tron.snafu.automaton import Automaton
 
     chosen = parse_strategy(strategy)
+    reading = Reading(perception, round_scale, dictation, walls, growth, credit)
     width, height = parse_size(size)
     if games < 1 or every < 1:
         raise ArenaError("--games and --every must be at least 1")
     start = load_table(table)[0] if table is not None else None
     if start is not None and start.dim != chosen.dim:
         raise ArenaError(f"{table} holds {start.dim}-number states; features {chosen.features} need {chosen.dim}")
-    automaton = Automaton(chosen, start)
+    automaton = Automaton(chosen, start, reading)
     tally = {"played": 0, "total": 0}
 
     def report(outcome: int, rounds: int) -> None:
@@ -144,14 +174,16 @@ def train_cla_command(
             out.print(f"game {played:>6,}: success {tally['total'] / played:+.4f}, table {len(automaton.table):,} "
                       "entries", highlight=False, soft_wrap=True)
 
-    out.print(f"training {chosen.label} ({chosen.spec}) on {width}x{height}, {games:,} games, seed {seed}",
+    out.print(f"training {chosen.label} ({chosen.spec}, reading: {reading.label}) on {width}x{height}, {games:,} "
+              f"games, seed {seed}",
               highlight=False, soft_wrap=True)
     automaton.play(width, height, games, seed, on_game=report)
     settings = {**chosen.settings(), "size": f"{width}x{height}", "games": games, "seed": seed,
-                "start_table": str(table) if table else None}
+                "start_table": str(table) if table else None, **reading.settings()}
+    switches = "".join(f",{name}={value}" for name, value in reading.changes.items())
     save_table(out_path, automaton.table, settings)
     out.print(f"table ({TABLE_FORMAT}, {len(automaton.table):,} entries) written to {out_path}; play it with "
-              f"cla:{chosen.spec},table={out_path}", highlight=False, soft_wrap=True)
+              f"cla:{chosen.spec}{switches},table={out_path}", highlight=False, soft_wrap=True)
 
 
 def scaling_command(
@@ -170,14 +202,32 @@ def scaling_command(
                                               show_default=False)] = None,
     executor: ExecutorName = None,
     address: Address = None,
+    perception: PerceptionOption = "edges",
+    round_scale: RoundOption = "raw",
+    dictation: DictationOption = "any",
+    walls: WallsOption = "half-planes",
+    growth: GrowthOption = "every-round",
+    credit: CreditOption = "game",
 ) -> None:
-    """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts."""
+    """Cloppert (2007): train on 15x15, then trained against untrained on 30x30, with z and Welch verdicts.
+
+    The switches (--perception, --round, --dictation, --walls, --growth, --credit) choose readings of what the
+    paper leaves open; their defaults are its literal reading. They are part of the results file's settings."""
     from arena.cli.interrupts import stop_requests
+    from arena.engines.tron.snafu.reading import Reading
     from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES, parse_strategy
     from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
-    from arena.learning.tron.snafu.summary import HEADERS, summarise, summary_row
+    from arena.learning.tron.snafu.summary import (
+        GROWTH_HEADERS,
+        HEADERS,
+        growth_rows,
+        summarise,
+        summary_json,
+        summary_row,
+    )
 
     check_output_format(fmt)
+    reading = Reading(perception, round_scale, dictation, walls, growth, credit)
     chosen = [parse_strategy(text) for text in strategy] if strategy else list(PAPER_STRATEGIES)
     if reps < 1 or (workers is not None and workers < 1) or train_games < 1 or test_games < 1:
         raise ArenaError("--reps, --workers, --train-games and --test-games must be at least 1")
@@ -194,19 +244,24 @@ def scaling_command(
         from arena.learning.tron.snafu.plots import check_plot_path
 
         check_plot_path(plot)
-    store = ResultsFile(results, ScalingSettings(seed, train_games, test_games))
+    store = ResultsFile(results, ScalingSettings(seed, train_games, test_games, reading=reading))
     total = reps * len(chosen)
     done = sum(1 for s in chosen for rep in range(reps) if (s.label, rep) in store.done)
-    err.print(f"results in {results}: {done} of {total} repetitions already done", highlight=False, soft_wrap=True)
+    err.print(f"results in {results} (reading: {reading.label}): {done} of {total} repetitions already done",
+              highlight=False, soft_wrap=True)
     with stop_requests() as should_stop, games_progress() as progress:
         task = progress.add_task("snafu-scaling", total=total, completed=done, unit="repetitions")
         finished = run_experiment(store, chosen, reps, workers, should_stop, lambda _: progress.advance(task),
                                   start_pool)
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
-    if summaries:
+    if summaries and fmt == "json":
+        typer.echo(json.dumps([summary_json(summary, reading.settings()) for summary in summaries], indent=2))
+    elif summaries:
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
-                   f"Snafu scaling (Cloppert 2007): success mean ± sd over repetitions, seed {seed}",
-                   names=("strategy",))
+                   f"Snafu scaling (Cloppert 2007), reading {reading.label}: success mean ± sd over "
+                   f"repetitions, seed {seed}", names=("strategy",))
+        emit_table(GROWTH_HEADERS, [row for summary in summaries for row in growth_rows(summary)], fmt,
+                   "Table growth while training (mean over repetitions)", names=("strategy",))
     if plot is not None and summaries:
         from arena.learning.tron.snafu.plots import plot_curves
 

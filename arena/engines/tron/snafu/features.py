@@ -12,6 +12,10 @@ letters ``P``, ``O``, ``W``, ``R`` without repeats) concatenates them in the ord
   counts as fully walled (1);
 * ``R`` (1): the round number, 1 at the first move, not normalised (as in the paper).
 
+That is the paper's literal reading (:func:`state_vector`); :func:`read_state` also takes the readings of
+:mod:`.reading` that change a feature (P up to the first occupied cell, R over the board's cells, W along
+rays).
+
 The grid is the arena's padded flat Tron grid (:mod:`arena.games.tron.board`): 0 is an empty cell, anything
 else is occupied; headings are indices into ``("N", "E", "S", "W")``.
 """
@@ -44,10 +48,22 @@ def dimension(codes: np.ndarray) -> int:
     return sum(SIZES[LETTERS[int(code)]] for code in codes)
 
 
+PAPER_CODES = np.zeros(6, dtype=np.int64)  # arena.engines.tron.snafu.reading.PAPER.codes()
+
+
 @njit(cache=True)
 def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
     """Write into ``out`` the state of the player at ``(x, y)`` facing ``heading`` (0 N, 1 E, 2 S, 3 W), the
-    opponent at ``(ox, oy)``, before the move of round ``turn + 1``, for the feature ``codes``."""
+    opponent at ``(ox, oy)``, before the move of round ``turn + 1``, for the feature ``codes``, read as the
+    paper writes it."""
+    read_state(cells, width, height, x, y, heading, ox, oy, turn, codes, PAPER_CODES, out)
+
+
+@njit(cache=True)
+def read_state(cells, width, height, x, y, heading, ox, oy, turn, codes, reading, out):
+    """:func:`state_vector` under the switches ``reading`` (:meth:`.reading.Reading.codes`): P up to the first
+    occupied cell when ``reading[0]`` (perception ``trails``), R divided by the board's cells when
+    ``reading[1]`` (round ``scaled``), W along rays when ``reading[3]`` (walls ``rays``)."""
     fx, fy = FORWARD[heading, 0], FORWARD[heading, 1]
     rx, ry = RIGHT[heading, 0], RIGHT[heading, 1]
     ahead_size = height if fy != 0 else width  # the board's dimension along the heading
@@ -55,8 +71,12 @@ def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
     position = 0
     for code in codes:
         if code == 0:
-            out[position] = _to_edge(x, y, fx, fy, width, height) / ahead_size
-            out[position + 1] = _to_edge(x, y, rx, ry, width, height) / right_size
+            if reading[0]:
+                out[position] = _to_occupied(cells, width, x, y, fx, fy) / ahead_size
+                out[position + 1] = _to_occupied(cells, width, x, y, rx, ry) / right_size
+            else:
+                out[position] = _to_edge(x, y, fx, fy, width, height) / ahead_size
+                out[position + 1] = _to_edge(x, y, rx, ry, width, height) / right_size
             position += 2
         elif code == 1:
             dx, dy = ox - x, oy - y
@@ -64,11 +84,42 @@ def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
             out[position + 1] = (dx * fx + dy * fy) / ahead_size
             position += 2
         elif code == 2:
-            _wall_shares(cells, width, height, x, y, fx, fy, rx, ry, out, position)
+            if reading[3]:
+                out[position] = _ray_share(cells, width, height, x, y, fx, fy)
+                out[position + 1] = _ray_share(cells, width, height, x, y, -rx, -ry)
+                out[position + 2] = _ray_share(cells, width, height, x, y, rx, ry)
+            else:
+                _wall_shares(cells, width, height, x, y, fx, fy, rx, ry, out, position)
             position += 3
         else:
-            out[position] = turn + 1.0
+            out[position] = (turn + 1.0) / (width * height) if reading[1] else turn + 1.0
             position += 1
+
+
+@njit(cache=True)
+def _to_occupied(cells, width, x, y, dx, dy):
+    """Free cells between ``(x, y)`` and the first occupied cell (or the edge) in direction ``(dx, dy)``."""
+    stride = width + 2
+    count = 0
+    cx, cy = x + dx, y + dy
+    while cells[(cy + 1) * stride + cx + 1] == 0:  # the padding is occupied, so this stops at the edge
+        count += 1
+        cx, cy = cx + dx, cy + dy
+    return count
+
+
+@njit(cache=True)
+def _ray_share(cells, width, height, x, y, dx, dy):
+    """The occupied share of the cells from ``(x, y)`` (excluded) to the edge in direction ``(dx, dy)``; 1 when
+    there are none."""
+    stride = width + 2
+    total = occupied = 0
+    cx, cy = x + dx, y + dy
+    while 0 <= cx < width and 0 <= cy < height:
+        total += 1
+        occupied += 1 if cells[(cy + 1) * stride + cx + 1] != 0 else 0
+        cx, cy = cx + dx, cy + dy
+    return occupied / total if total else 1.0
 
 
 @njit(cache=True)

@@ -83,6 +83,19 @@ def is_beaten(units, size, unit, entry, similarity):
 
 
 @njit(cache=True)
+def most_similar(units, size, state, unit_buffer, c):
+    """The entry most similar to ``state`` (the earliest on a tie) if that similarity is at least ``c``, else
+    -1."""
+    unit_vector(state, unit_buffer)
+    best, best_similarity = -1, -np.inf
+    for entry in range(size):
+        similarity = _similarity(units, entry, unit_buffer)
+        if similarity > best_similarity:
+            best, best_similarity = entry, similarity
+    return best if best >= 0 and best_similarity >= c else -1
+
+
+@njit(cache=True)
 def select(units, scores, size, decisive, state, unit_buffer, c, t):
     """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent;
     ``decisive`` is the table's :func:`decisive_entries` under ``t``.
@@ -143,10 +156,13 @@ class Table:
             new[: self.size] = old[: self.size]
             setattr(self, name, new)
 
-    def update(self, states: np.ndarray, actions: np.ndarray, reward: int) -> None:
-        """Add ``reward`` to the score of ``actions[i]`` in the entry of ``states[i]``, for every ``i``."""
-        for state, action in zip(states, actions, strict=True):
-            row = self.row(state)  # first: it may grow (replace) the score array
+    def update(self, states: np.ndarray, actions: np.ndarray, reward: int,
+               entries: np.ndarray | None = None) -> None:
+        """Add ``reward`` to the score of ``actions[i]`` in the entry of ``states[i]``, for every ``i``; where
+        ``entries[i]`` is an entry (not negative), in that entry instead."""
+        for i, (state, action) in enumerate(zip(states, actions, strict=True)):
+            entry = -1 if entries is None else int(entries[i])
+            row = entry if entry >= 0 else self.row(state)  # first: it may grow (replace) the score array
             self.scores[row, int(action)] += reward
 
     def choose(self, state: np.ndarray, c: float, t: float) -> int:

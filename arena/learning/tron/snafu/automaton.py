@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from arena.engines.tron.snafu.features import parse_feature_set
+from arena.engines.tron.snafu.reading import PAPER, Reading, rewarded_rounds
 from arena.engines.tron.snafu.strategy import Strategy
 from arena.engines.tron.snafu.table import Table
-from arena.learning.tron.snafu.simulate import play_game, seed_games
+from arena.learning.tron.snafu.simulate import play_read_game, seed_games
 
 
 @dataclass
@@ -24,10 +25,11 @@ class Session:
 
 
 class Automaton:
-    """A CLA with a strategy and a table (empty unless given)."""
+    """A CLA with a strategy, a table (empty unless given) and a reading of the paper's open points."""
 
-    def __init__(self, strategy: Strategy, table: Table | None = None):
+    def __init__(self, strategy: Strategy, table: Table | None = None, reading: Reading = PAPER):
         self.strategy = strategy
+        self.reading = reading
         self.codes = parse_feature_set(strategy.features)
         self.table = table if table is not None else Table(strategy.dim)
         if self.table.dim != strategy.dim:
@@ -47,14 +49,17 @@ class Automaton:
         cells = width * height
         states = np.zeros((cells, self.strategy.dim))
         actions = np.zeros(cells, dtype=np.int64)
+        kept = np.zeros(cells, dtype=np.int64)
+        reading = self.reading.codes()
         record = np.zeros(4 + cells, dtype=np.int64)
         session = Session()
         table, c, t = self.table, float(self.strategy.c), float(self.strategy.t)
         for _ in range(games):
-            outcome, rounds = play_game(width, height, self.codes, table.units, table.scores, table.size, c, t,
-                                        states, actions, record)
+            outcome, rounds = play_read_game(width, height, self.codes, reading, table.units, table.scores,
+                                             table.size, c, t, states, actions, kept, record)
             if learn:
-                table.update(states[:rounds], actions[:rounds], self.reward(outcome))
+                rows = rewarded_rounds(kept[:rounds], self.reading.credit)
+                table.update(states[rows], actions[rows], self.reward(outcome), kept[rows])
             session.outcomes.append(int(outcome))
             session.rounds.append(int(rounds))
             session.table_sizes.append(len(table))

@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
+from arena.engines.tron.snafu.reading import PAPER, Reading
 from arena.engines.tron.snafu.strategy import Strategy
+from arena.engines.tron.snafu.table import decisive_entries
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.play.task_pools import LocalTaskPool, TaskPool
 
@@ -39,12 +41,13 @@ class ScalingSettings:
     test_games: int = 500
     train_size: tuple[int, int] = (15, 15)
     test_size: tuple[int, int] = (30, 30)
+    reading: Reading = PAPER
 
     def header(self) -> dict[str, Any]:
-        """The results file's first line."""
+        """The results file's first line (the reading's switches included)."""
         return {"format": RESULTS_FORMAT, "seed": self.seed, "train_games": self.train_games,
                 "test_games": self.test_games, "train_size": list(self.train_size),
-                "test_size": list(self.test_size)}
+                "test_size": list(self.test_size), **self.reading.settings()}
 
 
 @dataclass
@@ -57,6 +60,8 @@ class Repetition:
     trained: str
     untrained: str
     train_table: list[int] = field(default_factory=list)
+    decisive: int | None = None
+    """Entries of the table after training whose best decision beats both others by more than ``t``."""
 
     def to_json(self) -> dict[str, Any]:
         """The repetition as one JSON object."""
@@ -73,12 +78,16 @@ def repetition_seeds(seed: int, strategy: Strategy, rep: int) -> tuple[int, int,
 def run_repetition(settings: ScalingSettings, strategy: Strategy, rep: int) -> Repetition:
     """Play repetition ``rep`` of ``strategy``."""
     train_seed, trained_seed, untrained_seed = repetition_seeds(settings.seed, strategy, rep)
-    learner = Automaton(strategy)
+    reading = settings.reading
+    learner = Automaton(strategy, reading=reading)
     train = learner.play(*settings.train_size, settings.train_games, train_seed)
-    trained = Automaton(strategy, learner.table.copy()).play(*settings.test_size, settings.test_games, trained_seed)
-    untrained = Automaton(strategy).play(*settings.test_size, settings.test_games, untrained_seed)
+    table = learner.table
+    decisive = len(decisive_entries(table.scores, table.size, float(strategy.t)))
+    trained = Automaton(strategy, table.copy(), reading).play(*settings.test_size, settings.test_games,
+                                                               trained_seed)
+    untrained = Automaton(strategy, reading=reading).play(*settings.test_size, settings.test_games, untrained_seed)
     return Repetition(strategy.label, rep, _letters(train.outcomes), _letters(trained.outcomes),
-                      _letters(untrained.outcomes), train.table_sizes)
+                      _letters(untrained.outcomes), train.table_sizes, decisive)
 
 
 def _letters(outcomes: Iterable[int]) -> str:
@@ -114,6 +123,8 @@ class ResultsFile:
             header = None
         if not isinstance(header, dict) or header.get("format") != RESULTS_FORMAT:
             raise ArenaError(f"{self.path}: not a snafu-scaling results file")
+        if isinstance(header, dict):  # a file from before the switches: the paper's literal reading
+            header = {**PAPER.settings(), **header}
         if header != self.settings.header():
             raise ArenaError(f"{self.path} holds an experiment with other settings ({_differences(header, self)}); "
                              "give another --results file")

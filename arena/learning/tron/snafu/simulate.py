@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.engines.tron.snafu.features import FORWARD, state_vector
-from arena.engines.tron.snafu.table import decisive_entries, select
+from arena.engines.tron.snafu.features import FORWARD, PAPER_CODES, read_state
+from arena.engines.tron.snafu.table import decisive_entries, most_similar, select
 
 STRAIGHT, RIGHT, LEFT = 0, 1, 2
 TURN = np.array([0, 1, 3], dtype=np.int64)  # quarter turns clockwise for straight, right, left
@@ -59,11 +59,29 @@ def mindless_move(cells, width, height, x, y, heading):
 
 @njit(cache=True)
 def play_game(width, height, codes, units, scores, size, c, t, states_out, actions_out, record):
-    """Play one game; return ``(outcome, rounds)`` with outcome 1 if the CLA won, -1 if it lost, 0 a tie.
+    """Play one game under the paper's literal reading; return ``(outcome, rounds)`` with outcome 1 if the CLA
+    won, -1 if it lost, 0 a tie.
 
     The CLA's state and decision of each round go to ``states_out`` and ``actions_out`` (as many rows as
     rounds). ``record`` (at least ``4 + 2 * width * height`` integers) receives the start (the two cells as
     ``y * width + x`` and the two headings) and then the opponent's decisions, so a test can replay the game.
+    """
+    kept = np.zeros(actions_out.shape[0], dtype=np.int64)
+    return play_read_game(width, height, codes, PAPER_CODES, units, scores, size, c, t, states_out, actions_out,
+                          kept, record)
+
+
+@njit(cache=True)
+def play_read_game(width, height, codes, reading, units, scores, size, c, t, states_out, actions_out, kept_out,
+                   record):
+    """:func:`play_game` under the switches ``reading`` (:meth:`arena.engines.tron.snafu.reading.Reading.codes`).
+
+    The state is read with them; with ``reading[2]`` (dictation ``safe``) a decision of the table onto an
+    occupied cell is replaced by the opponent's rule. ``kept_out[i]`` says where round ``i`` goes in the table:
+    -1 to the entry of exactly its state (every round; with ``reading[4] == 1``, growth ``turns``, only the
+    rounds that began with the cell ahead occupied, the others get -2: nowhere), or with ``reading[4] == 2``
+    (growth ``matched``) the entry it matched (the most similar one, the earliest on a tie, if that similarity
+    is at least ``c``), -1 when it matched none.
     """
     cells = np.zeros((width + 2) * (height + 2), dtype=np.uint8)
     stride = width + 2
@@ -87,10 +105,21 @@ def play_game(width, height, codes, units, scores, size, c, t, states_out, actio
     turn = 0
     while True:
         state = states_out[turn]
-        state_vector(cells, width, height, x0, y0, h0, x1, y1, turn, codes, state)
+        read_state(cells, width, height, x0, y0, h0, x1, y1, turn, codes, reading, state)
         action = select(units, scores, size, decisive, state, unit, c, t)
+        if action >= 0 and reading[2]:
+            nx, ny, _ = _ahead(x0, y0, h0, action)
+            if not _empty(cells, width, height, nx, ny):
+                action = -1
         if action < 0:
             action = mindless_move(cells, width, height, x0, y0, h0)
+        if reading[4] == 1:
+            nx, ny, _ = _ahead(x0, y0, h0, STRAIGHT)
+            kept_out[turn] = -2 if _empty(cells, width, height, nx, ny) else -1
+        elif reading[4] == 2:
+            kept_out[turn] = most_similar(units, size, state, unit, c)
+        else:
+            kept_out[turn] = -1
         reply = mindless_move(cells, width, height, x1, y1, h1)
         actions_out[turn] = action
         record[4 + turn] = reply
