@@ -37,7 +37,7 @@ RUNNER_STARTUP = 30.0 + PREPARE_SECONDS
 
 def compile_cache(name: str, version: str) -> Path:
     """The folder holding one bot version's compile cache, its own so no bot can touch another's."""
-    return arena_cache_dir() / "sandbox" / f"{name}-{version}"
+    return arena_cache_dir() / "compile-cache" / f"{name}-{version}"
 
 
 def spec_files(params: dict[str, Any]) -> dict[str, str]:
@@ -152,7 +152,8 @@ def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
     return None, module
 
 
-def _program_stand_in(cls: type[ProgramBot], limits: SandboxLimits) -> type[SandboxedProgram]:
+def sandboxed_program(cls: type[ProgramBot], limits: SandboxLimits) -> type[SandboxedProgram]:
+    """The program bot class ``cls``, its program (and its build) run confined with ``limits``."""
     attrs = {"limits": limits, "own_folder": not issubclass(cls, ExecBot), "__module__": __name__,
              "__qualname__": f"Sandboxed[{cls.__qualname__}]"}
     return type(f"Sandboxed_{cls.__name__}", (SandboxedProgram, cls), attrs)
@@ -175,7 +176,7 @@ class SandboxedBots:
         if key not in self.classes:
             entry = self.registry.bot(spec.name)
             if entry.loaded is not None and issubclass(entry.loaded, ProgramBot):
-                self.classes[key] = _program_stand_in(entry.loaded, self.limits)
+                self.classes[key] = sandboxed_program(entry.loaded, self.limits)
             else:
                 version = hashlib.sha256(f"{entry.version}:{spec}".encode()).hexdigest()[:12]
                 self.classes[key] = _python_stand_in(entry, spec, self.limits, version)
