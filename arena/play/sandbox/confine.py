@@ -129,8 +129,9 @@ class Confinement:
                  "--tmpfs", SCRATCH]
         bound = [text for text in dict.fromkeys((*etc, *self.read_only, *self.writable, self.cwd))
                  if not _is_system(text) and text != SCRATCH]
-        parents = sorted({str(parent) for text in bound for parent in Path(text).parents if str(parent) != "/"
-                          and not _is_system(str(parent))}, key=lambda text: text.count("/"))
+        parents = sorted({str(parent) for text in bound for parent in Path(text).parents
+                          if str(parent) not in ("/", SCRATCH) and not _is_system(str(parent))},
+                         key=lambda text: text.count("/"))
         for parent in parents:  # bubblewrap would make them 0700: the bot's user could not walk through them
             args += ["--perms", "0755", "--dir", parent]
         for seen in dict.fromkeys((*etc, *self.read_only)):
