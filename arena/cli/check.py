@@ -10,6 +10,7 @@ from arena.cli.app import app
 from arena.cli.common import (
     BotsDir,
     BuildTimeout,
+    SandboxFlag,
     StartupTimeout,
     command_group,
     load_registry_reporting,
@@ -18,6 +19,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.play.referee import DEFAULT_TIME_LIMIT
+from arena.play.sandbox.limits import SandboxLimits
 from arena.testing import ConformanceReport, check_bot, check_game
 
 check = command_group(app, "check", "Check a game plugin or a bot against the arena's contracts.")
@@ -58,6 +60,7 @@ def check_bot_command(
     seed: Seed = 0,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Show every line exchanged with a program bot, game by game.")] = False,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     bots_dir: BotsDir = None,
@@ -69,7 +72,7 @@ def check_bot_command(
     registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
     transcript: list[str] | None = [] if verbose else None
     report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=time_limit, opponent=opponent,
-                       registry=registry, transcript=transcript)
+                       registry=registry, transcript=transcript, sandbox=SandboxLimits() if sandbox else None)
     for line in transcript or []:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     _show(report)
