@@ -26,10 +26,9 @@ from pathlib import Path
 import numpy as np
 from timing import Figures, add_json_option, best_seconds, per_second
 
-from arena.core.bot import Bot
+from arena.core.bot import Bot, BotSpec
 from arena.core.game import MatchInfo, Result
 from arena.core.maps import resolve_map
-from arena.core.bot import BotSpec
 from arena.play.isolation import IsolatedBots
 from arena.play.limits import Limits
 from arena.play.referee import bot_rng, run_match
