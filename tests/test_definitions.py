@@ -18,8 +18,8 @@ from arena.tournament.plan import plan_tournament
 from tests.helpers import REPO
 
 runner = CliRunner()
-KNOWN_KEYS = ("address, bots, executor, format, game, games, gauntlet, maps, name, options, rounds, seed, time_limit, "
-              "workers")
+KNOWN_KEYS = ("address, bots, executor, format, game, games, gauntlet, maps, name, options, rounds, sandbox, seed, "
+              "time_limit, workers")
 
 
 def invoke(*args):
