@@ -8,23 +8,32 @@ Run: python benchmarks/process_bots.py [--quick]   (needs gcc and node)
   it and answers, the arena reads and decodes the answer): microseconds a move, and the ratio to in-process;
 * games per second of a round robin on ``empty_room`` between the example bots (C over ``aic2010``,
   JavaScript over ``arena-json``), against the same round robin of the Python ``floodfill`` bot, in this
-  process; each program game starts the programs afresh.
+  process; each program game starts the programs afresh;
+* the sandbox (needs bubblewrap): the C bot's start-up (started, then stopped: a game's fixed cost) and a
+  move's round trip confined against the same program unconfined; and a Python bot (``wallhugger``)
+  sandboxed against ``--isolate``: its start and finish a game, and a move.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 from timing import Figures, add_json_option, best_seconds, per_second
 
-from arena.core.bot import Bot
+from arena.core.bot import Bot, BotSpec
 from arena.core.game import MatchInfo, Result
 from arena.core.maps import resolve_map
-from arena.play.referee import run_match
+from arena.play.isolation import IsolatedBots
+from arena.play.limits import Limits
+from arena.play.referee import bot_rng, run_match
+from arena.play.sandbox import SandboxLimits
+from arena.play.sandbox.players import SandboxedBots, sandboxed_program
 from arena.plugins.programs.bot import ExecBot
 from arena.plugins.registry import PluginConfig, load_registry
 
@@ -95,6 +104,63 @@ def program_move_cost(command: str, protocol: str, game: object, info: MatchInfo
         player.finish(Result((1, 1), "benchmark"))
 
 
+def startup_cost(make: object, info: MatchInfo, repeats: int) -> float:
+    """Milliseconds to start a bot for a game and stop it again (median of ``repeats``)."""
+    spent = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        player = make()  # type: ignore[operator]
+        player.start(info)
+        player.finish(Result((1, 1), "benchmark"))
+        spent.append(time.perf_counter() - began)
+    return statistics.median(spent) * 1e3
+
+
+def started(player: Bot, info: MatchInfo) -> Bot:
+    """``player``, started for a game."""
+    player.start(info)
+    return player
+
+
+def sandbox_figures(figures: Figures, aic: str, game: object, info: MatchInfo, moves: int, repeats: int) -> None:
+    """The sandbox's costs: the C bot confined against unconfined, a Python bot sandboxed against --isolate."""
+    limits = SandboxLimits()
+    confined = sandboxed_program(ExecBot, limits)
+    plain_start = startup_cost(lambda: ExecBot(command=aic, protocol="aic2010"), info, repeats)
+    boxed_start = startup_cost(lambda: confined(command=aic, protocol="aic2010"), info, repeats)
+    plain_move = move_cost(started(ExecBot(command=aic, protocol="aic2010"), info), game, moves)
+    boxed_move = move_cost(started(confined(command=aic, protocol="aic2010"), info), game, moves)
+    figures.add("C bot start-up, unconfined", plain_start, "ms")
+    figures.add("C bot start-up, sandboxed", boxed_start, "ms")
+    figures.add("a move, C bot unconfined", plain_move, "us")
+    figures.add("a move, C bot sandboxed", boxed_move, "us")
+    print(f"the sandbox, C bot over aic2010 (start-up: median of {repeats}; a move: {moves} moves, best of 3):")
+    print(f"  start-up   unconfined {plain_start:7.1f} ms   sandboxed {boxed_start:7.1f} ms   "
+          f"(+{boxed_start - plain_start:.1f} ms a bot)")
+    print(f"  a move     unconfined {plain_move:7.1f} us   sandboxed {boxed_move:7.1f} us   "
+          f"({boxed_move / plain_move:.2f}x)")
+
+    config = PluginConfig(use_cwd_bots=False, use_env_path=False)
+    spec = BotSpec("wallhugger")
+    sandboxed, isolated = SandboxedBots(config, limits), IsolatedBots(config, Limits(isolate=True))
+    python_info = MatchInfo("tron", 0, 2, None, {}, "empty_room", 0, 1.0, bot_rng(0, 0))
+    try:
+        isolated_start = startup_cost(lambda: isolated(spec, 0), python_info, repeats)
+        sandboxed_start = startup_cost(lambda: sandboxed(spec, 0), python_info, repeats)
+        isolated_move = move_cost(started(isolated(spec, 0), python_info), game, moves)
+        sandboxed_move = move_cost(started(sandboxed(spec, 0), python_info), game, moves)
+    finally:
+        isolated.close()
+    figures.add("Python bot start and finish of a game, --isolate", isolated_start, "ms")
+    figures.add("Python bot start and finish of a game, sandboxed", sandboxed_start, "ms")
+    figures.add("a move, Python bot --isolate", isolated_move, "us")
+    figures.add("a move, Python bot sandboxed", sandboxed_move, "us")
+    print("the sandbox, Python wallhugger against --isolate (which keeps its process from game to game):")
+    print(f"  a game's start and finish  --isolate {isolated_start:7.1f} ms   sandboxed {sandboxed_start:7.1f} ms")
+    print(f"  a move                     --isolate {isolated_move:7.1f} us   sandboxed {sandboxed_move:7.1f} us   "
+          f"({sandboxed_move / isolated_move:.2f}x)")
+
+
 def games_per_second(bots: list[str], registry, games: int) -> float:
     """Games/s of ``games`` games between ``bots`` (seats swapped every other game) on empty_room."""
     def run() -> None:
@@ -110,6 +176,7 @@ def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer moves and games")
+    parser.add_argument("--sandbox-only", action="store_true", help="only the sandbox's figures")
     add_json_option(parser)
     args = parser.parse_args()
     figures = Figures.from_arguments(args)
@@ -122,9 +189,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         aic = compile_program(Path(scratch), "echo_aic", ECHO_AIC)
         json_bot = compile_program(Path(scratch), "echo_json", ECHO_JSON)
+        if args.sandbox_only:
+            sandbox_figures(figures, aic, game, info, moves, 10 if args.quick else 30)
+            figures.write()
+            return
         inprocess = move_cost(North(), game, moves)
         over_aic = program_move_cost(aic, "aic2010", game, info, moves)
         over_json = program_move_cost(json_bot, "arena-json", game, info, moves)
+        sandbox_figures(figures, aic, game, info, moves, 10 if args.quick else 30)
     figures.add("a move, in-process Python bot", inprocess, "us")
     figures.add("a move, C program over aic2010", over_aic, "us")
     figures.add("a move, C program over arena-json", over_json, "us")

@@ -19,7 +19,7 @@ from tests.helpers import REPO
 
 runner = CliRunner()
 KNOWN_KEYS = ("address, bots, clock, executor, first_move, format, game, games, gauntlet, maps, name, options, rounds, "
-              "seed, time_control, time_limit, workers")
+              "sandbox, seed, time_control, time_limit, workers")
 
 
 def invoke(*args):

@@ -1,6 +1,7 @@
 """What holds without the sandbox: hard memory limits, manifest commands kept to the bot's folder, and the
 plain word that a bot is trusted code."""
 
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.programs.manifest import read_manifest
+from arena.storage.store import Store
 
 
 def test_memory_limit_is_hard_so_a_bot_cannot_raise_it():
@@ -42,3 +44,50 @@ def test_bots_listing_says_bots_are_trusted_code():
     result = CliRunner().invoke(app, ["bots"])
     assert result.exit_code == 0
     assert "without --sandbox a bot runs with your rights" in " ".join(result.output.split())
+
+
+DOUBLE_FORK = '''
+import json, os, sys
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/bin/sleep", ["sleep", "86398.75"])
+    os._exit(0)
+os.wait()
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "turn":
+        print(json.dumps({"action": message["legal"][0]}), flush=True)
+'''
+
+
+def _sleepers() -> list[str]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                    if b"86398.75" in cmdline.read():
+                        found.append(entry.name)
+            except OSError:
+                continue
+    return found
+
+
+def test_a_setsid_double_fork_does_not_outlive_its_game_and_is_counted(tmp_path):
+    folder = tmp_path / "bots" / "escaper"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text(DOUBLE_FORK)
+    (folder / "arena-bot.toml").write_text('name = "escaper"\ngames = ["tron"]\ncommand = ["python3", "bot.py"]\n')
+    db = tmp_path / "arena.db"
+    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", "escaper,random", "--games", "1",
+                                      "--workers", "1", "--db", str(db), "--bots-dir", str(tmp_path / "bots")])
+    assert result.exit_code == 0, result.output
+    assert _sleepers() == []
+    with Store(db) as store:
+        games = list(store.games())
+    for game in games:
+        seat = game.labels.index("escaper")
+        assert "1 process(es) it started outlived its game and were killed" in game.record["stderr"][str(seat)]

@@ -18,6 +18,7 @@ from arena.cli.common import (
     Db,
     ExecutorName,
     Format,
+    SandboxFlag,
     StartupTimeout,
     check_output_format,
     emit_table,
@@ -33,6 +34,7 @@ from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimi
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
+from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.report.analysis import render_analysis
 from arena.report.html import build_html
 from arena.report.replay_page import write_game_pages
@@ -66,6 +68,7 @@ def compare_command(
     seed: Annotated[int, typer.Option(help="Seed; each pair's seed derives from it.")] = 0,
     max_pairs: Annotated[int | None, typer.Option(help="Stop undecided after this many pairs [default: no limit].",
                                                   show_default=False)] = None,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     db: Db = None,
@@ -91,6 +94,9 @@ def compare_command(
     from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
 
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
+    limits = SandboxLimits() if sandbox else None
+    if limits is not None:
+        require_sandbox()
     config = plugin_config(bots_dir, build_timeout, startup_timeout)
     registry = load_registry_reporting(config)
     (new, old), config = use_stored_versions([new, old], db, registry, config)
@@ -120,9 +126,10 @@ def compare_command(
     if out.is_terminal:
         with Live(console=out, auto_refresh=False, transient=True) as live:
             result = run_compare(plan, settings, registry, config,
-                                 lambda state: live.update(Text(line(state)), refresh=True), executor=choice)
+                                 lambda state: live.update(Text(line(state)), refresh=True), executor=choice,
+                                 sandbox=limits)
     else:
-        result = run_compare(plan, settings, registry, config, report, executor=choice)
+        result = run_compare(plan, settings, registry, config, report, executor=choice, sandbox=limits)
 
     state = result.state
     if printed[-1] != state.pairs:

@@ -10,6 +10,7 @@ from arena.cli.app import app
 from arena.cli.common import (
     BotsDir,
     BuildTimeout,
+    SandboxFlag,
     StartupTimeout,
     command_group,
     load_registry_reporting,
@@ -18,6 +19,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
+from arena.play.sandbox.limits import SandboxLimits
 from arena.testing import ConformanceReport, check_bot, check_game
 
 check = command_group(app, "check", "Check a game plugin or a bot against the arena's contracts.")
@@ -61,6 +63,7 @@ def check_bot_command(
     seed: Seed = 0,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Show every line exchanged with a program bot, game by game.")] = False,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     bots_dir: BotsDir = None,
@@ -73,7 +76,8 @@ def check_bot_command(
     transcript: list[str] | None = [] if verbose else None
     move_limit, control = timing(time_limit, time_control, first_move, clock)
     report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=move_limit, opponent=opponent,
-                       registry=registry, transcript=transcript, time_control=control)
+                       registry=registry, transcript=transcript, time_control=control,
+                       sandbox=SandboxLimits() if sandbox else None)
     for line in transcript or []:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     _show(report)

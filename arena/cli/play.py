@@ -16,6 +16,7 @@ from arena.cli.common import (
     BotsDir,
     BuildTimeout,
     Options,
+    SandboxFlag,
     Size,
     StartupTimeout,
     load_registry_reporting,
@@ -29,6 +30,8 @@ from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimi
 from arena.core.bot import BotSpec
 from arena.core.game import player_name
 from arena.play.referee import MatchOutcome, play, replay_position
+from arena.play.sandbox import SandboxLimits
+from arena.play.sandbox.players import SandboxedBots
 from arena.report.time_use import time_use_lines
 from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
@@ -51,6 +54,7 @@ def play_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Show only the final position.")] = False,
     option: Options = None,
     size: Size = None,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     bots_dir: BotsDir = None,
@@ -68,6 +72,7 @@ def play_command(
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
                                         seed=seed, time_limit=move_limit, time_control=control)
     specs = setup.bots
+    make_bot = SandboxedBots(config, SandboxLimits(), registry) if sandbox else None
 
     names = seat_names([spec.label for spec in specs], game.roles)
     animate = out.is_terminal and not quiet
@@ -87,14 +92,14 @@ def play_command(
                 live.update(frame(state, actions), refresh=True)
                 time.sleep(delay)
 
-            outcome = play(setup, registry, on_turn)
+            outcome = play(setup, registry, on_turn, make_bot=make_bot)
     else:
         def on_turn(state: Any, actions: Any) -> None:
             frames_seen.append(1)
             if not quiet:
                 out.print(frame(state, actions))
 
-        outcome = play(setup, registry, on_turn)
+        outcome = play(setup, registry, on_turn, make_bot=make_bot)
         if quiet:
             out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=colour)))
     _print_result(outcome, specs, names)

@@ -12,8 +12,11 @@ from arena.core.errors import ArenaError
 from arena.core.failure import Failure
 from arena.core.game import Game
 from arena.play.referee import DEFAULT_TIME_LIMIT, run_match
+from arena.play.sandbox.limits import SandboxLimits
+from arena.play.sandbox.players import SandboxedBots
+from arena.play.sandbox.wire import RunnerProtocol
 from arena.plugins.programs.bot import ProgramBot
-from arena.plugins.registry import Registry, load_registry
+from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.testing.report import ConformanceReport
 from arena.tournament.single_game import common_game, seat_by_role
 
@@ -23,7 +26,7 @@ _MEASUREMENT = re.compile(r"\d+\.\d+")
 def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None = None, games: int = 2,
               seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT, opponent: str | None = None,
               registry: Registry | None = None, transcript: list[str] | None = None,
-              time_control: TimeControl | None = None) -> ConformanceReport:
+              time_control: TimeControl | None = None, sandbox: SandboxLimits | None = None) -> ConformanceReport:
     """Check the bot ``spec`` (``name:key=value,...``) by playing ``games`` games per map and seat.
 
     ``game``: the game to play (default: the one it plays, preferring the game whose maps need no
@@ -34,8 +37,10 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
     clock beside (or, with ``time_limit=None``, instead of) the per-move limit. ``transcript``: a list that
     gets every line exchanged with a program bot (``>`` sent to it, ``<`` its answers), each game headed by
     where it was played.
+    ``sandbox``: play every bot confined, with these limits (see :mod:`arena.play.sandbox`).
     """
     registry = registry or load_registry()
+    confined = SandboxedBots(PluginConfig(), sandbox, registry) if sandbox is not None else None
     report = ConformanceReport(f"bot {spec!r}")
     try:
         bot_spec = registry.spec(spec)
@@ -69,7 +74,7 @@ def check_bot(spec: str, game: str | None = None, *, maps: Sequence[str] | None 
             seated = seat_by_role(game_class, pair, registry)
             outcome = run_match(game_class.name, seated, game_map=map_name, seed=seed * 1000 + index,
                                 time_limit=time_limit, registry=registry, time_control=time_control,
-                                make_bot=_watching(registry, bot_spec, watched))
+                                make_bot=_watching(registry, bot_spec, watched, confined))
         except ArenaError as exc:
             report.failed("play", f"{map_name}: {exc}")
             continue
@@ -117,17 +122,19 @@ def _hint(failure: Failure, watched: list[Bot]) -> str:
             "(print(..., flush=True) or python3 -u in Python, fflush(stdout) in C, std::endl in C++)")
 
 
-def _watching(registry: Registry, checked: BotSpec, watched: list[Bot]) -> Callable[..., Bot]:
-    """Builds the bots of a game as the referee would, keeping the checked one (a program's exchanges
-    recorded) to read after the game."""
+def _watching(registry: Registry, checked: BotSpec, watched: list[Bot],
+              confined: Callable[[BotSpec, int], Bot] | None = None) -> Callable[..., Bot]:
+    """Builds the bots of a game as the referee would (through ``confined``, the sandbox's stand-ins, if
+    given), keeping the checked one (a program's exchanges recorded) to read after the game."""
 
     def make(spec: BotSpec, seat: int) -> Bot:
         try:
-            player = registry.bot(spec.name).cls(**spec.params)
+            player = confined(spec, seat) if confined is not None else registry.bot(spec.name).cls(**spec.params)
         except Exception as exc:  # the referee's rule: a constructor that raises is the bot's crash
             raise ArenaError(f"bot {spec.label} could not be made: {type(exc).__name__}: {exc}") from None
         if spec == checked:
-            if isinstance(player, ProgramBot):  # only a program has exchanges to record
+            if isinstance(player, ProgramBot) and player._protocol().name != RunnerProtocol.name:
+                # only a program has exchanges to record (a sandboxed Python bot's are the arena's own)
                 player.transcribe = True
             watched.append(player)
         return player

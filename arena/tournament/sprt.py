@@ -26,6 +26,7 @@ from arena.play.executor_choice import LOCAL, ExecutorChoice
 from arena.play.executors import run_in_process
 from arena.play.limits import Limits
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.play.sandbox.limits import SandboxLimits
 from arena.plugins.registry import PluginConfig, Registry
 from arena.stats.elo import EloEstimate, elo_difference, elo_difference_pairs, gsprt_llr, pentanomial, sprt_bounds
 from arena.stats.proportions import success
@@ -211,18 +212,21 @@ def run_compare(
     *,
     in_process: bool = False,
     executor: ExecutorChoice = LOCAL,
+    sandbox: SandboxLimits | None = None,
 ) -> CompareResult:
     """Play pairs until the SPRT decides, ``plan.max_pairs`` have been played, or Ctrl-C.
 
     Pairs are played in batches on ``plan.workers`` workers of the ``executor`` (or, with ``in_process``, in
     this process, where a stuck bot cannot be killed) and recorded strictly in order, so the decision and
     every printed figure are the same whatever the number of workers; a batch's pairs after the deciding
-    one are discarded. ``on_pair`` is called after each recorded pair.
+    one are discarded. ``on_pair`` is called after each recorded pair. With ``sandbox``, every bot plays
+    confined with these limits (on workers, never in this process).
     """
     state = SprtState(settings)
     result = CompareResult(plan, state)
     workers, max_pairs = plan.workers, plan.max_pairs
-    pool = None if in_process else executor.start(workers, config, Limits(), registry)
+    pool = None if in_process and sandbox is None else executor.start(workers, config, Limits(sandbox=sandbox),
+                                                                       registry)
     try:
         while result.decision is None and (max_pairs is None or state.pairs < max_pairs):
             start = state.pairs

@@ -16,7 +16,6 @@ import functools
 import itertools
 import json
 import os
-import resource
 import select
 import shutil
 import signal
@@ -24,7 +23,7 @@ import subprocess
 import sys
 import sysconfig
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from arena.play.sandbox.limits import SandboxLimits
 
 BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
+PRLIMIT = "/usr/bin/prlimit"
 INFO_WAIT = 10.0
 """At most how long bubblewrap may take to say which process runs the sandbox."""
 PACKAGE = "bubblewrap"
@@ -129,8 +129,9 @@ class Confinement:
                  "--tmpfs", SCRATCH]
         bound = [text for text in dict.fromkeys((*etc, *self.read_only, *self.writable, self.cwd))
                  if not _is_system(text) and text != SCRATCH]
-        parents = sorted({str(parent) for text in bound for parent in Path(text).parents if str(parent) != "/"
-                          and not _is_system(str(parent))}, key=lambda text: text.count("/"))
+        parents = sorted({str(parent) for text in bound for parent in Path(text).parents
+                          if str(parent) not in ("/", SCRATCH) and not _is_system(str(parent))},
+                         key=lambda text: text.count("/"))
         for parent in parents:  # bubblewrap would make them 0700: the bot's user could not walk through them
             args += ["--perms", "0755", "--dir", parent]
         for seen in dict.fromkeys((*etc, *self.read_only)):
@@ -146,18 +147,14 @@ class Confinement:
                      "--inh-caps=-all", "--no-new-privs", "--"]
         return [*args, *argv]
 
-    def preexec(self) -> Callable[[], None]:
-        """What runs in the child before bubblewrap starts: every limit set hard (soft = hard)."""
+    def limit_command(self) -> list[str]:
+        """``prlimit`` setting every limit hard (soft = hard) before bubblewrap starts (a command rather than a
+        function run after fork, so the arena can start bubblewrap with ``vfork``, at once)."""
         limits = self.limits
         processes = limits.processes if os.geteuid() == 0 else limits.processes + _processes_of(os.getuid())
-        caps = ((resource.RLIMIT_AS, limits.memory), (resource.RLIMIT_NPROC, processes),
-                (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_FSIZE, limits.file_size),
-                (resource.RLIMIT_CPU, limits.cpu_seconds), (resource.RLIMIT_CORE, 0))
-
-        def set_limits() -> None:
-            for which, value in caps:
-                resource.setrlimit(which, (value, value))
-        return set_limits
+        caps = (("as", limits.memory), ("nproc", processes), ("nofile", limits.open_files),
+                ("fsize", limits.file_size), ("cpu", limits.cpu_seconds), ("core", 0))
+        return [PRLIMIT, *(f"--{name}={value}:{value}" for name, value in caps), "--"]
 
     def start(self, argv: Sequence[str], **kwargs: Any) -> tuple[subprocess.Popen[bytes], int | None]:
         """Start ``argv`` confined (``kwargs`` go to :class:`subprocess.Popen`: the pipes); return bubblewrap's
@@ -170,8 +167,8 @@ class Confinement:
         block_read, block_write = os.pipe() if os.geteuid() == 0 else (None, None)
         passed = (info_write,) if block_read is None else (info_write, block_read)
         try:
-            process = subprocess.Popen(self.command(argv, info_write, block_read),
-                                       preexec_fn=self.preexec(), pass_fds=passed, close_fds=True, **kwargs)
+            process = subprocess.Popen([*self.limit_command(), *self.command(argv, info_write, block_read)],
+                                       pass_fds=passed, close_fds=True, **kwargs)
         except BaseException:
             for fd in (info_read, block_write):
                 if fd is not None:

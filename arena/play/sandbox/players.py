@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -37,7 +36,7 @@ RUNNER_STARTUP = 30.0 + PREPARE_SECONDS
 
 def compile_cache(name: str, version: str) -> Path:
     """The folder holding one bot version's compile cache, its own so no bot can touch another's."""
-    return arena_cache_dir() / "sandbox" / f"{name}-{version}"
+    return arena_cache_dir() / "compile-cache" / f"{name}-{version}"
 
 
 def spec_files(params: dict[str, Any]) -> dict[str, str]:
@@ -123,8 +122,7 @@ def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, vers
         if (cache / PREPARED).exists():
             return
         cache.mkdir(parents=True, exist_ok=True)
-        if hasattr(shutil, "chown") and Path("/proc/self").exists():
-            _give_to_sandbox(cache, prepare_confinement)
+        cache.chmod(0o777)  # the sandbox's unprivileged user fills it
         try:
             prepare_confinement.run(runner_command(sys.executable, str(package.parent), prepare_args),
                                     timeout=PREPARE_SECONDS)
@@ -135,11 +133,6 @@ def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, vers
              "extra_env": env, "protocol_class": RunnerProtocol, "prepare": prepare, "own_folder": False,
              "__module__": __name__, "__qualname__": f"SandboxedPython[{entry.name}]"}
     return type(f"SandboxedPython_{entry.name}", (SandboxedProgram,), attrs)
-
-
-def _give_to_sandbox(folder: Path, confinement: Confinement) -> None:
-    """Let the sandbox's user write ``folder`` (it runs as an unprivileged uid when the arena is root)."""
-    folder.chmod(0o777)
 
 
 def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
@@ -154,7 +147,8 @@ def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
     return None, module
 
 
-def _program_stand_in(cls: type[ProgramBot], limits: SandboxLimits) -> type[SandboxedProgram]:
+def sandboxed_program(cls: type[ProgramBot], limits: SandboxLimits) -> type[SandboxedProgram]:
+    """The program bot class ``cls``, its program (and its build) run confined with ``limits``."""
     attrs = {"limits": limits, "own_folder": not issubclass(cls, ExecBot), "__module__": __name__,
              "__qualname__": f"Sandboxed[{cls.__qualname__}]"}
     return type(f"Sandboxed_{cls.__name__}", (SandboxedProgram, cls), attrs)
@@ -177,7 +171,7 @@ class SandboxedBots:
         if key not in self.classes:
             entry = self.registry.bot(spec.name)
             if entry.loaded is not None and issubclass(entry.loaded, ProgramBot):
-                self.classes[key] = _program_stand_in(entry.loaded, self.limits)
+                self.classes[key] = sandboxed_program(entry.loaded, self.limits)
             else:
                 version = hashlib.sha256(f"{entry.version}:{spec}".encode()).hexdigest()[:12]
                 self.classes[key] = _python_stand_in(entry, spec, self.limits, version)

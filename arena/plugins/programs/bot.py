@@ -185,6 +185,9 @@ class ProgramBot(Bot):
         if self.process is not None:
             self.process.kill()
             self.stderr_log = self.process.stderr_text()
+            if self.process.survivors:
+                self.stderr_log += (f"\n[{self.process.survivors} process(es) it started outlived its game and "
+                                    "were killed]\n")
 
 
 def _resolved(program: Program) -> list[str]:

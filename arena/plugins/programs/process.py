@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from arena.core.exit_status import describe_exit
 from arena.core.failure import BotFailure
+from arena.plugins.programs.survivors import MARK, kill_marked, new_mark
 
 MAX_LINE = 1 << 20
 """The longest line a program may write (bytes): a Tron turn in JSON is a few kilobytes."""
@@ -48,6 +49,9 @@ class ProgramProcess:
         self._stderr = bytearray()
         self._stderr_dropped = 0
         self._pending = bytearray()
+        self.mark: str | None = None
+        self.survivors = 0
+        """How many processes the program started outlived its group's kill (and were killed then)."""
         try:
             self.process = self._spawn(cwd)
         except OSError as exc:
@@ -63,9 +67,12 @@ class ProgramProcess:
         _live.add(self)
 
     def _spawn(self, cwd: str) -> subprocess.Popen[bytes]:
-        """Start the program with its pipes, in a session of its own (a sandbox overrides this)."""
+        """Start the program with its pipes, in a session of its own, its environment marked so that what it
+        starts can be found (a sandbox overrides this)."""
+        self.mark = new_mark()
         return subprocess.Popen(self.argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, close_fds=True)
+                                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, close_fds=True,
+                                env={**os.environ, MARK: self.mark})
 
     def _stderr_fds(self) -> list[int]:
         return [self._err] if self._err_open else []
@@ -186,6 +193,8 @@ class ProgramProcess:
             os.killpg(self.pid, signal.SIGKILL)
         self.process.wait()
         _wait_for_group_gone(self.pid)
+        if self.mark is not None:
+            self.survivors = kill_marked(self.mark)  # what left the group (a setsid double-fork)
         self._drain_stderr()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
