@@ -235,7 +235,9 @@ def test_time_use_reads_mean_longest_and_clock_left_from_records():
 
 def test_records_without_clocks_still_replay_and_check(registry):
     _, record = play(registry, "napper:naps=0", time_limit=1.0)
-    assert "clocks" not in record and "time_control" not in record  # a plain game's record is as before
-    older = {key: value for key, value in record.items() if key != "max_think_time"}
-    report = check_records([("older", validate(json.loads(json.dumps(older)), "older"))], registry)
-    assert report.agree == 1
+    assert not {"clocks", "time_control", "max_think_time"} & set(record)  # a plain game's record is as before
+    _, timed = play(registry, "napper:naps=0", bank="5+0")
+    older = {key: value for key, value in timed.items() if key not in ("clocks", "time_control", "max_think_time")}
+    report = check_records([(name, validate(json.loads(json.dumps(r)), name))
+                            for name, r in (("plain", record), ("timed", timed), ("older", older))], registry)
+    assert report.agree == 3
