@@ -91,6 +91,7 @@ def test_the_first_move_has_its_own_time(registry):
     assert "on move 2" in outcome.failures[0].detail
 
 
+@pytest.mark.slow
 def test_the_cpu_clock_does_not_charge_sleep_but_charges_work(registry):
     outcome, record = play(registry, "napper", bank="1+0", clock="cpu")  # would lose on move 4 by the wall
     assert 0 not in outcome.failures
@@ -137,6 +138,7 @@ def test_a_program_sees_its_clock_go_down_by_the_wall(registry):
     assert bank_after(record)[4] == pytest.approx(left[5], abs=0.001)
 
 
+@pytest.mark.slow
 def test_a_program_under_the_cpu_clock_pays_for_work_not_sleep(registry):
     outcome, _ = play(registry, _program("sleep"), bank="3+0", clock="cpu")
     assert min(_time_left(outcome)) > 2.9
@@ -235,7 +237,9 @@ def test_time_use_reads_mean_longest_and_clock_left_from_records():
 
 def test_records_without_clocks_still_replay_and_check(registry):
     _, record = play(registry, "napper:naps=0", time_limit=1.0)
-    assert "clocks" not in record and "time_control" not in record  # a plain game's record is as before
-    older = {key: value for key, value in record.items() if key != "max_think_time"}
-    report = check_records([("older", validate(json.loads(json.dumps(older)), "older"))], registry)
-    assert report.agree == 1
+    assert not {"clocks", "time_control", "max_think_time"} & set(record)  # a plain game's record is as before
+    _, timed = play(registry, "napper:naps=0", bank="5+0")
+    older = {key: value for key, value in timed.items() if key not in ("clocks", "time_control", "max_think_time")}
+    report = check_records([(name, validate(json.loads(json.dumps(r)), name))
+                            for name, r in (("plain", record), ("timed", timed), ("older", older))], registry)
+    assert report.agree == 3

@@ -56,12 +56,13 @@ def add_clocks(record: dict[str, Any], time_limit: float | None, control: TimeCo
                max_think: Sequence[float], clocks: Sequence[Mapping[int, float]]) -> None:
     """Add the optional timing fields to a game record (older records, without them, stay valid).
 
-    ``time_control``: the game's time control when it is not the plain per-move limit (with ``time_limit``
-    ``null`` when there was none); ``max_think_time``: each seat's longest move; ``clocks``: under a bank,
+    Only for a game timed by more than a per-move limit: ``time_control``, its timing (with ``time_limit``
+    ``null`` when there was none); ``max_think_time``, each seat's longest move; and under a bank ``clocks``,
     each turn the bank left to each seat that moved in it, keyed like ``turns``.
     """
-    if not control.is_plain or time_limit is None:
-        record["time_control"] = {"time_limit": time_limit, **control.as_json()}
+    if control.is_plain and time_limit is not None:
+        return  # a game with only a per-move limit keeps the record it always had
+    record["time_control"] = {"time_limit": time_limit, **control.as_json()}
     if max_think:
         record["max_think_time"] = [round(seconds, 6) for seconds in max_think]
     if clocks:
