@@ -242,13 +242,14 @@ def bot_dirs(bots: Path) -> list[str]:
 
 def test_every_attack_fails_and_only_the_attacker_is_charged(tmp_path, listener, monkeypatch):
     port, connections = listener
-    bots, db, home = make_field(tmp_path, port)
+    bots, db, _ = make_field(tmp_path, port)
     monkeypatch.setenv("ARENA_TEST_SECRET", SECRET)
     attackers = [f"py_{name}" for name in PYTHON_ATTACKS] + [f"prog_{name}" for name in PROGRAM_ATTACKS]
     before = survivors()
     result = CliRunner().invoke(app, ["tournament", str(REPO / "maps" / "empty_room.txt"), "--sandbox",
                                       "--format", "gauntlet", "--gauntlet", "victim", "--bots", ",".join(attackers),
-                                      "--games", "1", "--time-limit", "5", "--workers", "1", "--db", str(db), *bot_dirs(bots)])
+                                      "--games", "1", "--time-limit", "5", "--workers", "1", "--db", str(db),
+                                      *bot_dirs(bots)])
     assert result.exit_code == 0, result.output
     assert survivors() == before == []
     assert connections == []
@@ -264,8 +265,12 @@ def test_every_attack_fails_and_only_the_attacker_is_charged(tmp_path, listener,
             seat = game.labels.index("victim")
             attacker = 1 - seat
             assert seat not in game.failures, game.reason
-            expected = "memory" if game.labels[attacker].endswith("exceed_memory") else (
-                "illegal" if game.labels[attacker].startswith("prog_") else "crash")
+            label = game.labels[attacker]
+            if label == "prog_exceed_memory":  # a program out of memory exits, and its stderr says why
+                assert game.failures == {attacker: "crash"}
+                assert "MemoryError" in game.record["stderr"][str(attacker)]
+                continue
+            expected = "memory" if label == "py_exceed_memory" else "illegal" if label.startswith("prog_") else "crash"
             assert game.failures == {attacker: expected}, (game.labels, game.reason)
             if expected != "memory":
                 assert "blocked" in game.reason, game.reason
@@ -323,7 +328,7 @@ def test_a_sandboxed_run_stays_sandboxed_and_is_another_run(tmp_path):
     assert definitions[0]["sandbox"]["memory"] == 1 << 30
     assert definitions[1]["sandbox"] is None
     refused = CliRunner().invoke(app, ["tournament", "--resume", "2", "--sandbox", "--db", str(db)])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "unconfined" in refused.output
 
 
@@ -332,8 +337,9 @@ def test_missing_bubblewrap_is_one_line_naming_the_package(tmp_path, monkeypatch
     result = CliRunner().invoke(app, ["tournament", str(REPO / "maps" / "empty_room.txt"), "--bots",
                                       "random,wallhugger", "--games", "1", "--workers", "1", "--sandbox",
                                       "--db", str(tmp_path / "a.db")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "apt-get install bubblewrap" in result.output
+    assert not (tmp_path / "a.db").exists()
     assert len(result.output.strip().splitlines()) == 1
     assert "Traceback" not in result.output
 
@@ -357,7 +363,8 @@ def test_python_bot_crash_names_its_file_and_line(tmp_path):
         game = next(store.games())
     seat = game.labels.index("crasher")
     assert game.failures == {seat: "crash"}
-    assert f"raised KeyError on move 1: 'nope' ({path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}:7, in crasher)" in game.reason
+    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    assert f"raised KeyError on move 1: 'nope' ({shown}:7, in crasher)" in game.reason
 
 
 def test_sandboxed_games_equal_unconfined_ones(tmp_path):

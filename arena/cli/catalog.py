@@ -12,6 +12,7 @@ from arena.cli.common import (
     Format,
     check_output_format,
     emit_table,
+    err,
     load_registry_reporting,
     plugin_config,
     short_path,
@@ -75,6 +76,12 @@ def bots_command(
     ]
     emit_table(["bot", "games", "roles", "version", "found in", "description"], rows, fmt, "Bots",
                names=("bot", "version"), prose=("games", "roles"))
+    if fmt == "table":
+        err.print(TRUST_NOTE, style="dim", highlight=False)
+
+
+TRUST_NOTE = ("Bots are trusted code: without --sandbox a bot runs with your rights (your files, the network, "
+              "the database). Play other people's bots with --sandbox.")
 
 
 @app.command("plugins")

@@ -13,6 +13,7 @@ from arena.cli.common import (
     BuildTimeout,
     Db,
     ExecutorName,
+    SandboxFlag,
     StartupTimeout,
     emit_table,
     err,
@@ -27,6 +28,7 @@ from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.executors import default_workers
 from arena.play.limits import Limits, default_memory_limit
+from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.storage.store import Store
 from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
 from arena.tournament.selection import default_maps, load_maps
@@ -44,6 +46,7 @@ def ladder_command(
     time_limit: Annotated[float, typer.Option(help="Seconds a bot may think per move.")] = 1.0,
     workers: Annotated[int | None, typer.Option("--workers", "-w", show_default=False,
                                                 help="Worker processes [default: all cores].")] = None,
+    sandbox: SandboxFlag = False,
     build_timeout: BuildTimeout = None,
     startup_timeout: StartupTimeout = None,
     db: Db = None,
@@ -60,11 +63,14 @@ def ladder_command(
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
     check_ladder_maps(game, game_maps)
-    limits = Limits(memory_limit=default_memory_limit(workers or default_workers()))
+    sandbox_limits = SandboxLimits() if sandbox else None
+    if sandbox_limits is not None:
+        require_sandbox()
+    limits = Limits(memory_limit=default_memory_limit(workers or default_workers()), sandbox=sandbox_limits)
     with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
                                                                               registry) as pool:
         for _ in range(rounds):
-            planned = plan_round(store, registry, game, game_maps)
+            planned = plan_round(store, registry, game, game_maps, sandbox_limits)
             for line in planned.left_out:
                 warn(line)
             with games_progress() as progress:

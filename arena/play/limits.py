@@ -133,13 +133,16 @@ def default_memory_limit(workers: int) -> int:
 
 
 def apply_memory_limit(limit: int | None) -> None:
-    """Cap this process's address space, so a runaway allocation raises MemoryError here."""
+    """Cap this process's address space, so a runaway allocation raises MemoryError here.
+
+    The limit is hard (soft = hard): a bot in this process cannot raise it again.
+    """
     if limit is None:
         return
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def format_bytes(size: int) -> str:

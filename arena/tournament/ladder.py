@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import trueskill
 
@@ -19,6 +20,8 @@ from arena.core.game import Game
 from arena.core.maps import GameMap
 from arena.play.executor_choice import Executor
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.play.sandbox.build import ensure_built_in_sandbox
+from arena.play.sandbox.limits import SandboxLimits
 from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
@@ -57,17 +60,18 @@ def environment(store: Store, game: str) -> trueskill.TrueSkill:
 
 
 def current_entries(store: Store, registry: Registry, game: type[Game], maps: Sequence[GameMap] = (),
-                    left_out: list[str] | None = None) -> list[LadderEntry]:
+                    left_out: list[str] | None = None, sandbox: SandboxLimits | None = None) -> list[LadderEntry]:
     """The ladder entries of the bots that play ``game`` now, added to the ladder if new.
 
-    Program bots are built first, so that their versions cover what their builds made; one whose build
-    fails is left out, with one line in ``left_out``. A program whose protocol cannot play one of ``maps``
-    is an :class:`ArenaError`.
+    Program bots are built first (in the sandbox, with ``sandbox``), so that their versions cover what their
+    builds made; one whose build fails is left out, with one line in ``left_out``. A program whose protocol
+    cannot play one of ``maps`` is an :class:`ArenaError`.
     """
     stored = store.ladder(game.name)
     specs = [BotSpec(entry.name) for entry in registry.bots_for(game.name) if entry.cls.in_default_field]
     setups = [(game.num_players(m), game.resolve_options(dict(m.header))) for m in maps]
-    specs, skipped = prepare_programs(specs, game.name, setups, registry)
+    build = partial(ensure_built_in_sandbox, limits=sandbox) if sandbox is not None else None
+    specs, skipped = prepare_programs(specs, game.name, setups, registry, build)
     if left_out is not None:
         left_out.extend(skipped)
     if len(specs) < 2:
@@ -158,12 +162,14 @@ class PlannedRound:
         return len(self.pairs) * 2 * -(-games_per_pair // 2)
 
 
-def plan_round(store: Store, registry: Registry, game: type[Game], maps: Sequence[GameMap]) -> PlannedRound:
+def plan_round(store: Store, registry: Registry, game: type[Game], maps: Sequence[GameMap],
+               sandbox: SandboxLimits | None = None) -> PlannedRound:
     """The next round of ``game``'s ladder: the bots that play it now (added to the ladder if new) and their
-    pairs. Nothing is stored but new bot versions; an :class:`ArenaError` if there is nothing to play."""
+    pairs. Nothing is stored but new bot versions; an :class:`ArenaError` if there is nothing to play.
+    With ``sandbox``, program bots build in the sandbox (play it on a pool whose limits say ``sandbox`` too)."""
     check_ladder_maps(game, maps)
     left_out: list[str] = []
-    entries = current_entries(store, registry, game, maps, left_out)
+    entries = current_entries(store, registry, game, maps, left_out, sandbox)
     env = environment(store, game.name)
     return PlannedRound(next_round_number(store, game.name), entries, pair_round(entries, env), env, left_out)
 

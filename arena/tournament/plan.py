@@ -11,6 +11,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
 from arena.play.sandbox.build import ensure_built_in_sandbox
+from arena.play.sandbox.confine import require_sandbox
 from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
@@ -61,6 +62,8 @@ class TournamentPlan:
 def plan_tournament(definition: TournamentDefinition, registry: Registry) -> TournamentPlan:
     """Check a definition against the registry: maps, game, bots, format; compute its fingerprint."""
     definition.check()
+    if definition.sandbox is not None:
+        require_sandbox()  # before anything is stored: never a silently unconfined run
     game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
     bots = select_bots(game, definition.bots, registry)
     map_setups = [(game.num_players(m), game.resolve_options({**m.header, **definition.options})) for m in maps]

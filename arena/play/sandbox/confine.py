@@ -53,10 +53,10 @@ nothing else of /etc is visible."""
 _uids = itertools.count()
 
 
-@functools.lru_cache(maxsize=1)
-def _checked() -> str | None:
-    """Why bubblewrap cannot confine here (one line), or None when it can."""
-    if shutil.which(BWRAP) is None:
+@functools.lru_cache(maxsize=4)
+def _checked(bwrap: str | None) -> str | None:
+    """Why bubblewrap (found at ``bwrap``) cannot confine here (one line), or None when it can."""
+    if bwrap is None:
         return (f"--sandbox needs bubblewrap ({BWRAP}), which is not installed on {os.uname().nodename}: "
                 f"apt-get install {PACKAGE}")
     probe = Confinement(SandboxLimits(), read_only=(), cwd=SCRATCH)
@@ -74,9 +74,8 @@ def _checked() -> str | None:
 def require_sandbox() -> None:
     """Raise a one-line :class:`ArenaError` unless bubblewrap can confine bots on this machine: not installed
     (naming the Debian package ``bubblewrap``), or user namespaces blocked."""
-    problem = _checked()
+    problem = _checked(shutil.which(BWRAP))
     if problem is not None:
-        _checked.cache_clear()  # installed later in the same process: look again next time
         raise ArenaError(problem)
 
 

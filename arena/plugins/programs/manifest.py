@@ -98,9 +98,21 @@ def read_manifest(path: Path) -> Manifest:
             raise ArenaError(f"{path}: {key} must be a positive, finite number of seconds, not {value}")
         budgets[key] = float(value)
     build = argv_of(data["build"], "build", path) if "build" in data else ()
+    for key, argv in (("command", argv_of(data["command"], "command", path)), ("build", build)):
+        if argv and not inside_folder(argv[0], path.parent):
+            raise ArenaError(f"{path}: {key} runs {argv[0]!r}, outside the bot's folder: name a program in the "
+                             "folder (./bot) or one on PATH (python3, node, java)")
     program = Program(argv_of(data["command"], "command", path), str(path.parent.resolve()), protocol, build,
                       **budgets)
     return Manifest(name.strip(), tuple(games), program, tuple(roles), str(data.get("description", "")))
+
+
+def inside_folder(program: str, folder: Path) -> bool:
+    """Whether a command's program is in the bot's folder (``./bot``, ``bin/run``) or a bare name found there
+    or on PATH (``python3``): not a path that leads out of the folder (``../../bin/sh``, ``/bin/sh``)."""
+    if "/" not in program:
+        return True
+    return (folder / program).resolve().is_relative_to(folder.resolve()) and not program.startswith("/")
 
 
 def _hashed_files(directory: Path, skip: set[str]) -> list[Path]:
