@@ -89,6 +89,7 @@ class League:
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise ArenaError(f"{folder}: exists and is not an empty folder; a league needs a folder of its own")
         registry = _registry()
+        registry.game(game)  # an unknown game is named as such, with the games there are
         found, loaded = load_maps(list(maps), registry, game)
         _check_players(found, loaded)
         names = _map_file_names(loaded)
