@@ -213,3 +213,28 @@ def test_train_command_takes_the_switches_and_names_them_in_the_bots_spec(tmp_pa
     again.play(9, 9, 20, seed=2)
     assert len(table) == len(again.table) == 16
     assert table.scores[:16].tolist() == again.table.scores[:16].tolist()
+
+
+def test_a_learning_cla_bot_adds_games_to_the_entries_its_states_matched():
+    import sys
+
+    from arena.play.referee import run_match
+
+    spec = "cla:features=PR,t=3,learn=on,growth=matched"
+    key = ("features=PR,t=3,c=0.5,reward=3/-3/1", "", "growth=matched")
+    found = []
+    for seed in (4, 5, 6):
+        if seed == 4:  # the bot keeps its table in its module, per spec: start from an empty one
+            for module in [m for m in sys.modules.values() if hasattr(m, "_TABLES") and hasattr(m, "Cla")]:
+                module._TABLES.pop(key, None)
+        match = run_match("snafu", [spec, "mindless"], options={"size": "9x9"}, seed=seed)
+        module = next(m for m in sys.modules.values() if hasattr(m, "_TABLES") and hasattr(m, "Cla"))
+        table = module._TABLES[key]
+        found.append((len(match.actions), match.ranks, len(table), table.scores[: len(table)].tolist()))
+    # A 5-round tie makes the five entries; then every state matches one of them: a 7-round tie adds 1 to each
+    # of its 7 moves there, a 24-round win 3 to each of its 24.
+    assert found == [
+        (5, (1, 1), 5, [[1, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]]),
+        (7, (1, 1), 5, [[2, 0, 0], [0, 1, 1], [2, 0, 0], [1, 0, 0], [4, 0, 1]]),
+        (24, (1, 2), 5, [[2, 0, 3], [0, 1, 1], [2, 0, 0], [1, 0, 0], [58, 0, 16]]),
+    ]
