@@ -72,3 +72,38 @@ def games_stored(db) -> int:
             conn.close()
     except sqlite3.Error:
         return 0
+
+
+def assert_summaries_match_games(store, run_id: int) -> None:
+    """Stored run ``run_id``'s summaries equal a rebuild from its games (the rebuild is rolled back), and the
+    standings and analysis read from them equal the ones computed from the games themselves (the ratings too,
+    once the run is finished)."""
+    from arena.stats.analysis import analyse
+    from arena.stats.standings import standings_from_games
+    from arena.storage import summaries, summary_queries
+    from arena.storage.history import played_from_rows
+
+    store.conn.execute("BEGIN IMMEDIATE")
+    try:
+        kept = summaries.contents(store.conn, run_id)
+        summaries.rebuild(store.conn, run_id)
+        assert summaries.contents(store.conn, run_id) == kept
+    finally:
+        store.conn.execute("ROLLBACK")
+    run = store.run(run_id)
+    played = played_from_rows(list(store.games(run_id=run_id)))
+    expected, got = standings_from_games(run.game, played, run.scheduled), summary_queries.standings(store, run_id)
+    assert (got.played, got.scheduled, got.roles, got.head_to_head, got.draw_probability) == (
+        expected.played, expected.scheduled, expected.roles, expected.head_to_head, expected.draw_probability)
+
+    def counts(standings):
+        return sorted((r.label, r.role or "", r.games, r.wins, r.draws, r.losses, dict(r.failures))
+                      for r in standings.rows)
+
+    assert counts(got) == counts(expected)
+    for mine, theirs in zip(sorted(got.rows, key=lambda r: (r.label, r.role or "")),
+                            sorted(expected.rows, key=lambda r: (r.label, r.role or "")), strict=True):
+        assert abs(mine.think_time - theirs.think_time) <= 1e-6 * mine.games
+    if run.status != "running":
+        assert [(r.label, r.role, r.rating) for r in got.rows] == [(r.label, r.role, r.rating) for r in expected.rows]
+    assert summary_queries.analysis(store, run_id) == analyse(played)

@@ -20,6 +20,7 @@ import arena.storage.migrations
 from arena.cli.main import app
 from arena.cli.results import SPARKS, sparkline
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.storage import summaries
 from arena.storage.codec import decode_record
 from arena.storage.history import finalize_run
 from arena.storage.migrations import SCHEMA_VERSION
@@ -27,7 +28,7 @@ from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
-from tests.helpers import VERSIONED_HUGGER, write_module
+from tests.helpers import VERSIONED_HUGGER, assert_summaries_match_games, write_module
 
 runner = CliRunner()
 
@@ -102,14 +103,14 @@ def thinker_dir(path):
 # --- schema, migrations -------------------------------------------------------------------------------
 
 
-def test_a_new_database_has_schema_version_3_application_arena_and_wal():
+def test_a_new_database_has_schema_version_4_application_arena_and_wal():
     with Store("fresh.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "3"}
+                                                                            "schema_version": "4"}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
-                          "run_ratings", "ladder", "bot_sources", "bot_source_files"}
+                          "run_ratings", "ladder", "bot_sources", "bot_source_files", *summaries.TABLES}
     assert Path("fresh.db").exists()
     # the default is ./arena.db, or $ARENA_DB; a command that only reads creates none
     assert invoke("runs").exit_code == 0 and not Path("arena.db").exists()
@@ -273,6 +274,8 @@ def _kill_and_resume(tmp_path, db, bots, log, env, victim, reference):
     os.killpg(victim.pid, signal.SIGKILL)
     victim.wait(timeout=30)
     assert victim.returncode == -signal.SIGKILL
+    with Store(db) as store:  # the summaries hold exactly the games stored before the kill
+        assert_summaries_match_games(store, 1)
 
     conn = read_only(db)
     rows = conn.execute("SELECT idx, seed, ranks, record FROM games WHERE run_id = 1 ORDER BY idx").fetchall()
@@ -296,6 +299,8 @@ def _kill_and_resume(tmp_path, db, bots, log, env, victim, reference):
     assert conn.execute("SELECT count(*), count(DISTINCT idx), min(idx), max(idx) FROM games").fetchone() == \
         (20, 20, 0, 19)
     assert conn.execute("SELECT count(*), status FROM runs").fetchone() == (1, "complete")
+    with Store(db) as store:
+        assert_summaries_match_games(store, 1)
     kept = {idx for idx, *_ in rows}  # the games stored before the kill are still there, unchanged
     assert [r for r in conn.execute("SELECT idx, seed, ranks, record FROM games ORDER BY idx") if r[0] in kept] == rows
     conn.close()
@@ -450,22 +455,25 @@ def test_recompute_finds_the_stored_ratings_and_restores_a_tampered_one():
     first = invoke("ratings", "--recompute")
     assert first.exit_code == 0
     # run 1: 6 games x 2 players; run 2: 2 x 2; leaderboards: 3 bots after run 1, 4 after run 2
-    assert first.stdout == "recomputed 23 stored ratings from the games: all equal to the stored ones\n"
+    assert first.stdout == ("recomputed 23 stored ratings from the games: all equal to the stored ones\n"
+                            "rebuilt the summaries of 2 runs from their games: all equal to the kept ones\n")
 
     conn = sqlite3.connect("arena.db")
     key = conn.execute("SELECT run_id, game_idx, bot_id, mu FROM rating_snapshots "
                        "ORDER BY run_id, game_idx, bot_id LIMIT 1 OFFSET 3").fetchone()
     conn.execute("UPDATE rating_snapshots SET mu = mu + 1 WHERE run_id = ? AND game_idx = ? AND bot_id = ?",
                  key[:3])
+    conn.execute("UPDATE summary_standings SET wins = wins + 1 WHERE run_id = 2 AND label = 'random'")
     conn.commit()
     conn.close()
     tampered = invoke("ratings", "--recompute")
-    assert tampered.stdout == "recomputed 23 stored ratings from the games: 1 differed and were replaced\n"
+    assert tampered.stdout == ("recomputed 23 stored ratings from the games: 1 differed and were replaced\n"
+                               "rebuilt the summaries of 2 runs from their games: 1 differed and were replaced\n")
     conn = read_only("arena.db")
     assert conn.execute("SELECT mu FROM rating_snapshots WHERE run_id = ? AND game_idx = ? AND bot_id = ?",
                         key[:3]).fetchone()[0] == key[3]
     conn.close()
-    assert invoke("ratings", "--recompute").stdout.endswith("all equal to the stored ones\n")
+    assert invoke("ratings", "--recompute").stdout.endswith("all equal to the kept ones\n")
 
 
 @pytest.mark.slow

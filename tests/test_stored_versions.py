@@ -20,6 +20,8 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.plugins.programs.manifest import directory_version
+from arena.storage import summaries
+from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.store import Store
 from tests.helpers import games_stored, write_module
 
@@ -238,12 +240,14 @@ def test_an_old_database_migrates_to_keep_sources():
     write_hugger(Path("bots"), OLD)
     tournament("-b", "hugger,random", "-w", "1")
     conn = sqlite3.connect("arena.db")  # as an arena of schema 2 left it: no sources kept
-    conn.executescript("DROP TABLE bot_source_files; DROP TABLE bot_sources; "
-                       "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.executescript("DROP TABLE bot_source_files; DROP TABLE bot_sources; DROP INDEX games_failed; "
+                       + "".join(f"DROP TABLE {table}; " for table in summaries.TABLES)
+                       + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     conn.close()
     tournament("-b", "hugger,random", "-w", "1")  # the same run, complete: shown, and the file migrated
     with Store("arena.db") as store:
-        assert store.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
+        assert store.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+            str(SCHEMA_VERSION),)
         assert store.source_versions("hugger") == []  # played before sources were kept
         assert len(store.runs()) == 1
     tournament("-b", "hugger,random", "-w", "1", "--new")

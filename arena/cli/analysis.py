@@ -36,8 +36,7 @@ from arena.report.analysis import render_analysis
 from arena.report.html import build_html
 from arena.report.replay_page import write_game_pages
 from arena.stats.analysis import compare_ratings
-from arena.stats.standings import standings_from_games
-from arena.storage.history import played_from_rows
+from arena.storage import summary_queries
 from arena.storage.queries import run_standings
 from arena.storage.sources import use_stored_versions
 from arena.storage.store import Store
@@ -196,7 +195,7 @@ def report_command(
             err.print(f"report written to {html_file}" + (f", replay pages to {html_file.stem}-games/"
                                                           if replays else ""), highlight=False)
             return
-        row = store.run(run)
-        played = played_from_rows(list(store.games(run_id=run)))
+        standings = summary_queries.standings(store, run)
+        analysis = summary_queries.analysis(store, run)
         failures = run_failures(store, run)
-    render_analysis(standings_from_games(row.game, played, row.scheduled), played, formats, out, failures)
+    render_analysis(standings, analysis, formats, out, failures)

@@ -20,9 +20,10 @@ from tabulate import tabulate
 from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, Registry, load_registry
-from arena.report.failures import BotFailures, failure_lines, failures_by_bot
+from arena.report.failures import BotFailures, failure_lines, failures_from_summaries
 from arena.report.tables import FORMATS, rich_table
 from arena.storage.store import Store
+from arena.storage.summary_queries import failure_summaries
 
 out = Console()
 err = Console(stderr=True)
@@ -125,7 +126,7 @@ def print_failures(failures: list[BotFailures], fmt: str = "table") -> None:
 
 def run_failures(store: Store, run_id: int) -> list[BotFailures]:
     """Each bot's failures in stored run ``run_id``."""
-    return failures_by_bot((row.idx, row.record) for row in store.failed_games(run_id))
+    return failures_from_summaries(failure_summaries(store, run_id))
 
 
 def warn(message: str) -> None:

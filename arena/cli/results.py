@@ -120,7 +120,8 @@ def ratings_command(
         metavar="BOT", help="A bot's rating after each run it played, version by version, with the change.",
         show_default=False)] = None,
     recompute_all: Annotated[bool, typer.Option(
-        "--recompute", help="Recompute every stored rating from the stored games and compare.")] = False,
+        "--recompute", help="Recompute every stored rating, and rebuild every run's summaries, from the stored "
+        "games and compare.")] = False,
     db: Db = None,
     formats: OutputFormatOption = None,
 ) -> None:
@@ -132,6 +133,9 @@ def ratings_command(
             typer.echo(f"recomputed {result.checked} stored ratings from the games: "
                        + ("all equal to the stored ones" if result.differing == 0
                           else f"{result.differing} differed and were replaced"))
+            typer.echo(f"rebuilt the summaries of {result.summarised} runs from their games: "
+                       + ("all equal to the kept ones" if result.summaries_differing == 0
+                          else f"{result.summaries_differing} differed and were replaced"))
             return
         if history is not None:
             points = rating_history(store, history)

@@ -12,8 +12,8 @@ from tabulate import tabulate
 
 from arena.report.failures import BotFailures, failure_lines, failure_records
 from arena.report.tables import rich_table
-from arena.stats.analysis import Analysis, analyse, player_name
-from arena.stats.standings import PlayedGame, Standings, failure_summary
+from arena.stats.analysis import Analysis, player_name
+from arena.stats.standings import Standings, failure_summary
 
 LEGEND = ("Score intervals: 95% Wilson. Success: (wins - losses) / games, from -1 to +1 (Cloppert 2007). "
           "Elo: against the field, ± its 95% margin. BT: Bradley-Terry "
@@ -103,10 +103,9 @@ def analysis_records(standings: Standings, analysis: Analysis) -> dict[str, list
     }
 
 
-def render_analysis(standings: Standings, played: Sequence[PlayedGame], fmt: str, console: Console,
+def render_analysis(standings: Standings, analysis: Analysis, fmt: str, console: Console,
                     failures: Sequence[BotFailures] = ()) -> None:
     """Print the report in ``fmt``: rich tables, or md / csv / json / latex text, then the failures."""
-    analysis = analyse(played)
     if fmt == "json":
         console.print_json(json.dumps({**analysis_records(standings, analysis),
                                        "failures": failure_records(list(failures))}))

@@ -2,15 +2,11 @@
 inline SVG (nothing fetched, no script).
 
 A chart is worked out here, in Python, as a layout (:class:`ChartLayout`, :class:`SparklineLayout`: every
-coordinate computed), and drawn by the macros of ``templates/charts.html``, so a page template draws one with
-
-.. code-block:: jinja
-
-    {% import "charts.html" as charts %}
-    {{ charts.chart(layout) }}        {# layout = point_layout(...) or line_layout(...) #}
-    {{ charts.sparkline(spark) }}     {# spark = sparkline_layout(values) #}
-
-and Python code that wants the HTML text calls :func:`line_chart`, :func:`point_chart` or :func:`sparkline`.
+coordinate computed), and drawn by the macros of ``templates/charts.html``: a page template imports them
+(``{% import "charts.html" as charts %}``) and draws ``{{ charts.chart(layout) }}`` for a layout of
+:func:`point_layout` or :func:`line_layout`, ``{{ charts.sparkline(spark) }}`` for one of
+:func:`sparkline_layout`. Python code that wants the HTML text calls :func:`line_chart`, :func:`point_chart` or
+:func:`sparkline`.
 """
 
 from __future__ import annotations

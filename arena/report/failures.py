@@ -58,6 +58,21 @@ def failures_by_bot(games: Iterable[tuple[int, dict[str, Any]]]) -> list[BotFail
     return sorted(bots.values(), key=lambda entry: (-entry.total, entry.label))
 
 
+def failures_from_summaries(rows: Iterable[tuple[str, str, int, int, str, str]]) -> list[BotFailures]:
+    """:func:`failures_by_bot` from a run's summaries: ``(label, kind, count, first game, detail, traceback)``
+    per bot and kind (see :func:`arena.storage.summary_queries.failure_summaries`)."""
+    bots: dict[str, BotFailures] = {}
+    firsts: dict[str, FirstFailure] = {}
+    for label, kind, count, game, detail, traceback in rows:
+        entry = bots.setdefault(label, BotFailures(label))
+        entry.counts[kind] += count
+        if label not in firsts or game < firsts[label].game:
+            firsts[label] = FirstFailure(game, kind, detail, traceback)
+    for label, entry in bots.items():
+        entry.first = firsts[label]
+    return sorted(bots.values(), key=lambda entry: (-entry.total, entry.label))
+
+
 def failure_lines(failures: list[BotFailures], *, game_word: str = "game") -> list[str]:
     """The section as plain lines: per bot its counts and first failure, then its traceback, indented."""
     if not failures:

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.report.analysis import analysis_tables, standings_sections
-from arena.report.charts import line_layout, point_layout
-from arena.report.failures import failures_by_bot
+from arena.report.charts import point_layout
+from arena.report.failures import failures_from_summaries
 from arena.report.pages import render
 from arena.report.replay_page import game_line, game_page_name
-from arena.stats.analysis import Analysis, analyse, player_name
-from arena.stats.standings import standings_from_games
-from arena.storage.history import played_from_rows
-from arena.storage.queries import rating_series, run_rating_series
+from arena.stats.analysis import Analysis, player_name
+from arena.storage import summary_queries
+from arena.storage.queries import rating_series
 from arena.storage.store import Store
 
 
@@ -48,36 +47,46 @@ def heat_cells(analysis: Analysis, order: Sequence[str]) -> list[tuple[str, list
     return rows
 
 
+FAILED_GAMES_SHOWN = 200
+"""The report lists the run's failures game by game up to this many (the counts cover them all)."""
+
+
+def _games(store: Store, run_id: int, games_href: str) -> list[dict[str, object]]:
+    return [game_line(f"game {row.idx}", f"{games_href}/{game_page_name(run_id, row.idx)}", row.record)
+            for row in store.games(run_id=run_id)]
+
+
 def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
     """The report page of stored run ``run_id``; with ``games_href`` (the relative address of a folder of
-    replay pages, as :func:`arena.report.replay_page.write_game_pages` writes it), each game links to its replay."""
+    replay pages, as :func:`arena.report.replay_page.write_game_pages` writes it), each game links to its replay.
+
+    Everything but the list of games comes from the run's summaries, so without it the page is written in
+    about the same time for a run of any length."""
     run = store.run(run_id)
-    rows = list(store.games(run_id=run_id))
-    played = played_from_rows(rows)
-    standings = standings_from_games(run.game, played, run.scheduled)
-    analysis = analyse(played)
+    standings = summary_queries.standings(store, run_id)
+    analysis = summary_queries.analysis(store, run_id)
     order = list(dict.fromkeys(player_name((row.label, row.role)) for row in standings.rows))
 
-    in_run = run_rating_series(store, run_id)
+    in_run = {player_name(key): [(point.games, point.rating.conservative) for point in points]
+              for key, points in summary_queries.rating_histories(store, run_id).items()}
     across = rating_series(store, run.game, [row.label for row in standings.rows], run_id)
     runs = sorted({after for points in across.values() for after, _ in points})
     position = {after: index for index, after in enumerate(runs)}
 
-    failures = [[row.idx, row.labels[seat], kind, row.reason]
-                for row in rows for seat, kind in sorted(row.failures.items())]
+    failures = [[f.game, f.label, f.kind, f.reason]
+                for f in summary_queries.failed_games(store, run_id, FAILED_GAMES_SHOWN)]
     tables = analysis_tables(standings, analysis)
-    games = None if games_href is None else [
-        game_line(f"game {row.idx}", f"{games_href}/{game_page_name(run_id, row.idx)}", row.record) for row in rows]
+    kind = "final" if summary_queries.ratings_are_final(store, run_id) else "live, each game rated as it was stored"
     return render(
         "report.html", title=f"{run.name} (run {run.id}): {run.game}, {run.format}",
-        summary=f"{len(rows)} of {run.scheduled} games played, {run.status}; started {run.created_at}.",
+        summary=f"{standings.played} of {run.scheduled} games played, {run.status}; started {run.created_at}.",
         standings=[(role, *tables[key]) for key, role in standings_sections(standings)],
         order=order, heat=heat_cells(analysis, order),
-        in_run=line_layout("mu - 3 sigma after each game of this run", in_run, "the bot's games in this run"),
+        in_run=point_layout(f"mu - 3 sigma over this run's games ({kind})", in_run, "the bot's games in this run"),
         across=point_layout("mu - 3 sigma after each run it played, version by version, across every stored run",
                             {name: [(position[after], value) for after, value in points]
                              for name, points in across.items()}, "run", [f"run {after}" for after in runs]),
         maps=tables["maps"], seats=tables["seats"],
-        first_failures=failures_by_bot((row.idx, row.record) for row in rows if row.failures),
-        failures=failures, failures_shown=len(failures), failures_total=len(failures),
-        games=games, games_href=games_href)
+        first_failures=failures_from_summaries(summary_queries.failure_summaries(store, run_id)),
+        failures=failures, failures_shown=len(failures), failures_total=summary_queries.failure_count(store, run_id),
+        games=None if games_href is None else _games(store, run_id, games_href), games_href=games_href)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from arena.stats.bradley_terry import BTRating, bradley_terry
 from arena.stats.elo import EloEstimate, elo_difference
 from arena.stats.proportions import ScoreRate, holm, normal_cdf, score_rate, sign_test, success, wilson_interval
-from arena.stats.standings import PlayedGame
+from arena.stats.standings import PlayedGame, StandingsTally
 
 ALPHA = 0.05
 Key = tuple[str, str | None]  # bot label and role
@@ -23,10 +23,6 @@ def player_name(key: Key) -> str:
     """How a (bot, role) is named in pairwise tables: the bot, with its role in games with roles."""
     label, role = key
     return label if role is None else f"{label} ({role})"
-
-
-def _points(mine: int, other: int) -> float:
-    return 1.0 if mine < other else 0.5 if mine == other else 0.0
 
 
 @dataclass(frozen=True)
@@ -104,34 +100,30 @@ class Analysis:
     seats: list[SeatStats]
 
 
-def _tally(played: Sequence[PlayedGame]) -> tuple[dict[Key, list[int]], dict[tuple[str, str], list[int]]]:
-    per_bot: dict[Key, list[int]] = {}
-    per_pair: dict[tuple[str, str], list[int]] = {}
-    for game in played:
-        best = min(game.ranks)
-        alone = game.ranks.count(best) == 1
-        for seat, key in enumerate(game.players):
-            counts = per_bot.setdefault(key, [0, 0, 0])
-            counts[0 if game.ranks[seat] == best and alone else 1 if game.ranks[seat] == best else 2] += 1
-            for other, other_key in enumerate(game.players):
-                if other != seat:
-                    points = _points(game.ranks[seat], game.ranks[other])
-                    pair = per_pair.setdefault((player_name(key), player_name(other_key)), [0, 0, 0])
-                    pair[0 if points == 1 else 1 if points == 0.5 else 2] += 1
-    return per_bot, per_pair
-
-
 def analyse(played: Sequence[PlayedGame]) -> Analysis:
     """Intervals, pairwise significance (Holm-corrected), per-map scores and seat advantage."""
-    per_bot, per_pair = _tally(played)
+    tally = StandingsTally()
+    for game in played:
+        tally.add(game)
+    return analyse_tally(tally)
+
+
+def analyse_tally(tally: StandingsTally) -> Analysis:
+    """:func:`analyse` from the counts of the games (kept as they were played, or by the store)."""
+    per_pair: dict[tuple[str, str], list[int]] = {}
+    for (key, other, _), counts in sorted(tally.meetings.items(), key=_meeting_order):  # the fit follows this order
+        pair = per_pair.setdefault((player_name(key), player_name(other)), [0, 0, 0])
+        for outcome, count in enumerate(counts):
+            pair[outcome] += count
     # one orientation per pair: the fit adds up both orders, which would count every game twice
     once: dict[tuple[Hashable, Hashable], tuple[int, int, int]] = {
         (a, b): (w, d, l_) for (a, b), (w, d, l_) in per_pair.items() if a < b}
     fit = bradley_terry(once) if once else None
     bots = {
-        key: BotStats(key, w, d, l_, score_rate(w, d, l_), elo_difference(w, d, l_),
+        key: BotStats(key, row.wins, row.draws, row.losses, score_rate(row.wins, row.draws, row.losses),
+                      elo_difference(row.wins, row.draws, row.losses),
                       fit.ratings.get(player_name(key)) if fit else None)
-        for key, (w, d, l_) in per_bot.items()
+        for key, row in tally.rows.items()
     }
     unordered = sorted({tuple(sorted(pair)) for pair in per_pair})
     raw = [sign_test(per_pair[(a, b)][0], per_pair[(a, b)][2]) for a, b in unordered]
@@ -141,26 +133,23 @@ def analyse(played: Sequence[PlayedGame]) -> Analysis:
         pair_key = tuple(sorted((a, b)))
         pairs.append(PairStats(a, b, w, d, l_, raw[unordered.index(pair_key)], adjusted[pair_key]))
 
-    by_map: dict[tuple[str, Key], list[int]] = {}
-    by_seat: dict[int, list[float]] = {}  # points, games, games above 1/2, games below 1/2
-    for game in played:
-        best = min(game.ranks)
-        alone = game.ranks.count(best) == 1
-        others = len(game.ranks) - 1
-        for seat, key in enumerate(game.players):
-            counts = by_map.setdefault((game.map or "-", key), [0, 0, 0])
-            counts[0 if game.ranks[seat] == best and alone else 1 if game.ranks[seat] == best else 2] += 1
-            score = sum(_points(game.ranks[seat], game.ranks[o]) for o in range(len(game.ranks)) if o != seat) / others
-            tally = by_seat.setdefault(seat, [0.0, 0, 0, 0])
-            tally[0] += score
-            tally[1] += 1
-            tally[2] += score > 0.5
-            tally[3] += score < 0.5
-    ordered_maps = sorted(by_map.items(), key=lambda item: (item[0][0], item[0][1][0]))
+    ordered_maps = sorted(tally.maps.items(), key=lambda item: (item[0][0], item[0][1][0], item[0][1][1] or ""))
     maps = [MapStats(name, key, score_rate(*counts)) for (name, key), counts in ordered_maps]
+    by_seat: dict[int, list[float]] = {}  # points, games, games above 1/2, games below 1/2
+    for (seat, others), (half, games, better, worse) in sorted(tally.seat_points.items()):
+        totals = by_seat.setdefault(seat, [0.0, 0, 0, 0])
+        totals[0] += half / (2 * others)
+        totals[1] += games
+        totals[2] += better
+        totals[3] += worse
     seats = [SeatStats(seat, _rate(points, int(games)), sign_test(int(better), int(worse)))
              for seat, (points, games, better, worse) in sorted(by_seat.items())]
     return Analysis(bots, pairs, maps, seats)
+
+
+def _meeting_order(item: tuple[tuple[Key, Key, bool], list[int]]) -> tuple[str, str, str, str, bool]:
+    (key, other, first), _ = item
+    return key[0], key[1] or "", other[0], other[1] or "", first
 
 
 def _rate(points: float, games: int) -> ScoreRate:

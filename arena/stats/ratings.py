@@ -90,6 +90,17 @@ def rate(
     return {player: Rating(*rating) for player, rating in current.items()}, probability
 
 
+def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: Sequence[int]
+              ) -> list[tuple[float, float]]:
+    """The ``(mu, sigma)`` of each seat after one game with ``ranks``, from ``before``, rated as :func:`rate`
+    rates each game (with draw probability ``probability``)."""
+    env = environment(probability)
+    if len(before) == 2:
+        return list(rate_two(env, draw_margin(env), before[0], before[1], ranks))
+    groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
+    return [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
+
+
 def environment(probability: float) -> trueskill.TrueSkill:
     """The TrueSkill environment every rating uses: ``tau = 0``, ``beta = sigma / 2``, the given draw rate."""
     return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)

@@ -84,55 +84,150 @@ def standings_from_games(game_name: str, played: Sequence[PlayedGame], scheduled
 
 
 _UNRATED = Rating(0.0, 0.0)
+Key = tuple[str, str | None]
+"""A player in standings: bot label and role (``None`` in games without roles)."""
+WIN, DRAW, LOSS = 0, 1, 2
+"""The outcome of a game for a player (it alone ranked best, it shared the best rank, or neither), and of a
+meeting of two players (better, equal, worse rank): an index into ``[wins, draws, losses]`` counts."""
+
+
+@dataclass(frozen=True)
+class GameCounts:
+    """What one game adds to every count standings and analysis keep: the single definition both the counts
+    kept in memory (:class:`StandingsTally`) and the ones the store keeps beside its games add up.
+
+    ``players``: per seat ``(key, outcome, failure kind or None, thinking seconds)``; ``meetings``: per ordered
+    pair of seats ``(key, other key, whether key sat first, key's outcome against other)``; ``seat_points``: per
+    seat ``(seat, other players, half points)``, its points against each other player doubled (2 a win, 1 a
+    draw), so sums stay whole numbers; ``ties`` and ``pairs``: tied seat pairs and seat pairs (the draw rate's
+    counts)."""
+
+    players: list[tuple[Key, int, str | None, float]]
+    meetings: list[tuple[Key, Key, bool, int]]
+    map: str
+    seat_points: list[tuple[int, int, int]]
+    ties: int
+    pairs: int
+
+
+def game_counts(game: PlayedGame) -> GameCounts:
+    """What ``game`` adds to the counts."""
+    ranks = game.ranks
+    best, first_count = min(ranks), ranks.count(min(ranks))
+    players = []
+    meetings = []
+    seat_points = []
+    ties = pairs = 0
+    others = len(ranks) - 1
+    for seat, key in enumerate(game.players):
+        outcome = WIN if ranks[seat] == best and first_count == 1 else DRAW if ranks[seat] == best else LOSS
+        think = game.think_time[seat] if game.think_time else 0.0
+        players.append((key, outcome, game.failures.get(seat), think))
+        half = 0
+        for other, other_key in enumerate(game.players):
+            if other == seat:
+                continue
+            against = WIN if ranks[seat] < ranks[other] else DRAW if ranks[seat] == ranks[other] else LOSS
+            half += 2 - against
+            meetings.append((key, other_key, seat < other, against))
+            if other > seat:
+                pairs += 1
+                ties += ranks[seat] == ranks[other]
+        seat_points.append((seat, others, half))
+    return GameCounts(players, meetings, game.map or "-", seat_points, ties, pairs)
 
 
 class StandingsTally:
-    """Everything standings count, added up one game at a time in any order: each bot's results, failures and
-    thinking time, and the head-to-head scores. It grows with the bots, never with the games, so a
-    tournament keeps one as it plays instead of its games; ratings are added at the end."""
+    """Everything standings and their analysis count, added up one game at a time in any order: each bot's
+    results, failures and thinking time, every meeting of two bots, the results per map and per seat, and the
+    draw rate's counts. It grows with the bots, never with the games, so a tournament keeps one as it plays
+    instead of its games, and the store keeps the same counts beside its games; ratings are added at the end.
+    """
 
     def __init__(self) -> None:
-        self.rows: dict[tuple[str, str | None], BotStanding] = {}
-        self.head_to_head: dict[tuple[str, str], tuple[float, int]] = {}
-        self.role_seats: dict[str, int] = {}
+        self.rows: dict[Key, BotStanding] = {}
+        self.seats: dict[Key, int] = {}
+        """The first seat each player sat in (in games with roles, seat i plays role i)."""
+        self.meetings: dict[tuple[Key, Key, bool], list[int]] = {}
+        """``(key, other, key sat first)`` -> key's ``[wins, draws, losses]`` against other."""
+        self.maps: dict[tuple[str, Key], list[int]] = {}
+        """``(map, key)`` -> ``[wins, draws, losses]`` (map ``-`` for games without one)."""
+        self.seat_points: dict[tuple[int, int], list[int]] = {}
+        """``(seat, other players)`` -> ``[half points, games, games above half, games below half]``."""
         self.games = 0
+        self.ties = 0
+        self.pairs = 0
 
     def add(self, game: PlayedGame) -> None:
         """Count one game."""
-        players, ranks = game.players, game.ranks
-        best, first_count = min(ranks), ranks.count(min(ranks))
+        self.add_counts(game_counts(game))
+
+    def add_counts(self, counts: GameCounts) -> None:
+        """Count one game's :class:`GameCounts`."""
         self.games += 1
-        for seat, key in enumerate(players):
+        self.ties += counts.ties
+        self.pairs += counts.pairs
+        for seat, (key, outcome, failure, think) in enumerate(counts.players):
             row = self.rows.get(key)
             if row is None:
                 row = self.rows[key] = BotStanding(key[0], key[1], _UNRATED)
             row.games += 1
-            row.think_time += game.think_time[seat] if game.think_time else 0.0
-            if ranks[seat] == best and first_count == 1:
+            row.think_time += think
+            if outcome == WIN:
                 row.wins += 1
-            elif ranks[seat] == best:
+            elif outcome == DRAW:
                 row.draws += 1
             else:
                 row.losses += 1
-            if seat in game.failures:
-                row.failures[game.failures[seat]] += 1
-            if key[1] is not None:
-                self.role_seats.setdefault(key[1], seat)
-            for other, other_key in enumerate(players):
-                if other == seat or (key[1] is not None and other < seat):
-                    continue  # with roles (seat i plays role i), one entry a meeting: the cat's score against the mouse
-                points = 1.0 if ranks[seat] < ranks[other] else 0.5 if ranks[seat] == ranks[other] else 0.0
-                total, count = self.head_to_head.get((key[0], other_key[0]), (0.0, 0))
-                self.head_to_head[(key[0], other_key[0])] = (total + points, count + 1)
+            if failure is not None:
+                row.failures[failure] += 1
+            self.seats[key] = min(seat, self.seats.get(key, seat))
+            self.maps.setdefault((counts.map, key), [0, 0, 0])[outcome] += 1
+        for key, other, first, against in counts.meetings:
+            self.meetings.setdefault((key, other, first), [0, 0, 0])[against] += 1
+        for seat, others, half in counts.seat_points:
+            tally = self.seat_points.setdefault((seat, others), [0, 0, 0, 0])
+            tally[0] += half
+            tally[1] += 1
+            tally[2] += half > others
+            tally[3] += half < others
 
-    def standings(self, game_name: str, scheduled: int, ratings: Mapping[tuple[str, str | None], Rating],
+    def roles(self) -> tuple[str, ...]:
+        """The roles of a game with roles, in seat order (empty for symmetric games)."""
+        seats: dict[str, int] = {}
+        for (_, role), seat in self.seats.items():
+            if role is not None:
+                seats[role] = min(seat, seats.get(role, seat))
+        return tuple(sorted(seats, key=seats.__getitem__))
+
+    def head_to_head(self) -> dict[tuple[str, str], tuple[float, int]]:
+        """``(label, other label) -> (points, games)``; with roles one entry a meeting, the first role's
+        (the cat's score against the mouse)."""
+        scores: dict[tuple[str, str], tuple[float, int]] = {}
+        for (key, other, first), (wins, draws, losses) in sorted(self.meetings.items(), key=_meeting_order):
+            if key[1] is not None and not first:
+                continue
+            points, games = scores.get((key[0], other[0]), (0.0, 0))
+            scores[(key[0], other[0])] = (points + wins + draws / 2, games + wins + draws + losses)
+        return scores
+
+    def draw_probability(self) -> float:
+        """The smoothed draw rate of the games counted, as ratings use it."""
+        return (self.ties + 1) / (self.pairs + 2)
+
+    def standings(self, game_name: str, scheduled: int, ratings: Mapping[Key, Rating],
                   probability: float) -> Standings:
         """The standings of the games counted, with their ratings (by label and role) and draw probability."""
-        roles = tuple(sorted(self.role_seats, key=self.role_seats.__getitem__))
+        roles = self.roles()
         rows = [replace(row, rating=ratings[key], failures=Counter(row.failures)) for key, row in self.rows.items()]
         ordered = sorted(rows, key=lambda r: (roles.index(r.role) if r.role in roles else 0,
                                               -r.rating.conservative, -r.score, r.label))
-        return Standings(game_name, ordered, dict(self.head_to_head), self.games, scheduled, probability, roles)
+        return Standings(game_name, ordered, self.head_to_head(), self.games, scheduled, probability, roles)
+
+
+def _meeting_order(item: tuple[tuple[Key, Key, bool], list[int]]) -> tuple[str, str, str, str, bool]:
+    (key, other, first), _ = item
+    return key[0], key[1] or "", other[0], other[1] or "", first
 
 
 def role_order(played: Sequence[PlayedGame]) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
+from arena.storage import summaries
 from arena.storage.store import GameResult, GameRow, RatingRow, SnapshotRow, Store
 
 Player = tuple[int, str | None]  # bot id, role
@@ -162,17 +163,32 @@ def finalize_run(store: Store, run_id: int, status: str) -> RunRatings:
     with store.transaction():
         store.replace_snapshots(run_id, run_ratings.snapshots)
         store.replace_run_ratings(run_id, run_ratings.rows())
+        store_final_summaries(store, run_id, run_ratings, len(results))
         store.set_run_status(run_id, status)
     update_leaderboards(store, store.run(run_id).game, run_id, results)
     return run_ratings
 
 
+def store_final_summaries(store: Store, run_id: int, run_ratings: RunRatings, games: int) -> None:
+    """Store the run's final ratings by bot label and role in its summaries: its own ratings where each label
+    is one bot version (they are the same), else its games rated again by label."""
+    if run_ratings.by_label() is None:
+        summaries.store_final(store.conn, run_id, *summaries.final_history(store.conn, run_id))
+        return
+    labels = run_ratings.labels
+    summaries.store_final(store.conn, run_id, (((labels[(bot, role)], role), mu, sigma)
+                                               for _, bot, role, mu, sigma in run_ratings.snapshots), games)
+
+
 @dataclass(frozen=True)
 class Recomputed:
-    """What ``arena ratings --recompute`` found: how many stored numbers it checked and how many differed."""
+    """What ``arena ratings --recompute`` found: how many stored numbers it checked and how many differed, and
+    how many runs' summaries it rebuilt and how many of those differed from the ones kept."""
 
     checked: int
     differing: int
+    summarised: int = 0
+    summaries_differing: int = 0
 
 
 def _close(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -188,9 +204,10 @@ def _compare(stored: Mapping[Row, tuple[float, ...]], fresh: Mapping[Row, tuple[
 def recompute(store: Store) -> Recomputed:
     """Recompute every run's ratings and every leaderboard from the stored games, compare, and store them.
 
-    One pass over the stored games, run by run: linear in the number of stored games.
+    One pass over the stored games, run by run: linear in the number of stored games. Each run's summaries
+    are rebuilt from its games too, and compared with the ones kept.
     """
-    checked = differing = 0
+    checked = differing = summarised = summaries_differing = 0
     boards: dict[str, Leaderboard] = {}
     for run, game, _ in store.game_runs():
         results = store.results(run)
@@ -211,4 +228,8 @@ def recompute(store: Store) -> Recomputed:
             store.replace_snapshots(run, fresh.snapshots)
             store.replace_run_ratings(run, fresh.rows())
             store.replace_leaderboard(run, game, board.rows(), board.draws)
-    return Recomputed(checked, differing)
+            kept = summaries.contents(store.conn, run)
+            summaries.rebuild(store.conn, run)
+            summarised += 1
+            summaries_differing += kept != summaries.contents(store.conn, run)
+    return Recomputed(checked, differing, summarised, summaries_differing)

@@ -11,9 +11,10 @@ import json
 import sqlite3
 from collections.abc import Callable
 
+from arena.storage import summaries
 from arena.storage.codec import encode_record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The newest schema: this arena writes it and reads files up to it."""
 
 APPLICATION = "arena"
@@ -113,6 +114,15 @@ _VERSION_3 = """
 """Version 3: the source of each bot version the first time it plays (a Python bot's module, a program bot's
 files), so that an older version can be played again (``name@version``)."""
 
+
+
+def _migrate_to_4(conn: sqlite3.Connection) -> None:
+    """Version 4: the summaries of each run (:mod:`arena.storage.summaries`), built from its stored games."""
+    _run_script(conn, summaries.SCHEMA)
+    for (run_id,) in conn.execute("SELECT id FROM runs ORDER BY id").fetchall():
+        summaries.rebuild(conn, run_id)
+
+
 MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     1: """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -189,6 +199,7 @@ MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     """,
     2: _migrate_to_2,
     3: _VERSION_3,
+    4: _migrate_to_4,
 }
 
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from arena.stats.standings import Standings, standings_from_games
-from arena.storage.history import played_from_rows
+from arena.stats.standings import Standings
+from arena.storage import summary_queries
 from arena.storage.store import LeaderboardRow, RunRow, Store
 
 
@@ -69,8 +69,7 @@ def run_summaries(store: Store) -> list[RunSummary]:
 
 def run_standings(store: Store, run_id: int) -> Standings:
     """The standings of stored run ``run_id``, over the games it has played so far."""
-    run = store.run(run_id)
-    return standings_from_games(run.game, played_from_rows(list(store.games(run_id=run_id))), run.scheduled)
+    return summary_queries.standings(store, run_id)
 
 
 def _stored_ratings(store: Store, rows: list[LeaderboardRow]

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena.core.errors import ArenaError
-from arena.storage import migrations
+from arena.stats.standings import PlayedGame
+from arena.storage import migrations, summaries
 from arena.storage.codec import decode_record, encode_record, record_json
 
 DB_VARIABLE = "ARENA_DB"
@@ -141,7 +142,26 @@ class GameResult:
     ranks: tuple[int, ...]
 
 
-_GROWING_TABLES = frozenset({"games", "rating_snapshots"})
+class NewGameRow(NamedTuple):
+    """A finished game to store (:meth:`Store.add_games`): the arguments of :meth:`Store.add_game`."""
+
+    idx: int
+    seats: Sequence[dict[str, Any]]
+    ranks: Sequence[int]
+    reason: str
+    failures: dict[int, str]
+    think_time: Sequence[float]
+    duration: float
+    turns: int
+    record: dict[str, Any]
+
+    def played(self) -> PlayedGame:
+        """What standings count of it."""
+        return PlayedGame(tuple((seat["label"], seat.get("role")) for seat in self.seats), tuple(self.ranks),
+                          dict(self.failures), tuple(self.think_time), (self.record.get("map") or {}).get("name"))
+
+
+_GROWING_TABLES = frozenset({"games", "rating_snapshots", "summary_history"})
 """Tables that grow with every stored game: checked before this process first writes, not when it opens."""
 
 
@@ -505,14 +525,27 @@ class Store:
                  failures: dict[int, str], think_time: Sequence[float], duration: float, turns: int,
                  record: dict[str, Any]) -> None:
         """Store one finished game, committed at once unless inside :meth:`transaction` (a second copy of the
-        same game is ignored). The record is stored compressed; it reads back as the same dict."""
-        self.check_before_writing()
-        self.conn.execute(
-            "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, think_time, "
-            "duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run_id, idx, record["game"], (record.get("map") or {}).get("name"), record["seed"], _compact_json(seats),
-             _compact_json(list(ranks)), reason, _compact_json({str(k): v for k, v in failures.items()}),
-             _compact_json(list(think_time)), duration, turns, encode_record(record), now()))
+        same game is ignored), and add it to the run's summaries in the same transaction. The record is
+        stored compressed; it reads back as the same dict."""
+        self.add_games(run_id, [NewGameRow(idx, seats, ranks, reason, failures, think_time, duration, turns, record)])
+
+    def add_games(self, run_id: int, games: Iterable[NewGameRow]) -> None:
+        """Store finished games of run ``run_id`` in one transaction, as :meth:`add_game` stores one."""
+        with self.transaction():
+            added = []
+            for game in games:
+                record = game.record
+                cursor = self.conn.execute(
+                    "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, "
+                    "think_time, duration, turns, record, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (run_id, game.idx, record["game"], (record.get("map") or {}).get("name"), record["seed"],
+                     _compact_json(game.seats), _compact_json(list(game.ranks)), game.reason,
+                     _compact_json({str(k): v for k, v in game.failures.items()}),
+                     _compact_json(list(game.think_time)), game.duration, game.turns, encode_record(record), now()))
+                if cursor.rowcount == 1:  # not a second copy
+                    added.append(summaries.new_game(game.idx, game.played(), record))
+            summaries.add_games(self.conn, run_id, added)
 
     def results(self, run_id: int) -> list[GameResult]:
         """The results of a run's stored games in schedule order, without their records (for rating)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from arena.stats.standings import PlayedGame, StandingsTally
+from arena.storage import summaries
 from arena.storage.history import played_from_rows
 from arena.storage.store import Store
 
@@ -44,11 +45,8 @@ class StoredGames(Mapping[int, PlayedGame]):
             start = page[-1] + 1
 
     def tally(self) -> StandingsTally:
-        """The standings' counts over every stored game, read one game at a time."""
-        tally = StandingsTally()
-        for row in self.store.games(run_id=self.run_id):
-            tally.add(played_from_rows([row])[0])
-        return tally
+        """The standings' counts over every stored game, from the run's summaries."""
+        return summaries.read(self.store.conn, self.run_id).tally
 
     def in_order(self) -> list[PlayedGame]:
         """Every stored game, in schedule order (read in one query)."""
