@@ -50,7 +50,7 @@ def new_run(store, games):
 
 
 def test_summaries_kept_game_by_game_equal_the_games_recomputed(monkeypatch):
-    monkeypatch.setattr(summaries, "HISTORY_POINTS", 8)  # so that the history is thinned many times
+    monkeypatch.setattr(summaries, "HISTORY_POINTS", 12)  # so that the history is thinned three times
     games = synthetic_games(150)
     with Store("arena.db") as store:
         run_id = new_run(store, len(games))
@@ -75,12 +75,12 @@ def test_summaries_kept_game_by_game_equal_the_games_recomputed(monkeypatch):
             live.update(rated)
         standings = summary_queries.standings(store, run_id)
         assert {row.label: row.rating for row in standings.rows} == live
-        history = summary_queries.rating_history(store, run_id, "a")[("a", None)]
-        games_of_a = standings.rows[[row.label for row in standings.rows].index("a")].games
-        step = summaries.thinned_step(games_of_a)
-        assert [point.games for point in history] == [
-            *range(step, games_of_a + 1, step), *([games_of_a] if games_of_a % step else [])]
-        assert history[-1].rating == live["a"] and len(history) <= 9
+        for row in standings.rows:  # every step-th game's rating, step a power of two, then the current one
+            history = summary_queries.rating_history(store, run_id, row.label)[(row.label, None)]
+            step = summaries.thinned_step(row.games)
+            assert step == 8 and [point.games for point in history] == [
+                *range(step, row.games + 1, step), *([row.games] if row.games % step else [])]
+            assert history[-1].rating == live[row.label] and len(history) <= 13
 
         failures = summary_queries.failure_summaries(store, run_id)
         first = min((g for g in games if g.failures), key=lambda g: g.idx)

@@ -170,3 +170,20 @@ def test_a_team_chooses_the_version_that_plays_and_asks_for_a_challenge_from_its
     assert too_many.status == 400 and "a challenge is 1 to 10 games" in too_many.text
     with League.open(league.folder) as opened:
         assert [entry.kind for entry in opened.queue()] == ["challenge", "challenge"]
+
+
+def test_the_organiser_pauses_resumes_and_replaces_its_own_token_from_its_page(league, server):
+    sign_in(server, league.organiser)
+    page = server.get("/organiser").text
+    assert "Ranked play is <b>running</b>" in page
+    assert server.post_form("/organiser/pause", {"form_token": form_token(page)}).status == 303
+    assert "Ranked play is <b>paused</b>" in server.get("/organiser").text
+    assert server.get("/api/organiser", token=league.organiser).json()["paused"] is True
+    assert server.post_form("/organiser/resume", {"form_token": form_token(page)}).status == 303
+    assert server.post_form("/organiser/nothing", {"form_token": form_token(page)}).status == 404
+
+    rotated = server.post_form("/organiser/rotate-own", {"form_token": form_token(page)})
+    new = re.search(r'<code id="new-token">([^<]+)</code>', rotated.text).group(1)
+    assert server.get("/api/organiser", token=new).json()["paused"] is False
+    assert server.get("/api/organiser", token=league.organiser).status == 401
+    assert server.get("/organiser").status == 303  # the session of the old token has ended

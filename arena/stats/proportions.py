@@ -233,14 +233,24 @@ def sign_test(wins: int, losses: int) -> float:
 
     Under the null hypothesis each decisive game is a fair coin flip, so with ``n = wins + losses`` and
     ``k = min(wins, losses)`` the p-value is ``min(1, 2 * sum_{i <= k} C(n, i) / 2^n)``. No decisive
-    games give 1.
+    games give 1. The terms shrink from ``i = k`` down (each is ``i / (n - i + 1)`` of the one above), so the
+    sum stops once what is left cannot change it: a few thousand terms however many games were played.
     """
     check_counts(wins, losses)
     n, k = wins + losses, min(wins, losses)
     if n == 0:
         return 1.0
-    tail = sum(math.exp(_log_comb(n, i) - n * math.log(2)) for i in range(k + 1))
+    tail = 0.0
+    for i in range(k, -1, -1):
+        term = math.exp(_log_comb(n, i) - n * math.log(2))
+        tail += term
+        if term <= tail * _NEGLIGIBLE:
+            break
     return min(1.0, 2 * tail)
+
+
+_NEGLIGIBLE = 1e-20
+"""A sign test's term this small beside the sum so far ends it: the terms left add less than rounding."""
 
 
 def success(opponent_losses: int, own_losses: int, games: int) -> float:

@@ -222,6 +222,10 @@ def _organiser_action(request: Request, action: str, fields: dict[str, str]) -> 
             token = league.add_team(team) if action == "add-team" else league.rotate_token(team)
             return _render_organiser(request, web, league, session, new_token=token, new_token_team=team,
                                      notice=f"Team {team} has a new token.")
+        if action == "rotate-own":
+            token = league.rotate_token(None)
+            return _render_organiser(request, web, league, None, new_token=token, new_token_team="the organiser",
+                                     notice="The organiser has a new token: sign in with it from now on.")
         if action == "revoke":
             league.revoke_token(team)
             return _back("/organiser", f"The token of {team} is revoked.")
