@@ -18,7 +18,7 @@ from pathlib import Path
 
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.sandbox import SandboxLimits, build_in_sandbox, require_sandbox
-from arena.play.sandbox.confine import Confinement, interpreter_paths
+from arena.play.sandbox.confine import Confinement, interpreter_paths, kill_sandbox
 from arena.plugins.bot_modules import ImportProblem
 from arena.plugins.module_check import ModuleReport
 from arena.plugins.programs.manifest import Program
@@ -53,22 +53,51 @@ def check_module(path: Path, time_limit: float) -> ModuleReport:
         result.chmod(0o666)
         confinement = Confinement(LIMITS, read_only=tuple(interpreter_paths()), writable=(str(folder),),
                                   cwd=str(folder))
-        started = time.monotonic()
-        with contextlib.suppress(subprocess.TimeoutExpired):  # the records say how far it got
-            confinement.run([sys.executable, "-c", _PROBE, str(request), str(result)],
-                            timeout=time_limit + PROBE_START_SECONDS)
-        records = [json.loads(line) for line in result.read_text(errors="replace").splitlines()
-                   if line.startswith("{")]
+        records = _probe_records(confinement, [sys.executable, "-c", _PROBE, str(request), str(result)], result,
+                                 time_limit)
     for record in records:
         if "done" in record:
-            report = ModuleReport.from_json(record)
-            if time.monotonic() - started > time_limit + PROBE_START_SECONDS:
-                break
-            return report
+            try:
+                return ModuleReport.from_json(record)
+            except ValueError:
+                return ModuleReport(problem=ImportProblem("cannot be checked: its report was not readable"))
     if any("start" in record for record in records):
         return ModuleReport(problem=ImportProblem(f"still importing after {time_limit:g} s, or its import "
                                                   "ended the process (does its top level loop, wait or exit?)"))
     return ModuleReport(problem=ImportProblem("cannot be checked: the sandbox's Python did not start"))
+
+
+def _probe_records(confinement: Confinement, argv: list[str], result: Path, time_limit: float) -> list[dict]:
+    """Run the probe ``argv`` confined and read its records from ``result``: it has ``PROBE_START_SECONDS`` to
+    start (``ready``), then ``time_limit`` seconds for the import (``done``); past that it is killed."""
+    process, inner = confinement.start(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + PROBE_START_SECONDS
+    ready = False
+    try:
+        while True:
+            records = _records(result)
+            if any("done" in record for record in records) or process.poll() is not None:
+                return records
+            if not ready and any("ready" in record for record in records):
+                ready, deadline = True, time.monotonic() + time_limit
+            if time.monotonic() > deadline:
+                return [record for record in records if "done" not in record]
+            time.sleep(0.02)
+    finally:
+        kill_sandbox(process, inner)
+
+
+def _records(result: Path) -> list[dict]:
+    """The JSON objects among the lines of the probe's result file (what the module may have written there
+    too is skipped)."""
+    records = []
+    for line in result.read_text(errors="replace").splitlines():
+        with contextlib.suppress(ValueError):
+            record = json.loads(line)
+            if isinstance(record, dict):
+                records.append(record)
+    return records
 
 
 def build(program: Program, directory: Path, time_limit: float) -> tuple[bool, str]:
