@@ -139,3 +139,26 @@ def sneaky(obs, rng):
         games = league.games(kind="challenge")
         assert len(games) == 2 and all(s.failure is None for g in games for s in g.seats)
     assert not target.exists()
+
+
+@pytest.mark.slow
+def test_a_server_stopped_by_sigterm_stores_no_game_its_workers_did_not_finish(tmp_path):
+    make_league(tmp_path / "league", tmp_path / "bots").close()
+    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(tmp_path / "league"), "--port", "0",
+                               "--workers", "1"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while stored_games(tmp_path / "league") < 2:
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        os.killpg(server.pid, signal.SIGTERM)  # as a service manager stops it: the workers get it too
+        server.wait(timeout=60)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    with League.open(tmp_path / "league") as league:
+        reasons = [game.reason for game in league.games(limit=1000)]
+    assert reasons and not [reason for reason in reasons if "worker" in reason or "abandoned" in reason]

@@ -24,6 +24,7 @@ from pathlib import Path
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
 from arena.play.executors import default_workers
+from arena.play.referee import MatchOutcome
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.server import sandboxing
 from arena.server.league import PLAN_AHEAD, RANKED, League
@@ -34,6 +35,16 @@ IDLE_SECONDS = 1.0
 """How long the ladder waits before looking again when there is nothing to play."""
 BATCH = 64
 """The most games handed to the workers at once (a new submission waits at most for these to end)."""
+
+
+OUTSIDE_STOPS = tuple(f"killed its worker process (signal {name})" for name in ("SIGTERM", "SIGINT", "SIGHUP"))
+"""How the executor describes a worker stopped by the machine (the server shutting down, Ctrl-C), not by a bot:
+in the league's sandbox no bot can send its worker a signal."""
+
+
+def stopped_from_outside(outcome: MatchOutcome) -> bool:
+    """Whether ``outcome`` is a game cut short because its worker was stopped from outside: it is never stored."""
+    return any(stop in outcome.reason for stop in OUTSIDE_STOPS)
 
 
 class LeagueLadder:
@@ -122,8 +133,8 @@ class LeagueLadder:
         setups = {setup.index: setup for setup in league.setups(batch)}
         try:
             for outcome in pool.run(setups[i] for i in batch):
-                if self._stopping.is_set():
-                    break
+                if self._stopping.is_set() or stopped_from_outside(outcome):
+                    break  # the game is played again by the next ladder
                 if league.record_outcome(setups[outcome.index], outcome):
                     self.games_played += 1
                     if self.on_game is not None:
