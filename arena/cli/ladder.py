@@ -64,7 +64,7 @@ def ladder_command(
     if rounds < 1 or games < 1:
         raise ArenaError("--rounds and --games must be at least 1")
     move_limit, control = timing(time_limit, time_control, first_move, clock)
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
     check_ladder_maps(game, game_maps)

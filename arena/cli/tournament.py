@@ -89,7 +89,7 @@ def tournament_command(
     fmt_tournament, fmt = split_formats(formats)
     if gauntlet and fmt_tournament not in (None, "gauntlet"):
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
         if targets:
