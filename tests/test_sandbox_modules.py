@@ -58,6 +58,13 @@ class TopLevel(Bot):
 '''
 
 
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """A home folder of the test's own: the attacker's target, never the user's."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
 @pytest.fixture
 def listener():
     """A TCP server on 127.0.0.1 that records what every connection sends."""
@@ -113,6 +120,21 @@ def test_a_bot_modules_top_level_runs_only_in_the_sandbox_in_a_tournament(tmp_pa
         assert len(games) == 2 and all(game.failures == {} for game in games), [g.reason for g in games]
         assert {label for game in games for label in game.labels} == {"toplevel:depth=3", "wallhugger"}
     assert SECRET not in db.read_bytes().decode("latin-1")
+    resumed = CliRunner().invoke(app, ["tournament", "--resume", "1", "--db", str(db), "--bots-dir", str(bots)])
+    assert resumed.exit_code == 0, resumed.output  # a sandboxed run stays sandboxed: its modules checked confined
+    assert dropped() == [] and received == []
+
+
+def test_a_tournament_files_sandbox_key_checks_modules_confined_too(tmp_path, listener):
+    port, received = listener
+    bots = tmp_path / "bots"
+    attacker(bots, port)
+    (tmp_path / "cup.toml").write_text(f'maps = [{str(REPO / "maps" / "empty_room.txt")!r}]\n'
+                                       'bots = ["toplevel", "wallhugger"]\ngames = 2\nsandbox = true\n')
+    result = CliRunner().invoke(app, ["tournament", str(tmp_path / "cup.toml"), "--workers", "1",
+                                      "--db", str(tmp_path / "arena.db"), "--bots-dir", str(bots)])
+    assert result.exit_code == 0, result.output
+    assert dropped() == [] and received == []
 
 
 def test_the_registry_lists_a_confined_bot_from_the_probe_without_importing_it(tmp_path, listener):

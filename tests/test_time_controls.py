@@ -274,7 +274,7 @@ class Napper(Bot):
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow
 def test_a_sandboxed_python_bot_reads_its_clock_from_the_referee(tmp_path):
-    from arena.play.sandbox import SandboxLimits, SandboxedBots
+    from arena.play.sandbox import SandboxedBots, SandboxLimits
     from arena.play.sandbox.probe import SandboxProbe
 
     folder = tmp_path / "boxed"

@@ -9,6 +9,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -120,6 +121,15 @@ def plugin_config(bots_dir: list[Path] | None, build_timeout: float | None = Non
         require_sandbox()
     return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()), build_timeout=build_timeout,
                         startup_timeout=startup_timeout, confined=None if sandbox is None else SandboxProbe(sandbox))
+
+
+def confined_config(config: PluginConfig, sandbox: SandboxLimits | None) -> PluginConfig:
+    """``config``, its bot modules checked inside the sandbox when ``sandbox`` is given (a tournament file's
+    ``sandbox`` key, a resumed sandboxed run's limits) and they are not already."""
+    if sandbox is None or config.confined is not None:
+        return config
+    require_sandbox()
+    return replace(config, confined=SandboxProbe(sandbox))
 
 
 def print_failures(failures: list[BotFailures], fmt: str = "table") -> None:
