@@ -2,7 +2,9 @@
 
 from pathlib import Path
 
-from arena.play.executors import run_in_process
+from arena.play.limits import MoveGuard, alarm_tick
+from arena.play.referee import play
+from arena.play.sandbox import SandboxedBots
 from arena.plugins.registry import load_registry
 from arena.server import sandboxing
 from arena.server.league import PLAN_AHEAD, RANKED, League
@@ -18,7 +20,8 @@ def shipped_bot(folder: Path, name: str) -> Path:
 
 def play_in_process(league: League, games: int) -> list[int]:
     """Play the league's next ``games`` games as the ladder's turns would (queue ranked matches once none
-    waits, play the waiting games in queue order), in this process; returns the ids stored."""
+    waits, play the waiting games in queue order), from this process, every bot in its sandbox as the ladder
+    plays it; returns the ids stored."""
     stored: list[int] = []
     while len(stored) < games:
         if not league.waiting((RANKED,)):
@@ -26,10 +29,14 @@ def play_in_process(league: League, games: int) -> list[int]:
         batch = league.waiting()[:games - len(stored)]
         if not batch:
             break
-        registry = load_registry(sandboxing.play_config(league.play_bots(batch), league.settings.build_timeout))
-        setups = {setup.index: setup for setup in league.setups(batch)}
-        for outcome in run_in_process(list(setups.values()), registry):
-            if league.record_outcome(setups[outcome.index], outcome):
+        config = sandboxing.play_config(league.play_bots(batch), league.settings.build_timeout)
+        registry = load_registry(config)
+        confined = SandboxedBots(config, sandboxing.LIMITS, registry)  # every league bot plays in the sandbox
+        for setup in league.setups(batch):
+            guard = MoveGuard()
+            with guard.installed(alarm_tick(setup.move_seconds())):
+                outcome = play(setup, registry, guard=guard, make_bot=confined)
+            if league.record_outcome(setup, outcome):
                 stored.append(outcome.index)
     return stored
 

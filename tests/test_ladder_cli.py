@@ -104,3 +104,25 @@ def test_every_run_gets_a_name_of_its_own():
         store.create_run("tron ladder", "tron", "round-robin", {}, "a file's", 0)
         run_id, _ = ladder_run(store, "tron")
         assert store.run(run_id).name == "tron ladder #2"
+
+
+def test_a_ladder_keeps_its_time_control_and_sandbox_in_runs_of_their_own(tmp_path):
+    from arena.core.clock import time_control
+    from arena.play.sandbox.limits import SandboxLimits
+
+    with Store(tmp_path / "arena.db") as store:
+        plain, _ = ladder_run(store, "tron")
+        assert store.run(plain).fingerprint == "ladder-tron"  # the fingerprint of ladders stored before
+        assert store.run(plain).definition == {"game": "tron"}
+        timed, _ = ladder_run(store, "tron", time_control("10+0.1"))
+        assert timed != plain and store.run(timed).name == "tron ladder (10+0.1)"
+        assert store.run(timed).definition == {"game": "tron", "time_control": {"bank": 10.0, "increment": 0.1}}
+        assert ladder_run(store, "tron", time_control("10+0.1")) == (timed, 0)  # the same setting continues it
+        cpu, _ = ladder_run(store, "tron", time_control(None, None, "cpu"))
+        boxed, _ = ladder_run(store, "tron", time_control("10+0.1"), SandboxLimits())
+        tighter, _ = ladder_run(store, "tron", time_control("10+0.1"), SandboxLimits(processes=16))
+        assert len({plain, timed, cpu, boxed, tighter}) == 5
+        assert store.run(boxed).definition["sandbox"] == SandboxLimits().as_json()
+        assert store.run(boxed).name == "tron ladder (10+0.1, sandboxed)"
+        assert len({store.run(run).fingerprint for run in (plain, timed, cpu, boxed, tighter)}) == 5
+        assert ladder_run(store, "tron", time_control("10+0.1"), SandboxLimits(processes=16)) == (tighter, 0)

@@ -190,6 +190,7 @@ def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
 # --- ranked play, ratings ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(league, tmp_path):
     two_teams(league, tmp_path)
     stored = play_in_process(league, 24)
@@ -210,6 +211,7 @@ def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numb
     assert [games[i].map for i in (0, 2, 4)] == ["center_block", "empty_room", "center_block"]
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_the_same_seed_plays_the_same_games(tmp_path):
     runs = []
     for name in ("one", "two"):
@@ -230,6 +232,7 @@ def test_the_same_seed_plays_the_same_games(tmp_path):
         ("bob/floodfill", 27.399, 2.4093), ("alice/wallhugger", 25.7232, 2.4318), ("bob/random", 26.163, 2.6535)]
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(league, tmp_path):
     alice, _ = two_teams(league, tmp_path)
     play_in_process(league, 16)
@@ -245,6 +248,7 @@ def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(l
     assert all("alice/wallhugger#2" in e.players for e in league.queue())
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(league, tmp_path):
     alice, bob = two_teams(league, tmp_path)
     play_in_process(league, 16)  # every ranked match planned so far
@@ -267,6 +271,7 @@ def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(le
         league.challenge(bob, "random", "bob/random", 1)
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league, tmp_path):
     alice, _ = two_teams(league, tmp_path)
     play_in_process(league, 4)
@@ -300,6 +305,7 @@ def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league
     assert not league.final_due()
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_games_out(league, tmp_path):
     two_teams(league, tmp_path)
     play_in_process(league, 12)
@@ -369,6 +375,7 @@ def test_cat_and_mouse_rotates_roles_and_rates_each_role(tmp_path):
     league.close()
 
 
+@pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_a_four_player_league_plays_free_for_all_with_every_rotation(tmp_path):
     league, _ = League.create(tmp_path / "ffa", "tron", ["four_corners"], seed=2)
     for team, bot in (("a", "wallhugger.py"), ("b", "random_bot.py"), ("c", "floodfill.py"), ("d", "chaser.py")):

@@ -242,6 +242,7 @@ def bot_dirs(bots: Path) -> list[str]:
 
 def test_every_attack_fails_and_only_the_attacker_is_charged(tmp_path, listener, monkeypatch):
     port, connections = listener
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the attackers' target, never the user's own home
     bots, db, _ = make_field(tmp_path, port)
     monkeypatch.setenv("ARENA_TEST_SECRET", SECRET)
     attackers = [f"py_{name}" for name in PYTHON_ATTACKS] + [f"prog_{name}" for name in PROGRAM_ATTACKS]

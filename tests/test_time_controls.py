@@ -243,3 +243,50 @@ def test_records_without_clocks_still_replay_and_check(registry):
     report = check_records([(name, validate(json.loads(json.dumps(r)), name))
                             for name, r in (("plain", record), ("timed", timed), ("older", older))], registry)
     assert report.agree == 3
+
+
+SANDBOXED_NAPPER = '''
+import sys, time
+from arena import Bot
+
+
+class Napper(Bot):
+    """Sleeps on its first two moves, printing what its clock says at the start of each move."""
+
+    name = "boxed_napper"
+    games = ("tron",)
+
+    def start(self, info):
+        self.clock, self.moves, self.heading = info.clock, 0, "E"
+
+    def act(self, obs):
+        print("time_left", self.clock.time_left(), file=sys.stderr, flush=True)
+        self.moves += 1
+        if self.moves <= 2:
+            time.sleep(0.3)
+        safe = obs.safe_moves()
+        if self.heading not in safe and safe:
+            self.heading = safe[0]
+        return self.heading
+'''
+
+
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
+def test_a_sandboxed_python_bot_reads_its_clock_from_the_referee(tmp_path):
+    from arena.play.sandbox import SandboxedBots, SandboxLimits
+    from arena.play.sandbox.probe import SandboxProbe
+
+    folder = tmp_path / "boxed"
+    write_module(folder, "boxed_napper.py", SANDBOXED_NAPPER)
+    config = PluginConfig(bot_dirs=(str(folder),), use_cwd_bots=False, use_env_path=False,
+                          confined=SandboxProbe(SandboxLimits()))
+    registry = load_registry(config)
+    outcome = run_match("tron", ["boxed_napper", "wallhugger"], game_map="empty_room", time_limit=None,
+                        time_control=time_control("2+0.5"), registry=registry,
+                        make_bot=SandboxedBots(config, SandboxLimits(), registry))
+    left = _time_left(outcome)
+    assert len(left) >= 4, outcome.stderr
+    assert 2.0 - 0.05 < left[0] <= 2.0  # the whole bank at the start of the first move
+    assert 2.0 + 0.5 - 0.3 - 0.1 < left[1] <= 2.0 + 0.5 - 0.3  # a nap off, the increment on
+    assert left[2] > left[1] and left[3] == pytest.approx(left[2] + 0.5, abs=0.1)  # no nap: the increment on

@@ -97,7 +97,7 @@ def compare_command(
     limits = SandboxLimits() if sandbox else None
     if limits is not None:
         require_sandbox()
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, limits)
     registry = load_registry_reporting(config)
     (new, old), config = use_stored_versions([new, old], db, registry, config)
     move_limit, control = timing(time_limit, time_control, first_move, clock)

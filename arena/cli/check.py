@@ -72,7 +72,8 @@ def check_bot_command(
 
     Works for Python bots and for programs (arena-bot.toml directories, exec:command=...).
     """
-    registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout))
+    registry = load_registry_reporting(plugin_config(bots_dir, build_timeout, startup_timeout,
+                                                     SandboxLimits() if sandbox else None))
     transcript: list[str] | None = [] if verbose else None
     move_limit, control = timing(time_limit, time_control, first_move, clock)
     report = check_bot(spec, game, maps=maps, games=games, seed=seed, time_limit=move_limit, opponent=opponent,

@@ -9,6 +9,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,6 +20,8 @@ from tabulate import tabulate
 
 from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
+from arena.play.sandbox import SandboxLimits, require_sandbox
+from arena.play.sandbox.probe import SandboxProbe
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.report.failures import BotFailures, failure_lines, failures_from_summaries
 from arena.report.tables import FORMATS, rich_table
@@ -107,14 +110,26 @@ def parse_options(values: list[str] | None) -> dict[str, str]:
 
 
 def plugin_config(bots_dir: list[Path] | None, build_timeout: float | None = None,
-                  startup_timeout: float | None = None) -> PluginConfig:
+                  startup_timeout: float | None = None, sandbox: SandboxLimits | None = None) -> PluginConfig:
     """Where to find plugins and bots, given the ``--bots-dir`` values, with the program bots' budgets
-    ``--build-timeout`` and ``--startup-timeout`` (each a positive number of seconds, if given)."""
+    ``--build-timeout`` and ``--startup-timeout`` (each a positive number of seconds, if given). With
+    ``sandbox`` (``--sandbox``'s limits) bot modules are checked inside the sandbox and never imported here."""
     for flag, value in (("--build-timeout", build_timeout), ("--startup-timeout", startup_timeout)):
         if value is not None and not (value > 0 and math.isfinite(value)):
             raise ArenaError(f"{flag} must be a positive number of seconds, not {value:g}")
+    if sandbox is not None:
+        require_sandbox()
     return PluginConfig(bot_dirs=tuple(str(d) for d in bots_dir or ()), build_timeout=build_timeout,
-                        startup_timeout=startup_timeout)
+                        startup_timeout=startup_timeout, confined=None if sandbox is None else SandboxProbe(sandbox))
+
+
+def confined_config(config: PluginConfig, sandbox: SandboxLimits | None) -> PluginConfig:
+    """``config``, its bot modules checked inside the sandbox when ``sandbox`` is given (a tournament file's
+    ``sandbox`` key, a resumed sandboxed run's limits) and they are not already."""
+    if sandbox is None or config.confined is not None:
+        return config
+    require_sandbox()
+    return replace(config, confined=SandboxProbe(sandbox))
 
 
 def print_failures(failures: list[BotFailures], fmt: str = "table") -> None:

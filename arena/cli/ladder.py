@@ -64,7 +64,7 @@ def ladder_command(
     if rounds < 1 or games < 1:
         raise ArenaError("--rounds and --games must be at least 1")
     move_limit, control = timing(time_limit, time_control, first_move, clock)
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     registry = load_registry_reporting(config)
     game, game_maps = load_maps(maps or default_maps(registry), registry)
     check_ladder_maps(game, game_maps)
@@ -82,7 +82,7 @@ def ladder_command(
                 task = progress.add_task(f"ladder round {planned.number}", total=planned.game_count(games))
                 played = play_round(store, registry, pool, game, game_maps, games, seed, move_limit,
                                     lambda _: progress.advance(task),  # noqa: B023 - called only in this round
-                                    planned=planned, time_control=control)
+                                    planned=planned, time_control=control, sandbox=sandbox_limits)
             err.print(ladder_round_summary(played, len(planned.entries)), highlight=False, soft_wrap=True)
         ladder = store.ladder(game.name)
         bots = {row["id"]: row for row in store.bot_rows()}

@@ -66,7 +66,7 @@ def play_command(
     player's trail is drawn with its own letter.
     """
     move_limit, control = timing(time_limit, time_control, first_move, clock)
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     registry = load_registry_reporting(config)
     bots, config = use_stored_versions(bots, None, registry, config)
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),

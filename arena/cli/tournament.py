@@ -17,6 +17,7 @@ from arena.cli.common import (
     SandboxFlag,
     Size,
     StartupTimeout,
+    confined_config,
     err,
     games_progress,
     load_registry_reporting,
@@ -37,6 +38,7 @@ from arena.play.executors import default_workers
 from arena.play.limits import DEFAULT_GRACE, Limits, default_memory_limit, format_bytes, parse_memory
 from arena.play.sandbox.limits import SandboxLimits
 from arena.storage.store import Store
+from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, play_stored_run, resume_config, resume_run
 from arena.tournament.selection import command_line_definition
@@ -89,12 +91,15 @@ def tournament_command(
     fmt_tournament, fmt = split_formats(formats)
     if gauntlet and fmt_tournament not in (None, "gauntlet"):
         raise ArenaError(f"--gauntlet goes with a gauntlet, not a {fmt_tournament} tournament")
-    config = plugin_config(bots_dir, build_timeout, startup_timeout)
+    config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
         if targets:
             raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
     else:
+        files = [target for target in targets or [] if target.endswith(".toml")]
+        if files and not sandbox:  # a tournament file's sandbox checks bot modules confined too
+            config = confined_config(config, load_definition(files[0]).sandbox)
         registry = load_registry_reporting(config)
         overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
@@ -111,6 +116,8 @@ def tournament_command(
         if plan is None:  # the run's own bot directories and stored versions, and this command's
             assert resume is not None  # there is no plan only when resuming
             config, gone = resume_config(store, resume, config)
+            kept = store.run(resume).definition.get("sandbox")  # a sandboxed run stays sandboxed
+            config = confined_config(config, None if kept is None else SandboxLimits.from_json(kept))
             for directory in gone:
                 warn(f"run {resume} loaded bots from {directory}, which no longer exists")
             registry = load_registry_reporting(config)

@@ -45,6 +45,8 @@ class BotFacts:
     """The class's ``spec_version({})``: its version when that is not its source file's hash."""
     own_plays: bool = False
     """Whether the class overrides :meth:`Bot.plays`, so that only the class itself can answer it."""
+    parameters: tuple[tuple[str, Any], ...] = ()
+    """The keyword parameters a spec may set, with their defaults (as JSON: other defaults as their text)."""
 
     def plays(self, game: str, role: str | None = None) -> bool:
         """Whether the bot plays ``game`` (in ``role``), as :meth:`Bot.plays` decides it."""
@@ -56,7 +58,8 @@ class BotFacts:
         """The facts as a JSON object."""
         return {"name": self.name, "games": list(self.games), "roles": list(self.roles),
                 "in_default_field": self.in_default_field, "description": self.description,
-                "spec_version": self.spec_version, "own_plays": self.own_plays}
+                "spec_version": self.spec_version, "own_plays": self.own_plays,
+                "parameters": [[key, value] for key, value in self.parameters]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BotFacts:
@@ -64,8 +67,9 @@ class BotFacts:
         try:
             facts = cls(str(data["name"]), _names(data["games"]), _names(data["roles"]),
                         bool(data["in_default_field"]), str(data["description"]),
-                        None if data["spec_version"] is None else str(data["spec_version"]), bool(data["own_plays"]))
-        except (KeyError, TypeError) as exc:
+                        None if data["spec_version"] is None else str(data["spec_version"]), bool(data["own_plays"]),
+                        tuple((str(key), _json_default(value)) for key, value in data.get("parameters", [])))
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not the facts of a bot: {exc}") from None
         return facts
 
@@ -81,7 +85,20 @@ def facts_of(cls: type[Bot]) -> BotFacts:
         in_default_field=bool(cls.in_default_field), description=bot_description(cls),
         spec_version=None if spec_version is None else str(spec_version),
         own_plays=getattr(cls.plays, "__func__", None) is not vars(Bot)["plays"].__func__,
+        parameters=tuple((str(key), _json_default(value)) for key, value in _parameters(cls).items()),
     )
+
+
+def _parameters(cls: type[Bot]) -> dict[str, Any]:
+    try:
+        return dict(cls.parameters())
+    except Exception:  # a broken override: a spec may then set none
+        return {}
+
+
+def _json_default(value: Any) -> Any:
+    """A parameter's default as JSON keeps it: a plain value as itself, anything else as its text."""
+    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
 
 
 def _names(value: object) -> tuple[str, ...]:
@@ -170,15 +187,43 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
 
 
+def confined_class(facts: BotFacts, path: Path, defined_as: str | None = None) -> type[Bot]:
+    """A stand-in class for a bot whose module is imported only inside the sandbox, made from its facts
+    without importing it: it answers for the bot's name, games, roles, parameters and version, and refuses
+    to play in this process. ``sandbox_module`` names the module file the sandbox's runner imports, and
+    ``defined_as`` the name the module gives the bot (when it plays under another: a stored version's)."""
+    parameters = dict(facts.parameters)
+
+    def refuse(self: Bot, **params: Any) -> None:
+        raise ArenaError(f"bot {facts.name!r} ({path}) plays only inside the sandbox")
+
+    def act(self: Bot, obs: Any) -> Any:
+        raise ArenaError(f"bot {facts.name!r} ({path}) plays only inside the sandbox")
+
+    attrs: dict[str, Any] = {
+        "name": facts.name, "games": facts.games, "roles": facts.roles, "in_default_field": facts.in_default_field,
+        "__doc__": facts.description, "__init__": refuse, "act": act,
+        "parameters": classmethod(lambda cls: dict(parameters)),
+        "spec_version": classmethod(lambda cls, params: facts.spec_version),
+        "sandbox_module": str(path.resolve()), "defined_as": defined_as or facts.name,
+        "__module__": __name__, "__qualname__": f"Confined[{facts.name}]",
+    }
+    return type(f"Confined_{facts.name}", (Bot,), attrs)
+
+
 @dataclass(frozen=True)
 class DeferredBot:
-    """A bot of a checked module, registered by its facts; :meth:`load` imports its class."""
+    """A bot of a checked module, registered by its facts; :meth:`load` imports its class (or, ``confined``,
+    gives a stand-in made from its facts, its module imported only inside the sandbox)."""
 
     path: Path
     facts: BotFacts
+    confined: bool = False
 
     def load(self) -> type[Bot]:
         """Import the bot's module and return its class, or raise an :class:`ArenaError` saying why not."""
+        if self.confined:
+            return confined_class(self.facts, self.path)
         try:
             module = import_bot_module(self.path)
         except BotModuleError as exc:

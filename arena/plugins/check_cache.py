@@ -17,7 +17,7 @@ from typing import Any
 from arena.core.version import VERSION
 
 CACHE_VARIABLE = "ARENA_CACHE"
-FORMAT = "bot-modules-1"
+FORMAT = "bot-modules-2"
 """Changes when the cached records change shape, so that old records are never misread."""
 
 

@@ -22,7 +22,7 @@ from arena.core.exit_status import describe_exit
 from arena.core.numbers import finite_number
 from arena.plugins.bot_modules import BotFacts, ImportProblem
 from arena.plugins.check_cache import ModuleCache, module_key
-from arena.plugins.module_probe import ProbeProcess, start_probe
+from arena.plugins.module_probe import ProbeStarter, RunningProbe, start_probe
 
 IMPORT_LIMIT_VARIABLE = "ARENA_IMPORT_TIMEOUT"
 DEFAULT_IMPORT_LIMIT = 10.0
@@ -79,15 +79,17 @@ class ModuleReport:
             raise ValueError(f"not a module report: {exc}") from None
 
 
-def check_modules(paths: list[Path], limit: float, cache: ModuleCache | None = None) -> dict[Path, ModuleReport]:
+def check_modules(paths: list[Path], limit: float, cache: ModuleCache | None = None,
+                  starter: ProbeStarter | None = None) -> dict[Path, ModuleReport]:
     """What each module at ``paths`` defines, from the cache or else found by a child process that imports
-    them with ``limit`` seconds for all of them; in the order of ``paths``."""
+    them with ``limit`` seconds for all of them; in the order of ``paths``. ``starter`` starts that child
+    (a confined one, under the sandbox; reports found confined are cached apart from the others)."""
     cache = cache or ModuleCache()
     reports: dict[Path, ModuleReport] = {}
     keys: dict[Path, str] = {}
     for path in paths:
         try:
-            keys[path] = module_key(path.read_bytes())
+            keys[path] = _confined_key(module_key(path.read_bytes()), starter)
         except OSError as exc:
             reports[path] = ModuleReport(problem=ImportProblem(f"cannot be read ({exc.strerror})"))
             continue
@@ -95,9 +97,9 @@ def check_modules(paths: list[Path], limit: float, cache: ModuleCache | None = N
         if cached is not None:
             reports[path] = cached
     unchecked = [path for path in paths if path not in reports]
-    for path, report in probe_modules(unchecked, limit).items():
+    for path, report in probe_modules(unchecked, limit, starter).items():
         reports[path] = report
-        if report.lasting and _probed_unchanged(path, keys[path]):
+        if report.lasting and _probed_unchanged(path, keys[path], starter):
             cache.put(keys[path], report.to_json())
     return {path: reports[path] for path in paths}
 
@@ -115,14 +117,19 @@ def _cached_report(cache: ModuleCache, key: str, limit: float) -> ModuleReport |
     return report
 
 
-def _probed_unchanged(path: Path, key: str) -> bool:
+def _confined_key(key: str, starter: ProbeStarter | None) -> str:
+    """A module's cache key: a confined probe's report is kept apart (the module may behave otherwise there)."""
+    return key if starter is None else f"sandbox-{key}"
+
+
+def _probed_unchanged(path: Path, key: str, starter: ProbeStarter | None) -> bool:
     try:
-        return module_key(path.read_bytes()) == key
+        return _confined_key(module_key(path.read_bytes()), starter) == key
     except OSError:
         return False
 
 
-def probe_modules(paths: list[Path], limit: float) -> dict[Path, ModuleReport]:
+def probe_modules(paths: list[Path], limit: float, starter: ProbeStarter | None = None) -> dict[Path, ModuleReport]:
     """Import the modules at ``paths`` in child processes: what each defines or why it cannot be used.
 
     A module still importing when a child's ``limit`` runs out is skipped if it had the child to itself;
@@ -132,7 +139,7 @@ def probe_modules(paths: list[Path], limit: float) -> dict[Path, ModuleReport]:
     reports: dict[Path, ModuleReport] = {}
     pending = list(paths)
     while pending:
-        records, exit_code = _run_probe(pending, limit)
+        records, exit_code = _run_probe(pending, limit, starter or start_probe)
         started = None
         for record in records:
             index = record.get("start", record.get("done"))
@@ -182,13 +189,13 @@ def _misbehaviour(exit_code: int | None, limit: float) -> ModuleReport:
     return ModuleReport(problem=ImportProblem(problem))
 
 
-def _run_probe(paths: list[Path], limit: float) -> tuple[list[dict[str, Any]], int | None]:
+def _run_probe(paths: list[Path], limit: float, starter: ProbeStarter) -> tuple[list[dict[str, Any]], int | None]:
     """Run one probe over ``paths``: the records it wrote, and its exit code (``None``: it was stopped at
     the time limit, which counts from when it is ready to import the first module)."""
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
         result = Path(scratch) / "result.jsonl"
         result.touch()
-        process = start_probe(paths, result)
+        process = starter(paths, result)
         try:
             exit_code = _wait(process, result, limit)
         finally:
@@ -196,7 +203,7 @@ def _run_probe(paths: list[Path], limit: float) -> tuple[list[dict[str, Any]], i
         return _read_records(result), exit_code
 
 
-def _wait(process: ProbeProcess, result: Path, limit: float) -> int | None:
+def _wait(process: RunningProbe, result: Path, limit: float) -> int | None:
     """Wait for the probe to end: its exit code, or ``None`` once it has had ``limit`` seconds since it said
     it was ready (or :data:`PROBE_START_SECONDS` without saying so)."""
     deadline = time.monotonic() + PROBE_START_SECONDS

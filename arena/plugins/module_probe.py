@@ -20,8 +20,9 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, Protocol
 
 from arena.plugins.bot_modules import (
     BotModuleError,
@@ -39,6 +40,23 @@ bomb at a module's top level fails fast instead of filling the machine."""
 
 _BOOTSTRAP = ("import json, sys; sys.path[:] = json.load(open(sys.argv[1]))['sys_path']; "
               "from arena.plugins.module_probe import main; main(sys.argv[1:])")
+
+
+class RunningProbe(Protocol):
+    """A probe as :mod:`arena.plugins.module_check` waits for it: its exit code once it ended, and a stop."""
+
+    def poll(self) -> int | None:
+        """The probe's exit code, or ``None`` while it runs."""
+        ...
+
+    def stop(self) -> None:
+        """Kill the probe and whatever it started."""
+        ...
+
+
+ProbeStarter = Callable[[list[Path], Path], RunningProbe]
+"""``start(paths, result)``: a probe of the modules at ``paths`` writing its records to ``result`` (the file's
+folder is the probe's own, and nothing else of it is read); :func:`start_probe` starts one unconfined."""
 
 
 class ProbeProcess:

@@ -30,6 +30,7 @@ from arena.plugins.bot_modules import (
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
 from arena.plugins.hookspecs import hookimpl
 from arena.plugins.module_check import check_modules, import_time_limit
+from arena.plugins.module_probe import ProbeStarter
 from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 from arena.plugins.registrars import BotRegistrar, ExecutorFactory, Study, TaskPoolFactory
@@ -124,6 +125,12 @@ class PluginConfig:
     the default of ``exec:`` specs (``None``: their own)."""
     stored_bots: tuple[StoredBot, ...] = ()
     """Older versions of bots, from the database, registered as ``name@version`` beside the current ones."""
+    confined: ProbeStarter | None = field(default=None, compare=False)
+    """Under the sandbox: what starts a confined probe of bot modules. The Python modules of bot directories
+    and stored versions are then never imported in this process: each is checked by that probe, and its bots
+    are registered as stand-ins made from what it reported (:func:`arena.plugins.bot_modules.confined_class`),
+    played only through the sandbox's runner. ``None``: they are checked by an unconfined probe and imported
+    here when first used."""
 
 
 @dataclass
@@ -265,12 +272,13 @@ class BotDirectory:
 
     def _register_checked(self, register: BotRegistrar) -> None:
         limit = self.import_limit if self.import_limit is not None else import_time_limit()
-        for path, report in check_modules(bot_module_paths(self.directory), limit).items():
+        confined = self.config.confined
+        for path, report in check_modules(bot_module_paths(self.directory), limit, starter=confined).items():
             if report.problem is not None:
                 self.problems.append(report.problem.report(path))
                 continue
             for facts in report.bots:
-                register(DeferredBot(path, facts), source=str(path))
+                register(DeferredBot(path, facts, confined=confined is not None), source=str(path))
 
 
 def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
@@ -353,7 +361,7 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
 def add_stored_bots(registry: Registry, bots: Iterable[StoredBot], config: PluginConfig) -> None:
     """Register stored versions of bots as ``name@version`` (see :mod:`arena.plugins.stored`)."""
     for bot in bots:
-        cls = stored_bot_class(bot, config.build_timeout, config.startup_timeout)
+        cls = stored_bot_class(bot, config.build_timeout, config.startup_timeout, config.confined)
         registry.bots[bot.label] = BotEntry(bot.label, cls, bot.version, f"{bot.label} (stored)", "stored")
 
 

@@ -20,7 +20,9 @@ from pathlib import Path, PurePosixPath
 
 from arena.core.bot import Bot, source_version
 from arena.core.errors import ArenaError
-from arena.plugins.bot_modules import BotModuleError, bots_defined_in, import_bot_module
+from arena.plugins.bot_modules import BotModuleError, bots_defined_in, confined_class, import_bot_module
+from arena.plugins.module_check import check_modules, import_time_limit
+from arena.plugins.module_probe import ProbeStarter
 from arena.plugins.programs.bot import manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 
@@ -88,15 +90,17 @@ def _private_root() -> Path:
 
 
 def stored_bot_class(bot: StoredBot, build_timeout: float | None = None,
-                     startup_timeout: float | None = None) -> type[Bot]:
+                     startup_timeout: float | None = None, confined: ProbeStarter | None = None) -> type[Bot]:
     """The bot class of a stored version, named ``name@version`` and left out of default fields; an
-    :class:`ArenaError` if its files no longer make that version."""
+    :class:`ArenaError` if its files no longer make that version. With ``confined`` (under the sandbox) a
+    Python version's module is not imported here: a confined probe reports its bots, and the class is a
+    stand-in made from that report, played only through the sandbox's runner."""
     try:
         directory = unpacked(bot)
     except OSError as exc:
         raise ArenaError(f"stored bot {bot.label}: cannot unpack its files ({exc})") from None
     if bot.kind == PYTHON:
-        cls = _python_class(bot, directory)
+        cls = _python_class(bot, directory) if confined is None else _confined_python_class(bot, directory, confined)
     elif bot.kind == PROGRAM:
         manifest = read_manifest(directory / MANIFEST)
         cls = manifest_bot(dataclasses.replace(manifest, name=bot.label), build_timeout, startup_timeout)
@@ -108,12 +112,30 @@ def stored_bot_class(bot: StoredBot, build_timeout: float | None = None,
     return cls
 
 
-def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
+def _module_of(bot: StoredBot, directory: Path) -> Path:
+    """The module file of a stored Python version, checked to hash to its version."""
     if len(bot.files) != 1:
         raise ArenaError(f"stored bot {bot.label}: a Python bot is kept as one module, not {len(bot.files)} files")
     path = directory / bot.files[0][0]
     if source_version(path) != bot.version:
         raise ArenaError(f"stored bot {bot.label}: its module hashes to version {source_version(path)}")
+    return path
+
+
+def _confined_python_class(bot: StoredBot, directory: Path, confined: ProbeStarter) -> type[Bot]:
+    path = _module_of(bot, directory)
+    report = check_modules([path], import_time_limit(), starter=confined)[path]
+    if report.problem is not None:
+        raise ArenaError(f"stored bot {bot.label}: {report.problem.describe(path)}")
+    defined = bot.defines or bot.name
+    found = [facts for facts in report.bots if facts.name == defined]
+    if not found:
+        raise ArenaError(f"stored bot {bot.label}: its module defines no bot named {defined!r}")
+    return confined_class(dataclasses.replace(found[0], name=bot.label), path, defined_as=defined)
+
+
+def _python_class(bot: StoredBot, directory: Path) -> type[Bot]:
+    path = _module_of(bot, directory)
     try:
         module = import_bot_module(path)
     except BotModuleError as exc:

@@ -8,9 +8,12 @@ match quality, so every bot keeps playing and games stay informative.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import trueskill
 
@@ -194,15 +197,16 @@ class LadderRound:
 def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game], maps: Sequence[GameMap],
                games_per_pair: int, seed: int, time_limit: float | None,
                on_outcome: Callable[[MatchOutcome], None] | None = None,
-               planned: PlannedRound | None = None, time_control: TimeControl = PLAIN) -> LadderRound:
+               planned: PlannedRound | None = None, time_control: TimeControl = PLAIN,
+               sandbox: SandboxLimits | None = None) -> LadderRound:
     """Play the round ``planned`` (by default the next one, see :func:`plan_round`): its games, each stored as
-    it finishes, then update the ladder.
+    it finishes, then update the ladder. ``sandbox``: the limits the pool plays every bot confined with.
 
     The ladder's games are stored in a run that grows round by round (see :func:`ladder_run`).
     """
-    planned = planned or plan_round(store, registry, game, maps)
+    planned = planned or plan_round(store, registry, game, maps, sandbox)
     number, entries, pairs, env = planned.number, planned.entries, planned.pairs, planned.env
-    run_id, first = ladder_run(store, game.name)
+    run_id, first = ladder_run(store, game.name, time_control, sandbox)
     setups = round_games(game, maps, pairs, number, games_per_pair, seed, time_limit, first, time_control)
     store.set_run_status(run_id, "running", scheduled=first + len(setups))
     ranks: dict[int, tuple[int, ...]] = {}
@@ -218,22 +222,45 @@ def play_round(store: Store, registry: Registry, pool: Executor, game: type[Game
     return LadderRound(number, run_id, pairs, len(setups), planned.sat_out, first, planned.left_out)
 
 
-def ladder_run(store: Store, game: str) -> tuple[int, int]:
-    """The stored run the next round of ``game``'s ladder adds its games to, and the index its next game takes.
+def ladder_definition(game: str, time_control: TimeControl = PLAIN,
+                      sandbox: SandboxLimits | None = None) -> tuple[dict[str, Any], str]:
+    """The definition and fingerprint of the runs of ``game``'s ladder played with these settings.
 
-    The ladder continues its newest run while that is the newest run of the game and holds fewer than
-    ``LADDER_RUN_GAMES`` games; otherwise (on its first round too) it starts a new one. Finishing a round
-    rates the games of the run it grows, and of the game's runs after that one: so however long the
-    ladder runs, a round rates at most that many games.
+    A plain, unconfined ladder keeps ``{"game": game}`` and ``ladder-GAME`` (the runs of earlier versions go
+    on); a time control or the sandbox (with its limits) is part of the definition, and of the fingerprint
+    through a hash of it, so rounds played with other settings never share a run.
     """
-    fingerprint = f"ladder-{game}"
+    definition: dict[str, Any] = {"game": game}
+    if not time_control.is_plain:
+        definition["time_control"] = time_control.as_json()
+    if sandbox is not None:
+        definition["sandbox"] = sandbox.as_json()
+    if len(definition) == 1:
+        return definition, f"ladder-{game}"
+    digest = hashlib.sha256(json.dumps(definition, sort_keys=True).encode()).hexdigest()[:12]
+    return definition, f"ladder-{game}-{digest}"
+
+
+def ladder_run(store: Store, game: str, time_control: TimeControl = PLAIN,
+               sandbox: SandboxLimits | None = None) -> tuple[int, int]:
+    """The stored run the next round of ``game``'s ladder (with this time control and sandbox) adds its games
+    to, and the index its next game takes.
+
+    The ladder continues its newest run of the same settings (see :func:`ladder_definition`) while that is
+    the newest run of the game and holds fewer than ``LADDER_RUN_GAMES`` games; otherwise (on its first
+    round too) it starts a new one. Finishing a round rates the games of the run it grows, and of the game's
+    runs after that one: so however long the ladder runs, a round rates at most that many games.
+    """
+    definition, fingerprint = ladder_definition(game, time_control, sandbox)
     run = store.latest_run_with(fingerprint)
     if run is not None and run.id == store.game_runs(game)[-1][0] and run.scheduled < LADDER_RUN_GAMES:
         return run.id, run.scheduled
     with store.transaction():
         parts = store.count_runs_with(fingerprint)
-        name = unique_run_name(store, f"{game} ladder" + (f", part {parts + 1}" if parts else ""))
-        return store.create_run(name, game, "ladder", {"game": game}, fingerprint, 0), 0
+        settings = ", ".join(filter(None, (time_control.describe(), "sandboxed" if sandbox is not None else "")))
+        title = f"{game} ladder" + (f" ({settings})" if settings else "")
+        name = unique_run_name(store, title + (f", part {parts + 1}" if parts else ""))
+        return store.create_run(name, game, "ladder", definition, fingerprint, 0), 0
 
 
 def check_ladder_maps(game: type[Game], maps: Sequence[GameMap]) -> None:

@@ -141,6 +141,9 @@ def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
     if entry.loaded is None and deferred is not None:
         return str(Path(deferred.path).resolve()), None
     cls = entry.cls
+    confined = getattr(cls, "sandbox_module", None)  # a stand-in: its module is imported only in the sandbox
+    if confined is not None:
+        return str(confined), None
     module = cls.__module__
     if module.startswith("arena_bots_"):
         return str(Path(inspect.getfile(cls)).resolve()), None

@@ -69,6 +69,7 @@ def main() -> None:
         Path(os.environ["ARENA_COMPILE_CACHE"], PREPARED).write_text("ok\n")
         return
     player: Bot | None = None
+    clock = None  # the bot's copy of its clock (in the match info), following the referee's before each move
     for raw in sys.stdin.buffer:
         message = json.loads(raw)
         kind = message.get("type")
@@ -81,12 +82,17 @@ def main() -> None:
                 where = " in __init__()"
                 player = cls(**args.get("params", {}))
                 player.rng = info.rng
+                clock = info.clock
                 where = " in start()"
                 player.start(info)
                 _send(out, {"type": "ready"})
             elif kind == "turn":
                 assert player is not None
                 where = ""
+                if clock is not None and isinstance(message.get("clock"), list):
+                    bank, moves = message["clock"]
+                    clock.follow((bank, moves))
+                    clock.begin_move()
                 action = player.act(unpack(message["obs"]))
                 try:
                     _send(out, {"action": action})

@@ -13,6 +13,7 @@ import json
 import pickle
 from typing import Any
 
+from arena.core.clock import Clock
 from arena.core.failure import BotFailure
 from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash
@@ -83,9 +84,12 @@ class RunnerProtocol(Protocol):
 
     name = "arena-python"
     says_ready = True
+    clock: Clock | None = None
+    """The referee's clock of this bot: each turn carries its state, so the bot's copy follows it."""
 
     def start(self, info: MatchInfo) -> bytes | None:
-        """The start line, carrying the match info (and the bot's seeded rng)."""
+        """The start line, carrying the match info (and the bot's seeded rng, and a copy of its clock)."""
+        self.clock = info.clock
         return line({"type": "start", "info": pack(info)})
 
     def ready(self, line_: bytes) -> None:
@@ -94,8 +98,10 @@ class RunnerProtocol(Protocol):
             raise BotFailure("illegal", "answered the start message without saying ready")
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
-        """One turn, carrying the observation object."""
-        return line({"type": "turn", "turn": turn, "obs": pack(obs)})
+        """One turn, carrying the observation object and the clock's state (bank and moves made), as the referee
+        has it when the move starts."""
+        state = None if self.clock is None else list(self.clock.state())
+        return line({"type": "turn", "turn": turn, "obs": pack(obs), "clock": state})
 
     def action(self, line_: bytes, obs: Any) -> Any:
         """The bot's action, or its crash."""
