@@ -20,10 +20,14 @@ import pytest
 
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
+from arena.play.executor_choice import ExecutorChoice
 from arena.play.limits import Limits
 from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.server.ladder import LeagueLadder
+from arena.server.league import League
+from tests.league_helpers import results, shipped_bot
 from tests.ray_cluster import ray_cluster, stop_processes_under
 from tests.verdicts import EXPECTED, check_verdicts, play_gauntlet
 
@@ -248,3 +252,21 @@ def test_an_executor_without_a_task_pool_is_refused_for_experiments():
         registry.task_pool("games-only")
     with pytest.raises(ArenaError, match=r"^unknown executor 'nowhere'"):
         registry.task_pool("nowhere")
+
+
+def test_a_league_plays_the_same_games_on_ray_as_on_local_workers(cluster, tmp_path):
+    leagues = {}
+    for name in ("local", "ray"):
+        league, _ = League.create(tmp_path / name, "tron", ["center_block", "empty_room"], seed=3)
+        alice = league.authenticate(league.add_team("alice"))
+        bob = league.authenticate(league.add_team("bob"))
+        league.submit(alice, shipped_bot(tmp_path / name / "a", "wallhugger.py"))
+        league.submit(bob, shipped_bot(tmp_path / name / "b", "random_bot.py"))
+        league.close()
+        executor = ExecutorChoice("ray", cluster) if name == "ray" else ExecutorChoice("local")
+        LeagueLadder(tmp_path / name, executor=executor, workers=2, max_games=6).run()
+        with League.open(tmp_path / name) as played:
+            leagues[name] = results(played), [(r.label, r.mu, r.sigma, r.games) for r in played.leaderboard()]
+            assert played.workers().executor == name
+    assert len(leagues["ray"][0]) == 6
+    assert leagues["ray"] == leagues["local"]
