@@ -290,3 +290,20 @@ def test_a_sandboxed_python_bot_reads_its_clock_from_the_referee(tmp_path):
     assert 2.0 - 0.05 < left[0] <= 2.0  # the whole bank at the start of the first move
     assert 2.0 + 0.5 - 0.3 - 0.1 < left[1] <= 2.0 + 0.5 - 0.3  # a nap off, the increment on
     assert left[2] > left[1] and left[3] == pytest.approx(left[2] + 0.5, abs=0.1)  # no nap: the increment on
+
+
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
+def test_a_sandboxed_program_under_the_cpu_clock_pays_for_work_not_sleep(registry):
+    from arena.play.sandbox import SandboxedBots, SandboxLimits
+
+    def boxed(mode):
+        return run_match("tron", [_program(mode), "wallhugger"], game_map="empty_room", time_limit=None,
+                         time_control=time_control("3+0", None, "cpu"), registry=registry,
+                         make_bot=SandboxedBots(PluginConfig(), SandboxLimits(), registry))
+
+    sleeper = boxed("sleep")
+    assert 0 not in sleeper.failures and min(_time_left(sleeper)) > 2.9, sleeper.stderr
+    left = _time_left(boxed("busy"))  # its CPU time, read across the sandbox's PID namespace
+    for move in range(1, 6):
+        assert 3.0 - 0.4 * move < left[move] <= 3.0 - 0.28 * move

@@ -63,6 +63,13 @@ def _program_paths(argv: list[str], directory: str) -> list[str]:
     return paths
 
 
+def _named_folder(directory: str) -> bool:
+    """Whether an ``exec`` spec's folder is one of its own (``dir=``) that may be bound: never the current
+    directory or one that holds it (where the database and everything else of the user's lives)."""
+    here = Path.cwd().resolve()
+    return here != Path(directory) and not here.is_relative_to(directory)
+
+
 class SandboxedProgram(ProgramBot):
     """A program bot whose program, and its build, run confined."""
 
@@ -72,13 +79,17 @@ class SandboxedProgram(ProgramBot):
     protocol_class: ClassVar[type[Protocol] | None] = None
     own_folder: ClassVar[bool] = True
     """Whether the program's folder is bound (read-only): a manifest's is its own; an ``exec`` spec's folder
-    (the current directory, by default) and a Python bot's working directory are not."""
+    only where ``dir=`` names one that neither is nor holds the current directory; a Python bot's working
+    directory never."""
 
     @classmethod
     def prepare(cls) -> None:
         """Build the program in the sandbox (no network, off the clock) if its sources changed."""
         if cls.program is not None and cls.program.build:
             ensure_built_in_sandbox(cls.program, cls.limits)
+
+    def _binds_folder(self, directory: str) -> bool:
+        return type(self).own_folder or (isinstance(self, ExecBot) and _named_folder(directory))
 
     def _protocol(self) -> type[Protocol]:
         return type(self).protocol_class or super()._protocol()
@@ -88,7 +99,7 @@ class SandboxedProgram(ProgramBot):
         named_first = self.running.command[0]
         if os.sep not in named_first and not (Path(directory) / named_first).is_file():
             argv = [named_first, *argv[1:]]  # a program on PATH: the sandbox's PATH, its system folders
-        owned = tuple(_program_paths(argv, directory)) if type(self).own_folder else ()
+        owned = tuple(_program_paths(argv, directory)) if self._binds_folder(directory) else ()
         bound = (*owned, *type(self).extra_read_only)
         named = tuple(word for word in argv if Path(word).is_absolute() and Path(word).exists()
                       and not any(Path(word).is_relative_to(path) for path in bound))
