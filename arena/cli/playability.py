@@ -25,6 +25,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
 from arena.learning.playability import PlayabilityStudy, PublishedRow, StudyRun, train_seeds
 from arena.report.playability import playability_page
@@ -52,20 +53,12 @@ def playability_command(
     seeds: Annotated[str | None, typer.Option(
         help="Train under several seeds, e.g. 0-9 or 0,3,7: each seed's table, then the seeds pooled with "
              "intervals over games and over seeds.", show_default=False)] = None,
-    init: Annotated[str | None, typer.Option(
-        help="The network's initial weights: random, mirror (black's is white's turned 180 degrees with the "
-             "colours swapped) or zero [default: random; a table starts at zero].", show_default=False)] = None,
-    loss_reward: Annotated[float | None, typer.Option(
-        help="The loser's reward for the last move, e.g. -1 (the paper's for the network) [default: 0 for the "
-             "network, -50 for the table].", show_default=False)] = None,
+    init: Init = None,
+    loss_reward: LossReward = None,
     learning_rate: Annotated[float | None, typer.Option(
         help="The learning rate alpha; 0 is the no-learning control [default: 0.001].", show_default=False)] = None,
-    network_inputs: Annotated[str | None, typer.Option(
-        help="parts (two inputs per free square: the sum of the paper's parts) or printed (one per free square: "
-             "the paper's printed count) [default: parts].", show_default=False)] = None,
-    key: Annotated[str | None, typer.Option(
-        help="The table's key: full (with the waiting pawns) or paper (without them) [default: full].",
-        show_default=False)] = None,
+    network_inputs: NetworkInputs = None,
+    key: TableKey = None,
     workers: Annotated[int | None, typer.Option(
         help="Seeds trained at once with --seeds [default: 1 locally, every CPU of a Ray cluster].",
         show_default=False)] = None,

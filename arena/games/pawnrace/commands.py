@@ -22,6 +22,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.interrupts import stop_requests
+from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
 from arena.core.json_files import read_json_file
 from arena.core.maps import resolve_map
@@ -57,18 +58,10 @@ def train_td_command(
     learning_rate: Annotated[float | None, typer.Option(
         "--learning-rate", "--alpha", help="The learning rate alpha; 0 is the no-learning control [default: 0.001].",
         show_default=False)] = None,
-    init: Annotated[str | None, typer.Option(
-        help="The network's initial weights: random, mirror (black's is white's turned 180 degrees with the "
-             "colours swapped) or zero [default: random; a table starts at zero].", show_default=False)] = None,
-    loss_reward: Annotated[float | None, typer.Option(
-        help="The loser's reward for the last move, e.g. -1 (the paper's for the network) [default: 0 for the "
-             "network, -50 for the table].", show_default=False)] = None,
-    network_inputs: Annotated[str | None, typer.Option(
-        help="parts (two inputs per free square: the sum of the paper's parts) or printed (one per free square: "
-             "the paper's printed count) [default: parts].", show_default=False)] = None,
-    key: Annotated[str | None, typer.Option(
-        help="The table's key: full (with the waiting pawns) or paper (without them) [default: full].",
-        show_default=False)] = None,
+    init: Init = None,
+    loss_reward: LossReward = None,
+    network_inputs: NetworkInputs = None,
+    key: TableKey = None,
     greedy: Annotated[float, typer.Option(help="Share of moves that are greedy (the rest are random).")] = 0.9,
     block: Annotated[int, typer.Option(help="Games per block of statistics (and per checkpoint).")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
