@@ -23,8 +23,27 @@ class Organiser:
     name: str = "organiser"
 
 
+class Rated:
+    """What a rated team's bot shows: its ``team/bot`` label and its conservative rating."""
+
+    team: str
+    bot: str
+    mu: float
+    sigma: float
+
+    @property
+    def label(self) -> str:
+        """``team/bot``."""
+        return f"{self.team}/{self.bot}"
+
+    @property
+    def rating(self) -> float:
+        """The conservative rating ``mu - 3 sigma`` the leaderboard ranks by."""
+        return self.mu - 3 * self.sigma
+
+
 @dataclass(frozen=True)
-class VersionInfo:
+class VersionInfo(Rated):
     """One submitted version of a team's bot, with its build and its rating (its first role's, averaged
     over roles in a game with roles)."""
 
@@ -48,19 +67,9 @@ class VersionInfo:
     sigma: float
     games: int
 
-    @property
-    def label(self) -> str:
-        """``team/bot``."""
-        return f"{self.team}/{self.bot}"
-
-    @property
-    def rating(self) -> float:
-        """The conservative rating ``mu - 3 sigma`` the leaderboard ranks by."""
-        return self.mu - 3 * self.sigma
-
 
 @dataclass(frozen=True)
-class BoardRow:
+class BoardRow(Rated):
     """One line of the leaderboard: a team's bot and its active version's rating and record."""
 
     rank: int
@@ -76,16 +85,6 @@ class BoardRow:
     losses: int
     last_game: int | None
     """The id of its newest rated game, if any."""
-
-    @property
-    def label(self) -> str:
-        """``team/bot``."""
-        return f"{self.team}/{self.bot}"
-
-    @property
-    def rating(self) -> float:
-        """``mu - 3 sigma``."""
-        return self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True)
