@@ -344,7 +344,8 @@ class Store:
             migrations.migrate(self.conn, version)
             self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # a Ctrl-C can land just after COMMIT: then there is nothing to undo
+                self.conn.execute("ROLLBACK")
             raise
 
     def close(self) -> None:
@@ -383,7 +384,8 @@ class Store:
             yield
             self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # a Ctrl-C can land just after COMMIT: then there is nothing to undo
+                self.conn.execute("ROLLBACK")
             raise
 
     # --- bots ---------------------------------------------------------------------------------------
