@@ -27,8 +27,9 @@ from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
+from arena.play.own_stack import OwnStackBot, SeatStack
 from arena.plugins.calling import HookFailure, call_hook
-from arena.plugins.registry import Registry, load_registry
+from arena.plugins.registry import BotEntry, Registry, load_registry
 
 
 @dataclass(frozen=True)
@@ -175,10 +176,17 @@ _prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in 
 
 def _prepare(player: Bot) -> None:
     """Run ``prepare()`` of the player's class if it hasn't run in this process yet."""
+    if isinstance(player, OwnStackBot):
+        player.prepare_once(_prepared)
+        return
     cls = type(player)
     if cls not in _prepared:
         cls.prepare()
         _prepared.add(cls)
+
+
+def _prepare_budget(player: Bot) -> float:
+    return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
 
 
 def referee(
@@ -206,7 +214,7 @@ def referee(
     left: list[dict[int, float]] = []
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
-        for call, where, seconds in ((partial(_prepare, player), " in prepare()", type(player).prepare_budget()),
+        for call, where, seconds in ((partial(_prepare, player), " in prepare()", _prepare_budget(player)),
                                      (partial(player.start, info), " in start()", player.startup_budget(time_limit))):
             guard.begin(seat, seconds)
             try:
@@ -300,10 +308,15 @@ class _Unconstructable(Bot):
         raise self.error
 
 
-def _construct(cls: type[Bot], spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None) -> Bot:
+def _construct(entry: BotEntry, spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None,
+               stack: SeatStack | None) -> Bot:
+    """The bot of ``entry`` for ``seat``: on a stack of its own if ``stack`` is given, else called directly."""
+    cls = entry.cls if stack is None else stack.call(getattr, entry, "cls")  # its module's import is its own
     timing = guard or _NoGuard()
     timing.begin(seat, time_limit)
     try:
+        if stack is not None:
+            return OwnStackBot.build(cls, spec.params, stack)
         return cls(**spec.params)
     except KeyboardInterrupt:
         raise
@@ -335,11 +348,13 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
+    stacks: list[SeatStack | None] = [None] * len(entries)
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
-        bots = [_construct(entry.cls, spec, seat, setup.move_seconds(), guard)
-                for seat, (entry, spec) in enumerate(zip(entries, setup.bots, strict=True))]
+        stacks = [None if registry.is_arena_code(entry) else SeatStack() for entry in entries]
+        bots = [_construct(entry, spec, seat, setup.move_seconds(), guard, stack)
+                for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
@@ -353,7 +368,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple(registry.version_of(spec) for spec in setup.bots),
+        versions=tuple(registry.version_of(spec) if stack is None else stack.call(registry.version_of, spec)
+                       for spec, stack in zip(setup.bots, stacks, strict=True)),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),

@@ -202,6 +202,10 @@ class Registry:
                                "choose another")
         return spec
 
+    def is_arena_code(self, entry: BotEntry) -> bool:
+        """Whether a bot is the arena's own code (a shipped bot, a built-in plugin's), not a user's or a plugin's."""
+        return any(plugin.name == entry.plugin and plugin.kind in ("shipped", "built-in") for plugin in self.plugins)
+
     def version_of(self, spec: BotSpec) -> str:
         """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
         entry = self.bot(spec.name)
