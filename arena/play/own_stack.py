@@ -59,7 +59,7 @@ class SeatStack:
                 raise value
             finally:
                 value = None  # no cycle through this frame
-        return value  # type: ignore[no-any-return]
+        return value
 
 
 class OwnStackBot(Bot):
