@@ -311,7 +311,7 @@ class _Unconstructable(Bot):
 def _construct(entry: BotEntry, spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None,
                stack: SeatStack | None) -> Bot:
     """The bot of ``entry`` for ``seat``: on a stack of its own if ``stack`` is given, else called directly."""
-    cls = entry.cls if stack is None else stack.call(getattr, entry, "cls")  # its module's import is its own
+    cls = entry.cls if stack is None or entry.loaded else stack.call(getattr, entry, "cls")  # the import is the bot's
     timing = guard or _NoGuard()
     timing.begin(seat, time_limit)
     try:
@@ -324,6 +324,15 @@ def _construct(entry: BotEntry, spec: BotSpec, seat: int, time_limit: float, gua
         return _Unconstructable(exc)
     finally:
         timing.end()
+
+
+def _version(registry: Registry, spec: BotSpec, player: Bot, stack: SeatStack | None) -> str:
+    """The version of the bot ``spec`` names, asked on the bot's own stack if it has one."""
+    if stack is None:
+        return registry.version_of(spec)
+    if isinstance(player, OwnStackBot):
+        return player.version(spec, registry.bot(spec.name).version)
+    return stack.call(registry.version_of, spec)
 
 
 def _on_move(turns: Sequence[Any]) -> str:
@@ -352,7 +361,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
-        stacks = [None if registry.is_arena_code(entry) else SeatStack() for entry in entries]
+        stacks = [None if registry.is_arena_code(entry) else SeatStack.for_seat(seat)
+                  for seat, entry in enumerate(entries)]
         bots = [_construct(entry, spec, seat, setup.move_seconds(), guard, stack)
                 for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
     labels = [spec.label for spec in setup.bots]
@@ -368,8 +378,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple(registry.version_of(spec) if stack is None else stack.call(registry.version_of, spec)
-                       for spec, stack in zip(setup.bots, stacks, strict=True)),
+        versions=tuple(_version(registry, spec, player, stack)
+                       for spec, player, stack in zip(setup.bots, bots, stacks, strict=True)),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),
