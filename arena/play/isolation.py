@@ -188,6 +188,9 @@ class IsolatedBot(Bot):
 class IsolatedBots:
     """Makes the stand-ins for one worker, keeping a process per bot and seat alive across games."""
 
+    out_of_process = True
+    """Every bot it makes plays from a process of its own, so no game of them is swept (:mod:`arena.play.strays`)."""
+
     def __init__(self, config: PluginConfig, limits: Limits):
         self.config, self.limits = config, limits
         self.processes: dict[tuple[str, int], BotProcess] = {}

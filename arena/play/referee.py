@@ -27,6 +27,7 @@ from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
+from arena.play.strays import swept
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, load_registry
 
@@ -74,6 +75,9 @@ class MatchOutcome:
     """Each seat's longest move (in what its clock counts)."""
     clocks: tuple[dict[int, float], ...] = ()
     """Under a time bank: each turn, the bank left to each seat that moved in it."""
+    strays: int = 0
+    """Processes the game's bots started that outlived it and were killed, not known to be one seat's
+    (:mod:`arena.play.strays`; a seat's own are noted in its ``stderr``)."""
     setup: MatchSetup | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -110,6 +114,8 @@ class MatchOutcome:
             record["hook_errors"] = list(self.hook_errors)
         if self.stderr:
             record["stderr"] = {str(seat): text for seat, text in sorted(self.stderr.items())}
+        if self.strays:
+            record["strays"] = self.strays
         add_clocks(record, setup.time_limit, setup.time_control, self.max_think, self.clocks)
         return record
 
@@ -422,7 +428,7 @@ def run_match(
     setup = MatchSetup(game, specs, game_map, merged, seed, time_limit, time_control=control)
     guard = MoveGuard()
     with guard.installed(alarm_tick(setup.move_seconds())):
-        outcome = play(setup, registry, guard=guard, make_bot=make_bot)
+        outcome = swept(setup, registry, make_bot, partial(play, setup, registry, guard=guard, make_bot=make_bot))
     return replace(outcome, setup=setup)
 
 

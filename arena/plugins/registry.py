@@ -305,6 +305,11 @@ def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
     return unique
 
 
+def bot_directory_plugin(directory: Path) -> str:
+    """The plugin name a bot directory's bots are registered under (their :attr:`BotEntry.plugin`)."""
+    return f"bots:{directory}"
+
+
 def _missing_env_dirs(config: PluginConfig) -> list[str]:
     if not config.use_env_path:
         return []
@@ -339,7 +344,7 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
     for directory, label in directories:
         plugin = BotDirectory(directory, registry.problems, config, checked=label != "shipped",
                               import_limit=import_limit)
-        candidates.append((plugin, f"bots:{directory}", label, str(directory)))
+        candidates.append((plugin, bot_directory_plugin(directory), label, str(directory)))
 
     # Pluggy calls the plugin registered last first; registering in reverse priority order makes the
     # built-in games and shipped bots claim their names before plugins and user directories do.
