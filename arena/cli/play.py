@@ -33,7 +33,8 @@ from arena.core.game import player_name
 from arena.play.referee import MatchOutcome, play, replay_position
 from arena.play.sandbox import SandboxLimits
 from arena.play.sandbox.players import SandboxedBots
-from arena.play.strays import left_running, swept
+from arena.play.strays import swept
+from arena.plugins.programs.survivors import left_running
 from arena.report.time_use import time_use_lines
 from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game

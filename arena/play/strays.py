@@ -29,6 +29,7 @@ from arena.core.child_processes import child, children, is_subreaper, set_subrea
 from arena.core.errors import ArenaError
 from arena.core.paths import shipped_bots_dir
 from arena.plugins.programs.bot import ProgramBot
+from arena.plugins.programs.survivors import with_stray_note
 from arena.plugins.registry import BUILTIN_PLUGINS, BotEntry, Registry, bot_directory_plugin
 
 
@@ -59,19 +60,6 @@ Outcome = TypeVar("Outcome", bound=GameOutcome)
 
 MAX_ROUNDS = 256
 """How many generations of a stray's descendants one sweep follows (a fork bomb could outrun it forever)."""
-
-
-def with_stray_note(log: str, count: int) -> str:
-    """A seat's stderr ``log`` with the line that says ``count`` processes its bot started outlived its game."""
-    separator = "\n" if log and not log.endswith("\n") else ""
-    return f"{log}{separator}[{count} process(es) it started outlived its game and were killed]\n"
-
-
-def left_running(log: str) -> list[str]:
-    """The lines of a seat's stderr ``log`` that say how many processes its bot left running (its own or, for a
-    program bot, :mod:`arena.plugins.programs.survivors`'s)."""
-    return [line.strip("[]") for line in log.splitlines()
-            if line.startswith("[") and line.endswith("outlived its game and were killed]")]
 
 
 @functools.cache
