@@ -150,6 +150,20 @@ def test_a_worker_kills_and_counts_what_its_bots_left_running(bots_dir, tmp_path
                                               "  [1 process(es) it started outlived its game and were killed]"]
 
 
+@pytest.mark.slow
+def test_isolated_bots_processes_sweep_their_games_and_know_the_seat(bots_dir, tmp_path):
+    db = tmp_path / "arena.db"
+    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", "forker,popener,random", "--games", "2",
+                                      "--workers", "1", "--isolate", "--db", str(db), "--bots-dir", str(bots_dir)])
+    assert result.exit_code == 0, result.output
+    with Store(db) as store:
+        records = [game.record for game in sorted(store.games(), key=lambda game: game.idx)]
+    both = {"0": NOTE, "1": NOTE}  # each bot has a process of its own: no doubt whose the strays were
+    assert _results(records) == [(bots, ranks, both if strays else stderr, 0)
+                                 for bots, ranks, stderr, strays in EXPECTED]
+    assert _sleepers() == []
+
+
 def test_in_process_play_kills_the_games_strays_and_spares_this_process_children(bots_dir):
     config = PluginConfig(bot_dirs=(str(bots_dir),), use_cwd_bots=False)
     registry = load_registry(config)

@@ -67,8 +67,9 @@ def _trusted_plugins() -> frozenset[str]:
     return frozenset({bot_directory_plugin(shipped_bots_dir()), *BUILTIN_PLUGINS, "arena"})
 
 
-def _in_process_user_bot(entry: BotEntry) -> bool:
-    """Whether a bot is played in this process and is not one shipped with the arena."""
+def is_swept(entry: BotEntry) -> bool:
+    """Whether a game of this bot is swept: it is a Python bot (played in a Python process, not a program bot) and
+    not one shipped with the arena."""
     if entry.plugin in _trusted_plugins():
         return False
     return not (entry.loaded is not None and issubclass(entry.loaded, ProgramBot))
@@ -79,7 +80,7 @@ def swept_seats(setup: GameSetup, registry: Registry, make_bot: Any = None) -> t
     if getattr(make_bot, "out_of_process", False):
         return ()
     try:
-        return tuple(seat for seat, spec in enumerate(setup.bots) if _in_process_user_bot(registry.bot(spec.name)))
+        return tuple(seat for seat, spec in enumerate(setup.bots) if is_swept(registry.bot(spec.name)))
     except ArenaError:
         return ()  # an unknown bot: the game itself reports it
 
