@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import select
 import signal
 import time
 from dataclasses import dataclass
@@ -100,6 +101,34 @@ def _kill_pending(pid: int) -> bool:
     except (OSError, ValueError, IndexError):
         return False
     return False
+
+
+def collect(pid: int, deadline: float) -> bool:
+    """Collect child ``pid`` once it has ended (it was sent SIGKILL), waiting at most until ``deadline`` (of
+    :func:`time.monotonic`) for a process stuck in the kernel; whether it was collected (or was not a child)."""
+    if _collected(pid):
+        return True
+    try:
+        watched = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd (before Linux 5.3): look every millisecond
+        while time.monotonic() < deadline:
+            time.sleep(0.001)
+            if _collected(pid):
+                return True
+        return False
+    try:
+        select.select([watched], [], [], max(0.0, deadline - time.monotonic()))  # readable once it has ended
+    finally:
+        os.close(watched)
+    return _collected(pid)
+
+
+def _collected(pid: int) -> bool:
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return done != 0
 
 
 def ticks_now() -> int:

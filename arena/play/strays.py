@@ -20,12 +20,13 @@ import functools
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from arena.core.bot import BotSpec
-from arena.core.child_processes import child, children, is_subreaper, set_subreaper, ticks_now
+from arena.core.child_processes import child, children, collect, is_subreaper, set_subreaper, ticks_now
 from arena.core.errors import ArenaError
 from arena.core.paths import shipped_bots_dir
 from arena.plugins.programs.bot import ProgramBot
@@ -58,6 +59,8 @@ class GameOutcome(Protocol):
 
 Outcome = TypeVar("Outcome", bound=GameOutcome)
 
+SWEEP_SECONDS = 5.0
+"""How long a sweep waits in all for killed processes to end (one stuck in the kernel is left behind)."""
 MAX_ROUNDS = 256
 """How many generations of a stray's descendants one sweep follows (a fork bomb could outrun it forever)."""
 
@@ -102,6 +105,7 @@ class StrayWatch:
         """Kill and collect every child the game left; how many of them were still running."""
         running = 0
         swept: set[int] = set()
+        deadline = time.monotonic() + SWEEP_SECONDS
         try:
             for _ in range(MAX_ROUNDS):
                 strays = [pid for pid in children() if pid not in swept and self._stray(pid)]
@@ -114,8 +118,7 @@ class StrayWatch:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGKILL)
                 for pid in strays:  # its death hands its own children to this process, for the next round
-                    with contextlib.suppress(ChildProcessError):
-                        os.waitpid(pid, 0)
+                    collect(pid, deadline)
                     swept.add(pid)
         finally:
             if self.adopting and not self.was_subreaper:
