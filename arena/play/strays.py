@@ -10,7 +10,8 @@ each of its own children comes back to this process to be found next, and collec
 Those that were still running are counted: on the bot's seat (its stderr log) when one seat alone can have
 started them, otherwise on the game. Children that were there before the game (a Ray cluster, a browser,
 worker processes) are never touched, and only the swept processes are collected (no ``waitpid(-1)``), so
-``subprocess`` and ``multiprocessing`` keep their own. Games of shipped bots only pay nothing.
+``subprocess`` and ``multiprocessing`` keep their own. Games of shipped bots only pay nothing. Under
+``--isolate`` a bot's own process watches each of its games the same way (:mod:`arena.play.isolation`).
 """
 
 from __future__ import annotations
