@@ -10,7 +10,7 @@ from arena.cli.main import app
 from arena.core.bot import BotSpec
 from arena.core.clock import TimeControl
 from arena.play.referee import run_match
-from arena.plugins.registry import PluginConfig, load_registry
+from arena.plugins.registry import PluginConfig, is_arena_code, load_registry
 from arena.storage.store import Store
 from tests.helpers import line_of, write_module
 
@@ -173,5 +173,5 @@ def test_a_constructor_that_raises_loses_at_start(bots):
 
 def test_shipped_bots_are_called_directly_and_user_bots_on_their_own_stack(bots):
     registry = _registry(bots)
-    assert registry.is_arena_code(registry.bot("wallhugger"))
-    assert not registry.is_arena_code(registry.bot("walker"))
+    assert is_arena_code(registry.bot("wallhugger"))
+    assert not is_arena_code(registry.bot("walker"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -32,6 +33,8 @@ from arena.core.game import player_name
 from arena.play.referee import MatchOutcome, play, replay_position
 from arena.play.sandbox import SandboxLimits
 from arena.play.sandbox.players import SandboxedBots
+from arena.play.strays import swept
+from arena.plugins.programs.survivors import left_running
 from arena.report.time_use import time_use_lines
 from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
@@ -92,14 +95,14 @@ def play_command(
                 live.update(frame(state, actions), refresh=True)
                 time.sleep(delay)
 
-            outcome = play(setup, registry, on_turn, make_bot=make_bot)
+            outcome = swept(setup, registry, make_bot, partial(play, setup, registry, on_turn, make_bot=make_bot))
     else:
         def on_turn(state: Any, actions: Any) -> None:
             frames_seen.append(1)
             if not quiet:
                 out.print(frame(state, actions))
 
-        outcome = play(setup, registry, on_turn, make_bot=make_bot)
+        outcome = swept(setup, registry, make_bot, partial(play, setup, registry, on_turn, make_bot=make_bot))
         if quiet:
             out.print(Text.from_markup(replay_position(setup, outcome, registry).render(color=colour)))
     _print_result(outcome, specs, names)
@@ -119,6 +122,12 @@ def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequen
             out.print(f"Traceback of {player_name(seat)} ({escape(specs[seat].label)}), its own code:",
                       highlight=False)
             out.print(failure.traceback, markup=False, highlight=False, soft_wrap=True)
+    for seat, text in sorted(outcome.stderr.items()):
+        for line in left_running(text):
+            out.print(f"{player_name(seat)} ({escape(specs[seat].label)}): {escape(line)}", style="dim", soft_wrap=True)
+    if outcome.strays:
+        out.print(f"{outcome.strays} process(es) the bots started outlived the game and were killed (not known to be "
+                  "one player's)", style="dim", soft_wrap=True)
 
 
 

@@ -88,7 +88,8 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
 
 
 def game_summary(run_id: int, game: int, record: dict) -> str:
-    """One stored game in words: its players, result, each failure, and what each program bot wrote to stderr."""
+    """One stored game in words: its players, result, each failure, what each program bot wrote to stderr, and the
+    processes its bots left running."""
     lines = [f"run {run_id}, game {game}: {record['game']} on {(record.get('map') or {}).get('name', '-')}, "
              f"seed {record['seed']}, {len(record['turns'])} turns"]
     for player in record["players"]:
@@ -101,6 +102,9 @@ def game_summary(run_id: int, game: int, record: dict) -> str:
     for seat, text in sorted((record.get("stderr") or {}).items(), key=lambda item: int(item[0])):
         lines.append(f"stderr of player {int(seat) + 1}:")
         lines.extend(f"  {line}" for line in text.rstrip("\n").splitlines())
+    if record.get("strays"):
+        lines.append(f"{record['strays']} process(es) the bots started outlived the game and were killed (not known "
+                     "to be one player's)")
     return "\n".join(lines)
 
 

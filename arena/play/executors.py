@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
@@ -33,6 +34,7 @@ from arena.play.limits import SLOT_FIELDS, Limits, MoveGuard, alarm_tick, apply_
 from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
 from arena.play.sandbox.confine import require_sandbox
 from arena.play.setup_queue import SetupQueue
+from arena.play.strays import swept
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 CHUNK_SECONDS = 0.02
@@ -58,7 +60,7 @@ def run_in_process(setups: Iterable[MatchSetup], registry: Registry) -> Iterator
     for setup in setups:
         guard = MoveGuard()
         with guard.installed(alarm_tick(setup.move_seconds())):
-            outcome = play(setup, registry, guard=guard)
+            outcome = swept(setup, registry, None, partial(play, setup, registry, guard=guard))
         yield outcome
 
 
@@ -112,6 +114,10 @@ def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: 
 
 
 def _play_safely(setup: MatchSetup, registry: Registry, guard: MoveGuard, make_bot: Any = None) -> MatchOutcome:
+    return swept(setup, registry, make_bot, partial(_play_guarded, setup, registry, guard, make_bot))
+
+
+def _play_guarded(setup: MatchSetup, registry: Registry, guard: MoveGuard, make_bot: Any) -> MatchOutcome:
     try:
         return play(setup, registry, guard=guard, make_bot=make_bot)
     except MemoryError:

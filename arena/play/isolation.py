@@ -24,7 +24,9 @@ from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash, crash_of
 from arena.play.clocks import stop_after
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
+from arena.play.strays import StrayWatch, is_swept
 from arena.plugins.programs.bot import ProgramBot
+from arena.plugins.programs.survivors import with_stray_note
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
@@ -44,6 +46,8 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
         unprepared = crash_of(exc)
     conn.send(("ready", None))
     player: Bot | None = None
+    sweeping = is_swept(entry)
+    watch: StrayWatch | None = None  # of the game in progress, if it is swept
     clock = None  # the copy of the bot's clock in this process, following the referee's before each move
     while True:
         try:
@@ -54,6 +58,9 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
             if kind == "start" and unprepared is not None:
                 answer: tuple[str, Any] = ("crash", (unprepared, " in prepare()"))
             elif kind == "start":
+                if watch is not None:  # the last game ended without finish()
+                    watch.sweep()
+                watch = StrayWatch() if sweeping else None
                 player = entry.cls(**spec.params)
                 player.rng = payload.rng
                 clock = payload.clock
@@ -67,8 +74,12 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
                 answer = ("action", player.act(obs))
             else:
                 assert player is not None
-                player.finish(payload)
-                answer = ("ok", None)
+                try:
+                    player.finish(payload)
+                finally:
+                    left_running = watch.sweep() if watch is not None else 0
+                    watch = None
+                answer = ("ok", left_running)
         except MemoryError:
             answer = ("failure", ("memory", "ran out of memory in its own process (MemoryError)"))
         except BaseException as exc:  # the bot's failure, reported to the referee
@@ -181,12 +192,17 @@ class IsolatedBot(Bot):
         return process_tree_cpu(process.pid) if process is not None and process.pid else 0.0
 
     def finish(self, result: Result) -> None:
-        """Tell the bot's process how the game ended."""
-        self.bot_process.call("finish", result, self.time_limit + self.bot_process.limits.grace)
+        """Tell the bot's process how the game ended; note how many processes the bot left running, killed there."""
+        left_running = self.bot_process.call("finish", result, self.time_limit + self.bot_process.limits.grace)
+        if left_running:
+            self.stderr_log = with_stray_note("", left_running)
 
 
 class IsolatedBots:
     """Makes the stand-ins for one worker, keeping a process per bot and seat alive across games."""
+
+    out_of_process = True
+    """Every bot it makes plays from a process of its own, which sweeps its games itself (:mod:`arena.play.strays`)."""
 
     def __init__(self, config: PluginConfig, limits: Limits):
         self.config, self.limits = config, limits

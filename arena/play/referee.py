@@ -28,8 +28,9 @@ from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
 from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.play.own_stack import OwnStackBot, SeatStack
+from arena.play.strays import swept
 from arena.plugins.calling import HookFailure, call_hook
-from arena.plugins.registry import BotEntry, Registry, load_registry
+from arena.plugins.registry import BotEntry, Registry, is_arena_code, load_registry
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class MatchOutcome:
     """Each seat's longest move (in what its clock counts)."""
     clocks: tuple[dict[int, float], ...] = ()
     """Under a time bank: each turn, the bank left to each seat that moved in it."""
+    strays: int = 0
+    """Processes the game's bots started that outlived it and were killed, not known to be one seat's
+    (:mod:`arena.play.strays`; a seat's own are noted in its ``stderr``)."""
     setup: MatchSetup | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -111,6 +115,8 @@ class MatchOutcome:
             record["hook_errors"] = list(self.hook_errors)
         if self.stderr:
             record["stderr"] = {str(seat): text for seat, text in sorted(self.stderr.items())}
+        if self.strays:
+            record["strays"] = self.strays
         add_clocks(record, setup.time_limit, setup.time_control, self.max_think, self.clocks)
         return record
 
@@ -361,7 +367,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
-        stacks = [None if registry.is_arena_code(entry) else SeatStack.for_seat(seat)
+        stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
                   for seat, entry in enumerate(entries)]
         bots = [_construct(entry, spec, seat, setup.move_seconds(), guard, stack)
                 for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
@@ -448,7 +454,7 @@ def run_match(
     setup = MatchSetup(game, specs, game_map, merged, seed, time_limit, time_control=control)
     guard = MoveGuard()
     with guard.installed(alarm_tick(setup.move_seconds())):
-        outcome = play(setup, registry, guard=guard, make_bot=make_bot)
+        outcome = swept(setup, registry, make_bot, partial(play, setup, registry, guard=guard, make_bot=make_bot))
     return replace(outcome, setup=setup)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import importlib.metadata
 import inspect
@@ -202,10 +203,6 @@ class Registry:
                                "choose another")
         return spec
 
-    def is_arena_code(self, entry: BotEntry) -> bool:
-        """Whether a bot is the arena's own code (a shipped bot, a built-in plugin's), not a user's or a plugin's."""
-        return any(plugin.name == entry.plugin and plugin.kind in ("shipped", "built-in") for plugin in self.plugins)
-
     def version_of(self, spec: BotSpec) -> str:
         """The version of the bot a spec names: its entry's, or the program's a spec parameter names."""
         entry = self.bot(spec.name)
@@ -309,6 +306,21 @@ def bot_directories(config: PluginConfig) -> list[tuple[Path, str]]:
     return unique
 
 
+def bot_directory_plugin(directory: Path) -> str:
+    """The plugin name a bot directory's bots are registered under (their :attr:`BotEntry.plugin`)."""
+    return f"bots:{directory}"
+
+
+@functools.cache
+def _arena_plugins() -> frozenset[str]:
+    return frozenset({bot_directory_plugin(shipped_bots_dir()), *BUILTIN_PLUGINS, "arena"})
+
+
+def is_arena_code(entry: BotEntry) -> bool:
+    """Whether a bot is the arena's own code (a shipped bot, a built-in plugin's), not a user's or a plugin's."""
+    return entry.plugin in _arena_plugins()
+
+
 def _missing_env_dirs(config: PluginConfig) -> list[str]:
     if not config.use_env_path:
         return []
@@ -343,7 +355,7 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
     for directory, label in directories:
         plugin = BotDirectory(directory, registry.problems, config, checked=label != "shipped",
                               import_limit=import_limit)
-        candidates.append((plugin, f"bots:{directory}", label, str(directory)))
+        candidates.append((plugin, bot_directory_plugin(directory), label, str(directory)))
 
     # Pluggy calls the plugin registered last first; registering in reverse priority order makes the
     # built-in games and shipped bots claim their names before plugins and user directories do.

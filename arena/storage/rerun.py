@@ -5,6 +5,7 @@ see whether the bots make the same moves."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from arena.core.bot import parse_bot_spec
@@ -13,6 +14,7 @@ from arena.core.errors import ArenaError
 from arena.core.maps import parse_map
 from arena.play.limits import MoveGuard, alarm_tick
 from arena.play.referee import MatchOutcome, MatchSetup, play
+from arena.play.strays import swept
 from arena.plugins.registry import PluginConfig, Registry
 from arena.plugins.stored import VERSION_MARK
 from arena.storage.sources import use_stored_versions
@@ -60,7 +62,7 @@ def rerun(record: dict[str, Any], registry: Registry, config: PluginConfig, db: 
                        int(record["seed"]), time_limit, time_control=time_control)
     guard = MoveGuard()
     with guard.installed(alarm_tick(setup.move_seconds())):
-        outcome = play(setup, registry, guard=guard)
+        outcome = swept(setup, registry, None, partial(play, setup, registry, guard=guard))
     return Rerun(outcome, tuple(texts), _difference(record, outcome.record(setup)))
 
 

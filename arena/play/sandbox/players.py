@@ -171,6 +171,9 @@ def sandboxed_program(cls: type[ProgramBot], limits: SandboxLimits) -> type[Sand
 class SandboxedBots:
     """Makes the stand-ins for one worker of a sandboxed run (``make_bot`` of :func:`arena.play.referee.play`)."""
 
+    out_of_process = True
+    """Every bot it makes plays from a sandbox (so no game of them is swept: see :mod:`arena.play.strays`)."""
+
     def __init__(self, config: PluginConfig, limits: SandboxLimits, registry: Registry | None = None):
         require_sandbox()
         self.config, self.limits = config, limits

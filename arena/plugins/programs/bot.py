@@ -30,6 +30,7 @@ from arena.plugins.programs.build import ensure_built
 from arena.plugins.programs.manifest import STARTUP_TIMEOUT, Manifest, Program, directory_version
 from arena.plugins.programs.process import ProgramProcess
 from arena.plugins.programs.protocols import Protocol, protocol_named
+from arena.plugins.programs.survivors import with_stray_note
 
 GRACE = 0.05
 """Seconds past the time limit an answer may still arrive: within the referee's own grace, so a program's
@@ -186,8 +187,7 @@ class ProgramBot(Bot):
             self.process.kill()
             self.stderr_log = self.process.stderr_text()
             if self.process.survivors:
-                self.stderr_log += (f"\n[{self.process.survivors} process(es) it started outlived its game and "
-                                    "were killed]\n")
+                self.stderr_log = with_stray_note(self.stderr_log, self.process.survivors)
 
 
 def _resolved(program: Program) -> list[str]:

@@ -43,3 +43,16 @@ def kill_marked(mark: str) -> int:
                     os.kill(int(entry.name), signal.SIGKILL)
                     killed += 1
     return killed
+
+
+def with_stray_note(log: str, count: int) -> str:
+    """A seat's stderr ``log`` with the line that says ``count`` processes its bot started outlived its game."""
+    separator = "\n" if log and not log.endswith("\n") else ""
+    return f"{log}{separator}[{count} process(es) it started outlived its game and were killed]\n"
+
+
+def left_running(log: str) -> list[str]:
+    """The lines of a seat's stderr ``log`` that say how many processes its bot left running (a program's, or an
+    in-process bot's: :mod:`arena.play.strays`)."""
+    return [line.strip("[]") for line in log.splitlines()
+            if line.startswith("[") and line.endswith("outlived its game and were killed]")]
