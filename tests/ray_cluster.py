@@ -3,7 +3,8 @@
 Each cluster lives under a temp dir of its own (every node's ``--temp-dir`` is inside it), listens on ports the
 OS picked, and is stopped by stopping the processes started under that dir and what they started: never
 ``ray stop``, which stops every Ray on the machine. Its nodes and every process that joins it get their
-environment from the caller, so HOME and the token can point at temp dirs rather than the user's ~/.ray.
+environment from the caller, so HOME and the token can point at temp dirs rather than the user's ~/.ray; a
+node may be given settings of its own on top (a PATH without a program, as on a machine that lacks it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,22 +33,29 @@ class RayCluster:
     root: Path
     address: str
 
-    def join(self, name: str, num_cpus: int = 2) -> Path:
-        """Start another node of ``num_cpus`` CPUs on this machine; its temp dir, which identifies its processes."""
+    @property
+    def node_ip(self) -> str:
+        """The address Ray gave this machine in the cluster (its own pick among the machine's; every node here
+        has it)."""
+        return (self.root / "head" / "ray_current_cluster").read_text().strip().rpartition(":")[0]
+
+    def join(self, name: str, num_cpus: int = 2, env: Mapping[str, str] | None = None) -> Path:
+        """Start another node of ``num_cpus`` CPUs on this machine, with ``env`` on top of this process's
+        environment; its temp dir, which identifies its processes."""
         temp_dir = self.root / name
-        ray_start(temp_dir, f"--address={self.address}", f"--num-cpus={num_cpus}")
+        ray_start(temp_dir, f"--address={self.address}", f"--num-cpus={num_cpus}", env=env)
         return temp_dir
 
 
 @contextmanager
-def ray_cluster(num_cpus: int = 2) -> Iterator[RayCluster]:
-    """A head node of ``num_cpus`` CPUs on this machine, with the environment of this process (set it first),
-    stopped on leaving, with every node that joined it."""
+def ray_cluster(num_cpus: int = 2, env: Mapping[str, str] | None = None) -> Iterator[RayCluster]:
+    """A head node of ``num_cpus`` CPUs on this machine, with the environment of this process (set it first)
+    and ``env`` on top, stopped on leaving, with every node that joined it."""
     # short: Ray's socket paths under it must fit in 107 bytes
     root = Path(tempfile.mkdtemp(prefix="arena-ray-", dir="/tmp" if os.path.isdir("/tmp") else None))
     try:
         ray_start(root / "head", "--head", "--port=0", f"--num-cpus={num_cpus}", "--include-dashboard=false",
-                  "--dashboard-port=0")
+                  "--dashboard-port=0", env=env)
         port = (root / "head" / "ray_current_cluster").read_text().strip().rpartition(":")[2]
         yield RayCluster(root, f"127.0.0.1:{port}")
     finally:
@@ -55,15 +63,17 @@ def ray_cluster(num_cpus: int = 2) -> Iterator[RayCluster]:
         subprocess.run(["rm", "-rf", str(root)], check=False)
 
 
-def ray_start(temp_dir: Path, *args: str) -> None:
-    """``ray start`` a node whose files are under ``temp_dir``, every port it opens chosen by the OS."""
+def ray_start(temp_dir: Path, *args: str, env: Mapping[str, str] | None = None) -> None:
+    """``ray start`` a node whose files are under ``temp_dir``, every port it opens chosen by the OS, with ``env``
+    on top of this process's environment (its processes, Ray's workers included, inherit it)."""
     temp_dir.mkdir(parents=True)
     ports = ["--dashboard-agent-listen-port=0", "--dashboard-agent-grpc-port=0", "--metrics-export-port=0",
              "--runtime-env-agent-port=0"]
     if importlib.util.find_spec("grpc") is not None:  # with Ray Client installed, a node serves it on 10001
         ports.append(f"--ray-client-server-port={free_port()}")
     started = subprocess.run([str(RAY), "start", *args, f"--temp-dir={temp_dir}", "--node-ip-address=127.0.0.1",
-                              "--disable-usage-stats", *ports], capture_output=True, text=True, timeout=120)
+                              "--disable-usage-stats", *ports], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, **(env or {})})
     assert started.returncode == 0, started.stdout + started.stderr
 
 

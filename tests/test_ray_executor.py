@@ -10,11 +10,13 @@ stopped by what identifies it alone (see tests/ray_cluster.py)."""
 import json
 import os
 import secrets
+import shutil
 import sqlite3
 import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -144,6 +146,47 @@ def test_a_command_without_the_clusters_token_is_refused_in_one_line(cluster, tm
     assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing of Ray's
     with sqlite3.connect(tmp_path / "refused.db") as conn:  # the run that could not start is not kept
         assert conn.execute("SELECT COUNT(*) FROM runs").fetchone() == (0,)
+
+
+def path_without(program, folder):
+    """A PATH of one folder, ``folder``, holding a link to every program on this process's PATH but ``program``:
+    a machine where it is not installed."""
+    folder.mkdir()
+    for directory in os.environ["PATH"].split(os.pathsep):
+        if os.path.isdir(directory):
+            for entry in sorted(os.listdir(directory)):
+                link = folder / entry
+                if entry != program and not link.is_symlink():  # the first of a name on PATH, as a shell finds it
+                    link.symlink_to(Path(directory) / entry)
+    assert shutil.which(program) is not None and shutil.which(program, path=str(folder)) is None
+    return str(folder)
+
+
+def refused_rows(db):
+    """How many runs and games ``db`` holds."""
+    with sqlite3.connect(db) as conn:
+        return [conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("runs", "games")]
+
+
+@pytest.mark.needs("bwrap")  # this machine has it: the refusal comes from the node
+def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(token_env, tmp_path):
+    """A cluster whose only CPUs are on a node without bubblewrap, then with a node that has it too: both
+    times the command stops in one line naming the node and the package, before any game."""
+    drop_in_bot(tmp_path)
+    with ray_cluster(num_cpus=0) as cluster:  # the head runs nothing
+        cluster.join("bare", num_cpus=2, env={"PATH": path_without("bwrap", tmp_path / "path")})
+        refusal = ("error: --sandbox needs bubblewrap (bwrap), which is not installed on the Ray node "
+                   f"{cluster.node_ip} ({os.uname().nodename}): apt-get install bubblewrap")
+        for nodes in ("mixed",):
+            if nodes == "mixed":
+                cluster.join("equipped", num_cpus=1)  # three actors: two on the bare node, one here
+            db = tmp_path / f"{nodes}.db"
+            result = run_tournament(tmp_path, db, "--sandbox", "--executor", "ray", "--address", cluster.address)
+            assert result.returncode == 2 and result.stdout == "", nodes
+            *before, last = result.stderr.strip().splitlines()
+            assert last == refusal, result.stderr
+            assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing else
+            assert refused_rows(db) == [0, 0], nodes
 
 
 def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):

@@ -14,7 +14,10 @@ arena itself. Every batch carries the version (source hash) of each bot in it, a
 differ refuses it with a one-line error rather than mixing versions.
 
 Faults: when an actor, or the node it runs on, dies, the batch it held is played again by another actor and
-a replacement actor is started where the cluster has room; a game is only ever yielded once.
+a replacement actor is started where the cluster has room; a game is only ever yielded once. A node that
+cannot play the games as asked (``--sandbox`` where bubblewrap is missing, bots that do not load there)
+refuses them in one line naming it, and no game is played until every actor is up, so that such a node stops
+the command before any game is stored rather than leave the games to the others.
 """
 
 from __future__ import annotations
@@ -110,27 +113,53 @@ def versions_of(setups: Sequence[MatchSetup], registry: Registry) -> dict[str, s
     return {spec.label: registry.version_of(spec) for setup in setups for spec in setup.bots}
 
 
+def this_node() -> str:
+    """How a message names the Ray node it runs on: the address it has in the cluster, and its host name."""
+    import ray
+
+    node_id = ray.get_runtime_context().get_node_id()
+    address = next((node["NodeManagerAddress"] for node in ray.nodes() if node["NodeID"] == node_id), "?")
+    return f"the Ray node {address} ({os.uname().nodename})"
+
+
 class GamePlayer:
-    """The body of a Ray actor: a supervised worker process that plays batches of games."""
+    """The body of a Ray actor: a supervised worker process that plays batches of games.
+
+    A node that cannot play the games as asked (``--sandbox`` where bubblewrap is missing, bots that do not
+    load) keeps its one-line reason and gives it as the answer to every call, rather than dying: a dead
+    actor would look like a lost node, whose games go to another actor."""
 
     def __init__(self, bundle: Any, config: PluginConfig, limits: Limits):
         from arena.play.executors import WorkerPool
+        from arena.play.sandbox.confine import require_sandbox
         from arena.plugins.registry import load_registry
 
-        self.config, self.originals = unpack_bundle(bundle, config)
-        self.registry = load_registry(self.config)
-        self.pool = WorkerPool(1, self.config, limits, self.registry)
+        self.refusal: str | None = None
+        self.pool: WorkerPool | None = None
+        try:
+            if limits.sandbox is not None:
+                require_sandbox(this_node())  # before the registry: its checks of bot modules run confined
+            self.config, self.originals = unpack_bundle(bundle, config)
+            self.registry = load_registry(self.config)
+            self.pool = WorkerPool(1, self.config, limits, self.registry)
+        except ArenaError as exc:
+            self.refusal = str(exc)
 
     def ready(self) -> bool:
-        """Answers once the actor is up."""
+        """Answers once the actor is up; raises its node's refusal."""
+        if self.refusal is not None:
+            raise ArenaError(self.refusal)
         return True
 
     def stop(self) -> None:
         """Stop the worker process after its current game."""
-        self.pool.close()
+        if self.pool is not None:
+            self.pool.close()
 
     def play(self, setups: list[MatchSetup], versions: dict[str, str]) -> list[MatchOutcome]:
         """Play a batch, after checking that this node loaded the versions of the bots that were scheduled."""
+        self.ready()
+        assert self.pool is not None
         checked = set()
         for spec in (spec for setup in setups for spec in setup.bots if spec.label not in checked):
             checked.add(spec.label)
@@ -188,9 +217,28 @@ class RayExecutor:
         self.size = workers or max(int(ray.cluster_resources().get("CPU", 1)), 1)
         self.actors = [self._new_actor() for _ in range(self.size)]
         self.replaced = 0
+        self.all_ready = False
 
     def _new_actor(self) -> Any:
         return self.actor_class.remote(self.bundle, self.config, self.limits)
+
+    def _refusal(self, exc: Exception) -> ArenaError | None:
+        """The one-line refusal of a node (an :class:`ArenaError` raised on it) that a Ray error carries, if any."""
+        cause = getattr(exc, "cause", None) if isinstance(exc, self.ray.exceptions.RayTaskError) else None
+        return ArenaError(str(cause)) if isinstance(cause, ArenaError) else None
+
+    def _wait_until_ready(self) -> None:
+        """Wait for every actor to be up, so that a node that refuses the games stops the command in one line
+        before any game is played (an actor that died starting is replaced as a lost one is, later)."""
+        refusal = None
+        for probe in [actor.ready.remote() for actor in self.actors]:
+            try:
+                self.ray.get(probe)
+            except self.ray.exceptions.RayError as exc:  # every answer is taken, so Ray reports none as unhandled
+                refusal = refusal or self._refusal(exc)
+        if refusal is not None:
+            raise refusal
+        self.all_ready = True
 
     def run(self, setups: Iterable[MatchSetup]) -> Iterator[MatchOutcome]:
         """Play ``setups``; outcomes come back batch by batch, in the order batches finish."""
@@ -200,6 +248,8 @@ class RayExecutor:
     def run_batches(self, setups: Iterable[MatchSetup]) -> Iterator[list[MatchOutcome]]:
         """Like :meth:`run`, each finished batch's outcomes as one list (``setups`` read as games go out)."""
         ray = self.ray
+        if not self.all_ready:
+            self._wait_until_ready()
         queue = SetupQueue(setups)
         versions: dict[str, str] = {}
         idle = deque(self.actors)
@@ -222,16 +272,17 @@ class RayExecutor:
                     try:
                         ray.get(ref)
                         idle.append(actor)
-                    except ray.exceptions.RayError:
-                        pass  # it could not start: the others go on
+                    except ray.exceptions.RayError as exc:
+                        if (refusal := self._refusal(exc)) is not None:
+                            raise refusal from None
+                        # it could not start: the others go on
                     continue
                 actor, batch = in_flight.pop(ref)
                 try:
                     outcomes = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:
-                    cause = exc.cause if isinstance(getattr(exc, "cause", None), ArenaError) else None
-                    if cause is not None:
-                        raise ArenaError(str(cause)) from None
+                    if (refusal := self._refusal(exc)) is not None:
+                        raise refusal from None
                     raise
                 except ray.exceptions.RayError:
                     # The actor or its node died: its batch is played again, by a replacement if one starts.

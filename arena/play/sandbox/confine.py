@@ -54,27 +54,31 @@ _uids = itertools.count()
 
 
 @functools.lru_cache(maxsize=4)
-def _checked(bwrap: str | None) -> str | None:
-    """Why bubblewrap (found at ``bwrap``) cannot confine here (one line), or None when it can."""
+def _checked(bwrap: str | None, where: str | None) -> str | None:
+    """Why bubblewrap (found at ``bwrap``) cannot confine on the machine ``where`` describes (this one when
+    ``None``), in one line; None when it can."""
     if bwrap is None:
-        return (f"--sandbox needs bubblewrap ({BWRAP}), which is not installed on {os.uname().nodename}: "
+        return (f"--sandbox needs bubblewrap ({BWRAP}), which is not installed on {where or os.uname().nodename}: "
                 f"apt-get install {PACKAGE}")
     probe = Confinement(SandboxLimits(), read_only=(), cwd=SCRATCH)
+    there = "here" if where is None else f"on {where}"
     try:
         done = probe.run(["/bin/true"], timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"--sandbox: bubblewrap could not start ({exc})"
+        return f"--sandbox: bubblewrap could not start {there} ({exc})"
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return ("--sandbox: bubblewrap is installed but cannot create user namespaces here (blocked by the "
-                f"kernel, a container runtime or an AppArmor policy): {why[-1] if why else 'no reason given'}")
+        return (f"--sandbox: bubblewrap is installed but cannot create user namespaces {there} "
+                "(blocked by the kernel, a container runtime or an AppArmor policy): "
+                f"{why[-1] if why else 'no reason given'}")
     return None
 
 
-def require_sandbox() -> None:
+def require_sandbox(where: str | None = None) -> None:
     """Raise a one-line :class:`ArenaError` unless bubblewrap can confine bots on this machine: not installed
-    (naming the Debian package ``bubblewrap``), or user namespaces blocked."""
-    problem = _checked(shutil.which(BWRAP))
+    (naming the Debian package ``bubblewrap``), or user namespaces blocked. ``where`` names this machine in
+    the message (say, as a node of a cluster); by default its host name, or "here"."""
+    problem = _checked(shutil.which(BWRAP), where)
     if problem is not None:
         raise ArenaError(problem)
 
