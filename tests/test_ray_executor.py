@@ -177,7 +177,7 @@ def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(token_env
         cluster.join("bare", num_cpus=2, env={"PATH": path_without("bwrap", tmp_path / "path")})
         refusal = ("error: --sandbox needs bubblewrap (bwrap), which is not installed on the Ray node "
                    f"{cluster.node_ip} ({os.uname().nodename}): apt-get install bubblewrap")
-        for nodes in ("mixed",):
+        for nodes in ("bare", "mixed"):
             if nodes == "mixed":
                 cluster.join("equipped", num_cpus=1)  # three actors: two on the bare node, one here
             db = tmp_path / f"{nodes}.db"
@@ -187,6 +187,18 @@ def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(token_env
             assert last == refusal, result.stderr
             assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing else
             assert refused_rows(db) == [0, 0], nodes
+
+
+def test_more_workers_than_the_cluster_has_cpus_are_refused_in_one_line(cluster, tmp_path):
+    drop_in_bot(tmp_path)
+    db = tmp_path / "crowded.db"
+    result = run_tournament(tmp_path, db, "--executor", "ray", "--address", cluster, "--workers", "3")
+    assert result.returncode == 2 and result.stdout == ""
+    *before, last = result.stderr.strip().splitlines()
+    assert last == ("error: --workers 3: the Ray cluster has 2 CPU(s) and each worker takes one; give --workers 2 "
+                    "or fewer, or add nodes")
+    assert all(line.startswith("run 1: ") for line in before), result.stderr
+    assert refused_rows(db) == [0, 0]
 
 
 def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):

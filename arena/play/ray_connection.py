@@ -27,16 +27,18 @@ CONNECT_ATTEMPTS_VARIABLE = "RAY_gcs_server_port_wait_time_s"
 one, so one try is enough, and a refusal is not worth nineteen more."""
 
 
-def connect(ray: Any, address: str | None) -> bool:
-    """Join the cluster at ``address`` (or ``$RAY_ADDRESS``; with neither, start a local Ray) unless this
-    process already has; return whether it joined here (and so should shut Ray down when done)."""
+def connect(ray: Any, address: str | None, workers: int | None = None) -> bool:
+    """Join the cluster at ``address`` (or ``$RAY_ADDRESS``; with neither, start a local Ray, with a CPU for each
+    of ``workers`` if there are more of them than cores) unless this process already has; return whether it
+    joined here (and so should shut Ray down when done)."""
     if ray.is_initialized():
         return False
     target = address or os.environ.get("RAY_ADDRESS") or None
     joining = target not in (None, "local")  # else Ray starts a cluster of its own here
     try:
         with one_connect_attempt(joining), native_stderr_held_back(joining):
-            ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            cpus = {} if joining or workers is None else {"num_cpus": max(workers, os.cpu_count() or 1)}
+            ray.init(address=target, include_dashboard=False, log_to_driver=False, configure_logging=False, **cpus)
     except getattr(ray.exceptions, "AuthenticationError", ()) as exc:
         # RAY_AUTH_MODE=token, but no token where Ray looks (checked before any connection is made)
         found = str(getattr(exc, "message", exc)).split(". ")[0].rstrip(".")

@@ -207,14 +207,21 @@ class RayExecutor:
     def _start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
                address: str | None) -> None:
         ray = self.ray
-        self.started_here = connect(ray, address)
+        self.started_here = connect(ray, address, workers)
         self.restore_notices = notices_to_stderr()
         self.registry = registry
         self.limits = limits
         self.config = config
         self.bundle = ray.put(bot_bundle(config))
         self.actor_class = ray.remote(num_cpus=1, max_restarts=0)(GamePlayer)
-        self.size = workers or max(int(ray.cluster_resources().get("CPU", 1)), 1)
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        if workers is not None and workers > cpus:  # the workers past the cluster's CPUs would never start
+            if self.started_here:
+                ray.shutdown()
+            self.restore_notices()
+            raise ArenaError(f"--workers {workers}: the Ray cluster has {cpus} CPU(s) and each worker takes one; "
+                             f"give --workers {cpus} or fewer, or add nodes")
+        self.size = workers or max(cpus, 1)
         self.actors = [self._new_actor() for _ in range(self.size)]
         self.replaced = 0
         self.all_ready = False
