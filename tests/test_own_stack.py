@@ -175,3 +175,30 @@ def test_shipped_bots_are_called_directly_and_user_bots_on_their_own_stack(bots)
     registry = _registry(bots)
     assert is_arena_code(registry.bot("wallhugger"))
     assert not is_arena_code(registry.bot("walker"))
+
+
+NESTED = '''
+from arena.core.bot import Bot
+from arena.play.referee import run_match
+
+class Rehearser(Bot):
+    name = "rehearser"
+    games = ("tron",)
+
+    def act(self, obs):
+        rehearsal = run_match("tron", ["honest", "wallhugger"], game_map="empty_room", seed=1,
+                              registry=self.registry)
+        assert rehearsal.failures == {}, rehearsal.reason
+        safe = obs.safe_moves()
+        return safe[0] if safe else "N"
+'''
+
+
+def test_a_bot_that_plays_games_of_its_own_gets_stacks_of_its_own(bots):
+    write_module(bots, "nested.py", NESTED)
+    registry = _registry(bots)
+    registry.bot("rehearser").cls.registry = registry
+    outcome = run_match("tron", ["rehearser", "honest"], game_map="empty_room", seed=2, registry=registry)
+    twin = run_match("tron", ["honest", "honest"], game_map="empty_room", seed=2, registry=registry)
+    assert outcome.failures == {}
+    assert outcome.actions == twin.actions

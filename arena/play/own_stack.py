@@ -56,9 +56,11 @@ class SeatStack:
 
     @classmethod
     def for_seat(cls, seat: int) -> SeatStack:
-        """The stack of ``seat`` in this thread, kept from game to game: between calls it holds nothing, and
-        starting a greenlet (and ending one) costs twenty times a call."""
-        stacks: list[SeatStack] = _kept.__dict__.setdefault("stacks", [])
+        """The stack of ``seat`` for games played from here (this thread, and this greenlet: a bot may play games
+        of its own), kept from game to game: between calls it holds nothing, and starting a greenlet (and
+        ending one) costs twenty times a call."""
+        kept: dict[Any, list[SeatStack]] = _kept.__dict__.setdefault("stacks", {})
+        stacks = kept.setdefault(greenlet.getcurrent(), [])
         while len(stacks) <= seat:
             stacks.append(cls())
         return stacks[seat]
