@@ -22,6 +22,17 @@ def test_a_speed_measurement_writes_its_figures_as_json(tmp_path):
     assert all(figure["value"] > 0 for figure in document["figures"])
 
 
+def test_the_two_sides_of_a_tournament_are_timed_apart(tmp_path):
+    out = tmp_path / "sides.json"
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "tournament_sides.py"), "--games", "20", "--json",
+                    str(out)], check=True, capture_output=True, cwd=tmp_path)
+    figures = json.loads(out.read_text())["figures"]
+    assert [(figure["name"], figure["unit"]) for figure in figures] == [
+        ("worker side", "CPU us/game"), ("parent side", "CPU us/game")]
+    assert all(figure["value"] > 0 for figure in figures)
+    assert list(tmp_path.iterdir()) == [out]  # the parent's database was a temporary one
+
+
 def test_without_json_a_speed_measurement_writes_no_file(tmp_path):
     subprocess.run([sys.executable, str(REPO / "benchmarks" / "rating_speed.py"), "--games", "50"], check=True,
                    capture_output=True, cwd=tmp_path)

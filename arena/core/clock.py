@@ -137,6 +137,7 @@ class Clock:
         self.fixed = self.control.bank is None and self.control.first_move is None
         """Whether every move has the same allowance (the per-move limit alone)."""
         self.cpu = self.control.clock == "cpu"
+        self._now = time.thread_time if self.cpu else time.perf_counter
         self.allowance = self.next_allowance()
         """Seconds the current (or next) move may take before the bot loses on time, at its start."""
         self._started: float | None = None
@@ -167,7 +168,7 @@ class Clock:
 
     def now(self) -> float:
         """This clock's reading: elapsed seconds (wall) or this thread's CPU seconds (cpu)."""
-        return time.thread_time() if self.cpu else time.perf_counter()
+        return self._now()
 
     def time_left(self) -> float:
         """Seconds this move may still take (between moves: what the next one will have)."""
@@ -179,7 +180,7 @@ class Clock:
         """The referee starts this bot's move now (it also restarts a copy of the clock in a bot's own process)."""
         if not self.fixed:
             self.allowance = self.next_allowance()
-        self._started = time.thread_time() if self.cpu else time.perf_counter()
+        self._started = self._now()
 
     def end_move(self, spent: float) -> bool:
         """Charge a move that took ``spent`` seconds; ``False`` if the bot ran out of time in it."""

@@ -95,6 +95,9 @@ def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: 
         if batch is None:
             if make_bot is not None:
                 make_bot.close()
+            conn.close()
+            if not multiprocessing.active_children():  # a bot's own worker processes are left to the usual exit
+                os._exit(0)  # nothing else to clean up: skip tearing the interpreter down, which takes longer
             return
         finished: list[MatchOutcome] = []
         last_sent = time.monotonic()

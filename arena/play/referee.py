@@ -234,23 +234,25 @@ def referee(
                 guard.end()
 
     turns: list[dict[int, Any]] = []
-    begin, end = guard.begin, guard.end
-    meters = [meter(player, clock) for player, clock in zip(bots, clocks, strict=True)]
-    budgets = [player.move_budget(stop_after(clock)) if clock.fixed else None
-               for player, clock in zip(bots, clocks, strict=True)]  # a clock whose moves all have the same time
-    observe, is_legal, to_act, apply = game.observe, game.is_legal, game.to_act, game.apply
-    acts = [player.act for player in bots]
+    begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
+    # Per seat, looked up once a move: its clock, the reading its moves are measured with, the fixed budget of
+    # its moves (None: worked out before each move from its clock), its act method, and whether its clock
+    # counts CPU time (then a stopped move's elapsed time is read apart).
+    seats = [(clock, meter(player, clock), player.move_budget(stop_after(clock)) if clock.fixed else None,
+              player.act, clock.cpu)
+             for player, clock in zip(bots, clocks, strict=True)]
+    observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget = clocks[seat], meters[seat], budgets[seat]
+            seat_clock, reading, budget, act, cpu = seats[seat]
             begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
             seat_clock.begin_move()
             started = reading()
-            wall_started = time.perf_counter() if seat_clock.cpu else started
+            wall_started = perf_counter() if cpu else started
             try:
-                action = acts[seat](obs)
+                action = act(obs)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -259,7 +261,7 @@ def referee(
                 spent = max(0.0, reading() - started)  # a process that died reads as no CPU time at all
                 think[seat] += spent
                 longest[seat] = max(longest[seat], spent)
-                failures[seat] = _failure(exc, _on_move(turns), time.perf_counter() - wall_started,
+                failures[seat] = _failure(exc, _on_move(turns), perf_counter() - wall_started,
                                           allowed_time(seat_clock))
                 continue
             end()
@@ -277,7 +279,7 @@ def referee(
         if failures:
             break
         apply(actions)
-        turns.append(actions)
+        append_turn(actions)
         if banked:
             left.append({seat: round(clocks[seat].bank or 0.0, 3) for seat in actions})
         if on_turn is not None:

@@ -23,10 +23,12 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 STATIC = "static"
 """The folder of :mod:`arena.report` holding the assets (``arena.css``, ``replay_viewer.js``)."""
@@ -47,6 +49,9 @@ def asset(name: str) -> Markup:
 def environment(extra_directories: tuple[str, ...] = ()) -> Environment:
     """The environment the pages render with: arena's templates, after those of ``extra_directories`` (whose
     templates may extend and import arena's by name). Everything inserted is escaped unless marked safe."""
+    # Imported here, the first time a page is rendered: commands that make no page don't load Jinja2.
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined, select_autoescape
+
     loaders = [FileSystemLoader(list(extra_directories))] if extra_directories else []
     env = Environment(loader=ChoiceLoader([*loaders, PackageLoader("arena.report", "templates")]),
                       autoescape=select_autoescape(default=True, default_for_string=True),

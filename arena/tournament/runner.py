@@ -26,7 +26,7 @@ from arena.stats.standings import PlayedGame, Standings, StandingsTally, played_
 from arena.storage.history import finalize_run
 from arena.storage.run_names import unique_run_name
 from arena.storage.sources import keep_source, stored_bots_of
-from arena.storage.store import Store
+from arena.storage.store import NewGameRow, Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.plan import TournamentPlan, plan_tournament
 from arena.tournament.played import StoredGames, count_between, games_between, in_order, missing_ranges
@@ -184,9 +184,7 @@ def play_tournament(
             for arrived in _arrivals(pending, registry, pool):
                 setups = [pending.handed_out.pop(outcome.index) for outcome in arrived]
                 if store is not None and run.run_id is not None:
-                    with store.transaction():
-                        for setup, outcome in zip(setups, arrived, strict=True):
-                            store_game(store, run.run_id, run.game, setup, outcome, registry, bot_ids)
+                    store_games(store, run.run_id, run.game, zip(setups, arrived, strict=True), registry, bot_ids)
                 for setup, outcome in zip(setups, arrived, strict=True):  # counted only once committed
                     run.record(setup, outcome)
                     if on_outcome is not None:
@@ -243,16 +241,30 @@ def _arrivals(setups: Iterable[MatchSetup], registry: Registry, pool: Executor |
 def store_game(store: Store, run_id: int, game: type[Game], setup: MatchSetup, outcome: MatchOutcome,
                registry: Registry, bot_ids: dict[str, int]) -> None:
     """Store one finished game of run ``run_id`` (``bot_ids`` caches the bots' database ids by label)."""
+    store_games(store, run_id, game, [(setup, outcome)], registry, bot_ids)
+
+
+def store_games(store: Store, run_id: int, game: type[Game], finished: Iterable[tuple[MatchSetup, MatchOutcome]],
+                registry: Registry, bot_ids: dict[str, int]) -> None:
+    """Store finished games of run ``run_id`` in one transaction, in the order given, as :func:`store_game`
+    stores each: the run's summaries are read and written once for all of them."""
+    with store.transaction():
+        store.add_games(run_id, [_new_game_row(store, game, setup, outcome, registry, bot_ids)
+                                 for setup, outcome in finished])
+
+
+def _new_game_row(store: Store, game: type[Game], setup: MatchSetup, outcome: MatchOutcome, registry: Registry,
+                  bot_ids: dict[str, int]) -> NewGameRow:
     seats = []
     for seat, spec in enumerate(setup.bots):
-        if spec.label not in bot_ids:
+        label = spec.label
+        if label not in bot_ids:
             entry = registry.bot(spec.name)
-            bot_ids[spec.label] = store.bot_id(spec.label, spec.name, outcome.versions[seat], entry.source)
+            bot_ids[label] = store.bot_id(label, spec.name, outcome.versions[seat], entry.source)
             keep_source(store, entry, outcome.versions[seat])
-        seats.append({"label": spec.label, "bot_id": bot_ids[spec.label],
-                      "role": game.roles[seat] if game.roles else None})
-    store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds,
-                   outcome.think_time, outcome.duration, outcome.turns, outcome.record(setup))
+        seats.append({"label": label, "bot_id": bot_ids[label], "role": game.roles[seat] if game.roles else None})
+    return NewGameRow(outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds, outcome.think_time,
+                      outcome.duration, outcome.turns, outcome.record(setup))
 
 
 @dataclass(frozen=True)
