@@ -7,7 +7,7 @@ switches back with the answer. Walking ``sys._getframe().f_back`` from the bot's
 small loop, which holds the one call in progress: not the referee, the game, its failures or the other seats,
 so a bot cannot swap another seat's moves and get it charged with a fault. The bot still runs in the
 referee's thread, so the move alarm, the CPU clock (``time.thread_time``) and Ctrl-C reach it as before,
-for about a microsecond a call.
+for a few microseconds a call.
 
 This is not a sandbox. A bot in the referee's process shares its interpreter: one that sets out to can still
 reach the referee through the interpreter itself (the garbage collector, the greenlet it runs on, patching a
