@@ -66,13 +66,13 @@ def _children_by_parent() -> list[int]:
         return []
     for name in names:
         if name.isdigit():
-            fields = _stat_fields(name)
+            fields = stat_fields(name)
             if fields is not None and len(fields) > 1 and int(fields[1]) == me:
                 pids.append(int(name))
     return pids
 
 
-def _stat_fields(pid: str) -> list[str] | None:
+def stat_fields(pid: str) -> list[str] | None:
     """The fields of ``/proc/PID/stat`` after the name (the state is the first), or ``None`` if it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
@@ -84,7 +84,7 @@ def _stat_fields(pid: str) -> list[str] | None:
 
 def child(pid: int) -> Child | None:
     """What ``/proc`` says of process ``pid``; ``None`` if it is gone."""
-    fields = _stat_fields(str(pid))
+    fields = stat_fields(str(pid))
     if fields is None or len(fields) < 20:
         return None
     state = fields[0]

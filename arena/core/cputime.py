@@ -10,16 +10,9 @@ from __future__ import annotations
 
 import os
 
+from arena.core.child_processes import stat_fields
+
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _stat_fields(pid: str) -> list[str] | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2:].split()  # the name in parentheses may hold spaces
 
 
 def process_tree_cpu(root: int) -> float:
@@ -36,7 +29,7 @@ def process_tree_cpu(root: int) -> float:
     for name in names:
         if not name.isdigit():
             continue
-        fields = _stat_fields(name)
+        fields = stat_fields(name)
         if fields is None or len(fields) < 15:
             continue
         pid = int(name)
