@@ -46,6 +46,22 @@ class StoreError(ArenaError):
     """A database file that cannot be used; it was not modified."""
 
 
+def _ints_json(values: Sequence[int]) -> str:
+    """``values`` as compact JSON: joined directly when all are plain ints (what the encoder writes then)."""
+    if all(type(value) is int for value in values):
+        return "[" + ",".join(map(str, values)) + "]"
+    return _compact_json(list(values))
+
+
+def _failures_json(failures: dict[int, str]) -> str:
+    """A game's failures by seat as compact JSON, keyed by the seat's text."""
+    return _compact_json({str(k): v for k, v in failures.items()}) if failures else "{}"
+
+
+_INSERT_GAME = ("INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, "
+                "think_time, duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
 def now() -> str:
     """The current UTC time as ISO text."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -533,21 +549,23 @@ class Store:
 
     def add_games(self, run_id: int, games: Iterable[NewGameRow]) -> None:
         """Store finished games of run ``run_id`` in one transaction, as :meth:`add_game` stores one."""
+        games = list(games)
+        finished_at = now()  # committed together, so finished together
+        rows = [(run_id, game.idx, game.record["game"], (game.record.get("map") or {}).get("name"),
+                 game.record["seed"], _compact_json(game.seats), _ints_json(game.ranks), game.reason,
+                 _failures_json(game.failures), _compact_json(list(game.think_time)), game.duration, game.turns,
+                 encode_record(game.record), finished_at) for game in games]
         with self.transaction():
-            added = []
-            for game in games:
-                record = game.record
-                cursor = self.conn.execute(
-                    "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, "
-                    "think_time, duration, turns, record, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (run_id, game.idx, record["game"], (record.get("map") or {}).get("name"), record["seed"],
-                     _compact_json(game.seats), _compact_json(list(game.ranks)), game.reason,
-                     _compact_json({str(k): v for k, v in game.failures.items()}),
-                     _compact_json(list(game.think_time)), game.duration, game.turns, encode_record(record), now()))
-                if cursor.rowcount == 1:  # not a second copy
-                    added.append(summaries.new_game(game.idx, game.played(), record))
-            summaries.add_games(self.conn, run_id, added)
+            self.conn.execute("SAVEPOINT add_games")
+            if self.conn.executemany(_INSERT_GAME, rows).rowcount == len(rows):
+                added = games
+            else:  # a second copy of a game stored already: undo, then store one at a time to skip it
+                self.conn.execute("ROLLBACK TO add_games")
+                added = [game for game, row in zip(games, rows, strict=True)
+                         if self.conn.execute(_INSERT_GAME, row).rowcount == 1]
+            self.conn.execute("RELEASE add_games")
+            summaries.add_games(self.conn, run_id, [summaries.new_game(game.idx, game.played(), game.record)
+                                                    for game in added])
 
     def results(self, run_id: int) -> list[GameResult]:
         """The results of a run's stored games in schedule order, without their records (for rating)."""
