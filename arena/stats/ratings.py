@@ -6,6 +6,7 @@ the ``trueskill`` package's factor graph.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -94,9 +95,10 @@ def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: 
               ) -> list[tuple[float, float]]:
     """The ``(mu, sigma)`` of each seat after one game with ``ranks``, from ``before``, rated as :func:`rate`
     rates each game (with draw probability ``probability``)."""
+    if len(before) == 2:  # the draw probability enters only through the margin: one environment serves all
+        margin = _TWO_PLAYERS.ppf((probability + 1) / 2.) * _SQRT_2 * _TWO_PLAYERS.beta  # as trueskill's
+        return list(rate_two(_TWO_PLAYERS, margin, before[0], before[1], ranks))
     env = environment(probability)
-    if len(before) == 2:
-        return list(rate_two(env, draw_margin(env), before[0], before[1], ranks))
     groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
     return [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
 
@@ -104,3 +106,8 @@ def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: 
 def environment(probability: float) -> trueskill.TrueSkill:
     """The TrueSkill environment every rating uses: ``tau = 0``, ``beta = sigma / 2``, the given draw rate."""
     return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
+
+
+_TWO_PLAYERS = environment(0.5)
+"""For :func:`rate_game`'s two-player games, whose draw probability is given by the margin."""
+_SQRT_2 = math.sqrt(2)
