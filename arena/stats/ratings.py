@@ -17,6 +17,7 @@ from arena.stats.two_player import draw_margin, rate_two
 
 MU = 25.0
 SIGMA = MU / 3
+_PRIOR = (MU, SIGMA)
 
 P = TypeVar("P", bound=Hashable)
 """A player: whatever the caller keys ratings by (a bot label, a ``(bot id, role)`` pair)."""
@@ -78,12 +79,19 @@ def rate(
     current: dict[P, tuple[float, float]] = {
         player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
     for position, (players, ranks) in enumerate(games):
-        before = [current.get(player, (MU, SIGMA)) for player in players]
-        if len(players) == 2:
-            after = list(rate_two(env, margin, before[0], before[1], ranks))
-        else:  # three or four players: the package's factor graph
-            groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
-            after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
+        if len(players) == 2:  # the common case, kept short
+            first, second = players
+            rated_first, rated_second = rate_two(env, margin, current.get(first, _PRIOR),
+                                                 current.get(second, _PRIOR), ranks)
+            current[first] = rated_first
+            current[second] = rated_second
+            if history is not None:
+                history.append((position, first, Rating(*rated_first)))
+                history.append((position, second, Rating(*rated_second)))
+            continue
+        # three or four players: the package's factor graph
+        groups = [(env.create_rating(*current.get(player, _PRIOR)),) for player in players]
+        after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
         for player, rating in zip(players, after, strict=True):
             current[player] = rating
             if history is not None:
