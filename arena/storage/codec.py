@@ -40,7 +40,10 @@ def _window_bits(size: int) -> int:
 def encode_record(record: dict[str, Any]) -> bytes:
     """The stored form of a record: its JSON (as ``json.dumps`` writes it), zlib-compressed."""
     text = json.dumps(record).encode()
-    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zlib.DEFLATED, _window_bits(len(text)),
+    window = _window_bits(len(text))
+    # Memory in proportion to the window: zlib clears its hash table for every stream, and a block holds
+    # 2 ** (memLevel + 6) symbols, which at this level still exceeds the record's bytes.
+    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zlib.DEFLATED, window, max(1, min(9, window - 6)),
                                   zdict=_WRITE_WITH)
     return compressor.compress(text) + compressor.flush()
 
