@@ -602,11 +602,19 @@ class Store:
     def results(self, run_id: int) -> list[GameResult]:
         """The results of a run's stored games in schedule order, without their records (for rating)."""
         results = []
+        seatings: dict[str, tuple[tuple[tuple[int, str | None], ...], tuple[str, ...]]] = {}
+        outcomes: dict[str, tuple[int, ...]] = {}
         for idx, seats, ranks in self.conn.execute(
                 "SELECT idx, seats, ranks FROM games WHERE run_id = ? ORDER BY idx", (run_id,)):
-            seat_list = json.loads(seats)
-            results.append(GameResult(idx, tuple((s["bot_id"], s.get("role")) for s in seat_list),
-                                      tuple(s["label"] for s in seat_list), tuple(json.loads(ranks))))
+            seating = seatings.get(seats)  # a run repeats a few seatings and outcomes: each is decoded once
+            if seating is None:
+                seat_list = json.loads(seats)
+                seating = seatings[seats] = (tuple((s["bot_id"], s.get("role")) for s in seat_list),
+                                             tuple(s["label"] for s in seat_list))
+            outcome = outcomes.get(ranks)
+            if outcome is None:
+                outcome = outcomes[ranks] = tuple(json.loads(ranks))
+            results.append(GameResult(idx, *seating, outcome))
         return results
 
     def played_indices(self, run_id: int) -> set[int]:
