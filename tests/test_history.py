@@ -324,3 +324,14 @@ def test_the_ladder_grows_its_newest_run_until_another_run_or_its_size_limit_sta
         assert third == second + 1 and store.run(third).name == "tron ladder, part 3"
         store.create_run("snafu ladder", "snafu", "ladder", {"game": "snafu"}, "ladder-snafu", 0)
         assert ladder_run(store, "tron") == (third, 0)  # other games' runs do not count
+
+
+def test_seatings_equal_in_value_but_not_in_type_are_stored_as_written():
+    with Store("arena.db") as store:
+        run_id = new_run(store, "r", 3)
+        for idx, bot_id in enumerate((1, 1.0, 1)):
+            store.add_game(run_id, idx, [{"label": "a", "bot_id": bot_id, "role": None}], [1], "r", {}, (0.5,), 0.1,
+                           0, record_for(idx, idx, (1, 2), ("a", "b")))
+        assert [row[0] for row in store.conn.execute("SELECT seats FROM games ORDER BY idx")] == [
+            '[{"label":"a","bot_id":1,"role":null}]', '[{"label":"a","bot_id":1.0,"role":null}]',
+            '[{"label":"a","bot_id":1,"role":null}]']

@@ -310,7 +310,7 @@ class Store:
         """
         self.path = Path(path) if path is not None else default_db_path()
         self.read_only = read_only
-        self._seats_json: dict[tuple[tuple[tuple[str, Any], ...], ...], str] = {}
+        self._seats_json: dict[tuple[tuple[Any, ...], ...], str] = {}
         """The JSON of each seating stored (games of a run repeat a few seatings)."""
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
@@ -589,7 +589,8 @@ class Store:
     def _seating_json(self, seats: Sequence[dict[str, Any]]) -> str:
         """``seats`` as compact JSON, each seating encoded once."""
         try:
-            key = tuple(tuple(seat.items()) for seat in seats)
+            # with the values' types: 1, 1.0 and True are equal keys but three texts
+            key = tuple((*seat.items(), *map(type, seat.values())) for seat in seats)
             text = self._seats_json.get(key)
         except TypeError:  # a value that cannot be a key: encode it each time
             return _compact_json(seats)
