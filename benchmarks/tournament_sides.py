@@ -16,13 +16,16 @@ slower side sets the pace. This script does each side's work in this process, on
 CPU seconds hardly move with other work on the machine, unlike elapsed time. For counts that do not move at all,
 run it under valgrind (``valgrind --tool=callgrind python benchmarks/tournament_sides.py --games N``) with two
 values of N: the difference of the instruction counts, over the difference of N, is the cost of a game (with
-``--side worker`` too, the worker's alone; the parent's is what ``--side both`` adds).
+``--side worker`` too, the worker's alone; the parent's is what ``--side both`` adds). ``--side parent
+--outcomes FILE`` counts the parent alone: the worker's messages are played and kept in FILE by a first run
+(run it outside valgrind), and each later run only unpickles them, as the parent does, and stores them.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import pickle
 import signal
 import tempfile
 import time
@@ -109,25 +112,43 @@ def main() -> None:
     """Print each side's CPU time per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000, help="games of random against wallhugger on empty_room")
-    parser.add_argument("--side", choices=("both", "worker"), default="both",
-                        help="worker: only play the games (to tell the sides apart in instruction counts)")
+    parser.add_argument("--side", choices=("both", "worker", "parent"), default="both",
+                        help="worker: only play the games; parent: only store them (with --outcomes)")
+    parser.add_argument("--outcomes", type=Path,
+                        help="with --side parent: the worker's messages, played and written here if missing")
     add_json_option(parser)
     args = parser.parse_args()
     figures = Figures.from_arguments(args)
     registry = load_registry(CONFIG)
     plan = plan_tournament(command_line_definition(["empty_room"], registry,
                                                    {"bots": ("random", "wallhugger"), "games": args.games}), registry)
-    setups = list(plan.first_stage())
+    games = len(plan.first_stage())
     outcomes: list[MatchOutcome] = []
-    worker = cpu_seconds(lambda: outcomes.extend(worker_side(setups, registry)))
-    sides = [("worker", worker)]
+    sides = []
+    if args.side == "parent":  # the schedule is worked out once, as the parent does, not twice
+        if args.outcomes is None:
+            parser.error("--side parent needs --outcomes FILE")
+        if not args.outcomes.exists():
+            played = worker_side(list(plan.first_stage()), registry)
+            args.outcomes.write_bytes(pickle.dumps([bytes(ForkingPickler.dumps(played[start:start + MESSAGE]))
+                                                    for start in range(0, len(played), MESSAGE)]))
+        messages = pickle.loads(args.outcomes.read_bytes())
+        if len(messages) != -(-games // MESSAGE):
+            parser.error(f"{args.outcomes} holds the games of another --games")
+        with tempfile.TemporaryDirectory() as folder:
+            sides.append(("parent", cpu_seconds(lambda: parent_side(
+                args.games, [outcome for message in messages for outcome in pickle.loads(message)], registry,
+                Path(folder)))))
+    else:
+        setups = list(plan.first_stage())
+        sides.append(("worker", cpu_seconds(lambda: outcomes.extend(worker_side(setups, registry)))))
     if args.side == "both":
         with tempfile.TemporaryDirectory() as folder:
             sides.append(("parent", cpu_seconds(lambda: parent_side(args.games, outcomes, registry, Path(folder)))))
     print(f"{'side':<8} {'CPU us/game':>11}")
     for name, seconds in sides:
-        figures.add(f"{name} side", seconds / len(setups) * 1e6, "CPU us/game")
-        print(f"{name:<8} {seconds / len(setups) * 1e6:>11.1f}")
+        figures.add(f"{name} side", seconds / games * 1e6, "CPU us/game")
+        print(f"{name:<8} {seconds / games * 1e6:>11.1f}")
     figures.write()
 
 

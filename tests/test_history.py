@@ -4,20 +4,24 @@ resuming an older run, --recompute, the compressed records and the migration of 
 import json
 import random
 import sqlite3
+import zlib
 
 import pytest
 from typer.testing import CliRunner
 
+import arena.storage.codec
 import arena.storage.migrations
 import arena.tournament.ladder
 from arena.cli.main import app
 from arena.stats.ratings import Rating, draw_probability, rate
+from arena.storage import summaries
 from arena.storage.codec import decode_record, encode_record, record_json
 from arena.storage.history import finalize_run, leaderboard_after, recompute, update_leaderboards
 from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.queries import leaderboard, run_summaries
-from arena.storage.store import Store
+from arena.storage.store import NewGameRow, Store
 from arena.tournament.ladder import environment, ladder_run
+from tests.helpers import assert_summaries_match_games
 
 runner = CliRunner()
 BOTS = 5
@@ -187,6 +191,47 @@ def test_a_record_round_trips_exactly_through_the_store(record):
         assert isinstance(store.conn.execute("SELECT record FROM games").fetchone()[0], bytes)
 
 
+def full_window_stream(record):
+    """A record compressed as arena first stored them: zlib's default 32 KB window, at level 9."""
+    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zdict=arena.storage.codec._DICTIONARY_1)
+    return compressor.compress(json.dumps(record).encode()) + compressor.flush()
+
+
+def long_record(turns):
+    """A record of ``turns`` varied turns: its JSON outgrows small windows."""
+    moves = random.Random(turns)
+    return record_for(0, 7, (1, 2), ("a", "b")) | {
+        "turns": [{"0": moves.choice("NESW"), "1": moves.choice("NESW")} for _ in range(turns)]}
+
+
+@pytest.mark.parametrize("record", [*RECORDS, long_record(40), long_record(300), long_record(5000)])
+def test_a_record_is_stored_as_small_as_with_the_full_window_and_older_streams_still_read(record):
+    stored = encode_record(record)
+    older = full_window_stream(record)
+    assert len(stored) == len(older)
+    assert record_json(older) == json.dumps(record) == zlib.decompressobj(
+        zdict=arena.storage.codec._DICTIONARY_1).decompress(stored).decode()  # as an older arena reads it
+
+
+def test_a_batch_holding_games_stored_already_stores_and_counts_only_the_new_ones():
+    with Store("arena.db") as store:
+        run_id = new_run(store, "r", 4)
+        seats = [{"label": "a", "bot_id": 1, "role": None}, {"label": "b", "bot_id": 2, "role": None}]
+
+        def row(idx, ranks, think):
+            return NewGameRow(idx, seats, ranks, "crash", {}, think, 0.1, 1, record_for(idx, idx, ranks, ("a", "b")))
+
+        store.add_games(run_id, [row(0, (1, 2), (0.25, 0.5))])
+        store.add_games(run_id, [row(0, (2, 1), (1.0, 1.0)), row(1, (1, 2), (0.5, 0.25)),
+                                 row(1, (1, 1), (1.0, 1.0)), row(2, (2, 1), (0.125, 0.125))])
+        assert [(game.idx, game.ranks, game.think_time) for game in store.games(run_id=run_id)] == [
+            (0, (1, 2), (0.25, 0.5)), (1, (1, 2), (0.5, 0.25)), (2, (2, 1), (0.125, 0.125))]
+        standings = {row.label: (row.games, row.wins, row.draws, row.losses)
+                     for row in summaries.read(store.conn, run_id).tally.rows.values()}
+        assert standings == {"a": (3, 2, 0, 1), "b": (3, 1, 0, 2)}
+        assert_summaries_match_games(store, run_id)
+
+
 def version_1_database(path):
     """A database as arena wrote it at schema version 1: records as JSON text, snapshots, one leaderboard."""
     conn = sqlite3.connect(path)
@@ -279,3 +324,14 @@ def test_the_ladder_grows_its_newest_run_until_another_run_or_its_size_limit_sta
         assert third == second + 1 and store.run(third).name == "tron ladder, part 3"
         store.create_run("snafu ladder", "snafu", "ladder", {"game": "snafu"}, "ladder-snafu", 0)
         assert ladder_run(store, "tron") == (third, 0)  # other games' runs do not count
+
+
+def test_seatings_equal_in_value_but_not_in_type_are_stored_as_written():
+    with Store("arena.db") as store:
+        run_id = new_run(store, "r", 3)
+        for idx, bot_id in enumerate((1, 1.0, 1)):
+            store.add_game(run_id, idx, [{"label": "a", "bot_id": bot_id, "role": None}], [1], "r", {}, (0.5,), 0.1,
+                           0, record_for(idx, idx, (1, 2), ("a", "b")))
+        assert [row[0] for row in store.conn.execute("SELECT seats FROM games ORDER BY idx")] == [
+            '[{"label":"a","bot_id":1,"role":null}]', '[{"label":"a","bot_id":1.0,"role":null}]',
+            '[{"label":"a","bot_id":1,"role":null}]']

@@ -4,8 +4,8 @@ import random
 
 import trueskill
 
-from arena.stats.ratings import MU, SIGMA, environment, rate
-from arena.stats.two_player import draw_margin, rate_two
+from arena.stats.ratings import MU, SIGMA, environment, rate, rate_game
+from arena.stats.two_player import draw_margin, rate_two, v_w_draw, v_w_win
 
 
 def test_the_closed_form_matches_the_package_on_random_cases():
@@ -34,3 +34,34 @@ def test_rate_uses_it_for_two_players_and_the_package_for_more():
             current[player] = rating
     for name, rating in current.items():
         assert abs(ratings[name].mu - rating.mu) < 1e-9 and abs(ratings[name].sigma - rating.sigma) < 1e-9
+
+
+def test_v_and_w_computed_together_equal_the_package_functions_to_the_last_bit():
+    chooser = random.Random(34)
+    env = environment(0.3)
+    cases = [(chooser.uniform(-6, 6), chooser.uniform(0.0, 2.0)) for _ in range(5000)]
+    cases += [(0.0, 0.5), (-0.0, 0.5), (3.0, 0.0), (-3.0, 0.0), (0.25, 0.25), (-0.25, 0.25)]
+    for diff, margin in cases:
+        assert outcome(v_w_win, env, diff, margin) == outcome(lambda *a: (env.v_win(*a[1:]), env.w_win(*a[1:])),
+                                                              env, diff, margin)
+        assert outcome(v_w_draw, env, diff, margin) == outcome(lambda *a: (env.v_draw(*a[1:]), env.w_draw(*a[1:])),
+                                                               env, diff, margin)
+    assert outcome(v_w_draw, env, 40.0, 0.1) == "FloatingPointError"  # where the package gives up, so does it
+
+
+def outcome(function, *args):
+    """What ``function(*args)`` returns, or the name of what it raises."""
+    try:
+        return function(*args)
+    except Exception as exc:
+        return type(exc).__name__
+
+
+def test_rate_game_equals_rating_in_the_game_s_own_environment_to_the_last_bit():
+    chooser = random.Random(35)
+    for _ in range(2000):
+        probability = chooser.uniform(0.001, 0.999)
+        before = [(chooser.uniform(-20, 70), chooser.uniform(0.2, 9.0)) for _ in range(2)]
+        ranks = chooser.choice([(1, 2), (2, 1), (1, 1)])
+        env = environment(probability)
+        assert rate_game(probability, before, ranks) == list(rate_two(env, draw_margin(env), *before, ranks))

@@ -6,6 +6,7 @@ the ``trueskill`` package's factor graph.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -16,6 +17,7 @@ from arena.stats.two_player import draw_margin, rate_two
 
 MU = 25.0
 SIGMA = MU / 3
+_PRIOR = (MU, SIGMA)
 
 P = TypeVar("P", bound=Hashable)
 """A player: whatever the caller keys ratings by (a bot label, a ``(bot id, role)`` pair)."""
@@ -77,12 +79,19 @@ def rate(
     current: dict[P, tuple[float, float]] = {
         player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
     for position, (players, ranks) in enumerate(games):
-        before = [current.get(player, (MU, SIGMA)) for player in players]
-        if len(players) == 2:
-            after = list(rate_two(env, margin, before[0], before[1], ranks))
-        else:  # three or four players: the package's factor graph
-            groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
-            after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
+        if len(players) == 2:  # the common case, kept short
+            first, second = players
+            rated_first, rated_second = rate_two(env, margin, current.get(first, _PRIOR),
+                                                 current.get(second, _PRIOR), ranks)
+            current[first] = rated_first
+            current[second] = rated_second
+            if history is not None:
+                history.append((position, first, Rating(*rated_first)))
+                history.append((position, second, Rating(*rated_second)))
+            continue
+        # three or four players: the package's factor graph
+        groups = [(env.create_rating(*current.get(player, _PRIOR)),) for player in players]
+        after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
         for player, rating in zip(players, after, strict=True):
             current[player] = rating
             if history is not None:
@@ -94,9 +103,10 @@ def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: 
               ) -> list[tuple[float, float]]:
     """The ``(mu, sigma)`` of each seat after one game with ``ranks``, from ``before``, rated as :func:`rate`
     rates each game (with draw probability ``probability``)."""
+    if len(before) == 2:  # the draw probability enters only through the margin: one environment serves all
+        margin = _TWO_PLAYERS.ppf((probability + 1) / 2.) * _SQRT_2 * _TWO_PLAYERS.beta  # as trueskill's
+        return list(rate_two(_TWO_PLAYERS, margin, before[0], before[1], ranks))
     env = environment(probability)
-    if len(before) == 2:
-        return list(rate_two(env, draw_margin(env), before[0], before[1], ranks))
     groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
     return [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
 
@@ -104,3 +114,8 @@ def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: 
 def environment(probability: float) -> trueskill.TrueSkill:
     """The TrueSkill environment every rating uses: ``tau = 0``, ``beta = sigma / 2``, the given draw rate."""
     return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability)
+
+
+_TWO_PLAYERS = environment(0.5)
+"""For :func:`rate_game`'s two-player games, whose draw probability is given by the margin."""
+_SQRT_2 = math.sqrt(2)

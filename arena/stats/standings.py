@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from arena.core.failure import FAILURE_KINDS
 from arena.core.game import Game
@@ -59,6 +60,12 @@ class PlayedGame:
     failures: dict[int, str]
     think_time: tuple[float, ...]
     map: str | None = None
+
+    @cached_property
+    def counts(self) -> GameCounts:
+        """What it adds to the counts (:func:`game_counts`), worked out once: the store's summaries and the
+        standings kept in memory both add it."""
+        return game_counts(self)
 
 
 def played_game(game: type[Game], setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
@@ -160,7 +167,7 @@ class StandingsTally:
 
     def add(self, game: PlayedGame) -> None:
         """Count one game."""
-        self.add_counts(game_counts(game))
+        self.add_counts(game.counts)
 
     def add_counts(self, counts: GameCounts) -> None:
         """Count one game's :class:`GameCounts`."""

@@ -26,10 +26,26 @@ _WRITE_WITH = _DICTIONARY_1
 _PRESET_DICTIONARY_FLAG = 0x20
 
 
+_LOOKAHEAD = 262
+"""Bytes at the end of zlib's window that its matches cannot reach (``MIN_LOOKAHEAD`` in zlib's source)."""
+
+
+def _window_bits(size: int) -> int:
+    """The smallest zlib window (as ``wbits``, 9 to 15) that holds ``size`` bytes and the dictionary, so
+    every match the full window would find is found. A small window is much cheaper to set up than zlib's
+    default 32 KB, and a reader (any ``wbits`` of 15) inflates a stream of a smaller window as it is."""
+    return max(9, min(zlib.MAX_WBITS, (size + len(_WRITE_WITH) + _LOOKAHEAD).bit_length()))
+
+
 def encode_record(record: dict[str, Any]) -> bytes:
     """The stored form of a record: its JSON (as ``json.dumps`` writes it), zlib-compressed."""
-    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zdict=_WRITE_WITH)
-    return compressor.compress(json.dumps(record).encode()) + compressor.flush()
+    text = json.dumps(record).encode()
+    window = _window_bits(len(text))
+    # Memory in proportion to the window: zlib clears its hash table for every stream, and a block holds
+    # 2 ** (memLevel + 6) symbols, which at this level still exceeds the record's bytes.
+    compressor = zlib.compressobj(zlib.Z_BEST_COMPRESSION, zlib.DEFLATED, window, max(1, min(9, window - 6)),
+                                  zdict=_WRITE_WITH)
+    return compressor.compress(text) + compressor.flush()
 
 
 def record_json(stored: bytes | str) -> str:

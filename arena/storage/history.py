@@ -99,9 +99,14 @@ class Leaderboard:
         return cls({(bot, role): Rating(mu, sigma) for bot, role, mu, sigma, _ in rows},
                    {(bot, role): games for bot, role, _, _, games in rows}, *draws)
 
-    def continued(self, results: Sequence[GameResult]) -> Leaderboard:
-        """The leaderboard after one more run, whose games are ``results`` in schedule order."""
+    def continued(self, results: Sequence[GameResult], alone: RunRatings | None = None) -> Leaderboard:
+        """The leaderboard after one more run, whose games are ``results`` in schedule order; ``alone``: that
+        run's own ratings (:func:`rate_run`), if the caller has them."""
         ties, pairs = pairwise_draw_rate(r.ranks for r in results)
+        if alone is not None and not self.ratings and not self.games and not self.pairs:
+            # The first leaderboard rates the same games in the same order from the prior with the same draw
+            # rate as the run's own ratings: they are those, and need not be computed again.
+            return Leaderboard(dict(alone.final), dict(alone.games), ties, pairs)
         ties, pairs = self.ties + ties, self.pairs + pairs
         ratings, _ = rate([(r.players, r.ranks) for r in results], probability=smoothed_draw_rate(ties, pairs),
                           start=self.ratings)
@@ -127,10 +132,11 @@ def leaderboard_after(store: Store, game: str, run_id: int) -> list[RatingRow]:
     return board.rows()
 
 
-def update_leaderboards(store: Store, game: str, run_id: int, results: Sequence[GameResult] | None = None) -> int:
+def update_leaderboards(store: Store, game: str, run_id: int, results: Sequence[GameResult] | None = None,
+                        alone: RunRatings | None = None) -> int:
     """Store the leaderboard after ``run_id`` and after each later finished run of ``game``, continuing the
     newest stored leaderboard before ``run_id``; returns how many runs' games were rated. ``results``: the
-    stored results of ``run_id``, if the caller has them already.
+    stored results of ``run_id``, if the caller has them already, and ``alone`` its own ratings from them.
 
     Runs in between without a stored leaderboard (killed ones) are rated and stored too, since their
     games count; a later run still running in another process is left to store its own when it ends.
@@ -145,7 +151,10 @@ def update_leaderboards(store: Store, game: str, run_id: int, results: Sequence[
         for run, status in runs:
             if run > last:
                 break
-            board = board.continued(results if run == run_id and results is not None else store.results(run))
+            if run == run_id and results is not None:
+                board = board.continued(results, alone)
+            else:
+                board = board.continued(store.results(run))
             rated += 1
             if run <= run_id or status != "running":
                 store.replace_leaderboard(run, game, board.rows(), board.draws)
@@ -165,7 +174,7 @@ def finalize_run(store: Store, run_id: int, status: str) -> RunRatings:
         store.replace_run_ratings(run_id, run_ratings.rows())
         store_final_summaries(store, run_id, run_ratings, len(results))
         store.set_run_status(run_id, status)
-    update_leaderboards(store, store.run(run_id).game, run_id, results)
+    update_leaderboards(store, store.run(run_id).game, run_id, results, run_ratings)
     return run_ratings
 
 

@@ -12,6 +12,7 @@ in a read-only directory or file can still be read; opening one to write there s
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
@@ -44,6 +45,32 @@ def _compact_json(value: Any) -> str:
 
 class StoreError(ArenaError):
     """A database file that cannot be used; it was not modified."""
+
+
+def _ints_json(values: Sequence[int]) -> str:
+    """``values`` as compact JSON: joined directly when all are plain ints (what the encoder writes then)."""
+    if all(type(value) is int for value in values):
+        return "[" + ",".join(map(str, values)) + "]"
+    return _compact_json(list(values))
+
+
+def _floats_json(values: Sequence[float]) -> str:
+    """``values`` as compact JSON: joined directly when all are finite floats (the encoder writes their
+    ``repr`` then)."""
+    if all(type(value) is float and -math.inf < value < math.inf for value in values):
+        return "[" + ",".join(map(float.__repr__, values)) + "]"
+    return _compact_json(list(values))
+
+
+def _failures_json(failures: dict[int, str]) -> str:
+    """A game's failures by seat as compact JSON, keyed by the seat's text."""
+    return _compact_json({str(k): v for k, v in failures.items()}) if failures else "{}"
+
+
+_SEATINGS_KEPT = 4096
+"""Seatings whose JSON a store keeps (it starts again beyond)."""
+_INSERT_GAME = ("INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, "
+                "think_time, duration, turns, record, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def now() -> str:
@@ -154,9 +181,13 @@ class NewGameRow(NamedTuple):
     duration: float
     turns: int
     record: dict[str, Any]
+    known: PlayedGame | None = None
+    """What standings count of it, if the caller has it already (else worked out from the rest)."""
 
     def played(self) -> PlayedGame:
         """What standings count of it."""
+        if self.known is not None:
+            return self.known
         return PlayedGame(tuple((seat["label"], seat.get("role")) for seat in self.seats), tuple(self.ranks),
                           dict(self.failures), tuple(self.think_time), (self.record.get("map") or {}).get("name"))
 
@@ -279,6 +310,8 @@ class Store:
         """
         self.path = Path(path) if path is not None else default_db_path()
         self.read_only = read_only
+        self._seats_json: dict[tuple[tuple[Any, ...], ...], str] = {}
+        """The JSON of each seating stored (games of a run repeat a few seatings)."""
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a directory, not a database file")
         self._checked = not (self.path.exists() and self.path.stat().st_size > 0)  # a new file needs no check
@@ -525,38 +558,64 @@ class Store:
 
     def add_game(self, run_id: int, idx: int, seats: Sequence[dict[str, Any]], ranks: Sequence[int], reason: str,
                  failures: dict[int, str], think_time: Sequence[float], duration: float, turns: int,
-                 record: dict[str, Any]) -> None:
+                 record: dict[str, Any], known: PlayedGame | None = None) -> None:
         """Store one finished game, committed at once unless inside :meth:`transaction` (a second copy of the
         same game is ignored), and add it to the run's summaries in the same transaction. The record is
-        stored compressed; it reads back as the same dict."""
-        self.add_games(run_id, [NewGameRow(idx, seats, ranks, reason, failures, think_time, duration, turns, record)])
+        stored compressed; it reads back as the same dict. ``known``: what standings count of it, if the
+        caller has it already."""
+        self.add_games(run_id, [NewGameRow(idx, seats, ranks, reason, failures, think_time, duration, turns, record,
+                                           known)])
 
     def add_games(self, run_id: int, games: Iterable[NewGameRow]) -> None:
         """Store finished games of run ``run_id`` in one transaction, as :meth:`add_game` stores one."""
+        games = list(games)
+        finished_at = now()  # committed together, so finished together
+        rows = [(run_id, game.idx, game.record["game"], (game.record.get("map") or {}).get("name"),
+                 game.record["seed"], self._seating_json(game.seats), _ints_json(game.ranks), game.reason,
+                 _failures_json(game.failures), _floats_json(game.think_time), game.duration, game.turns,
+                 encode_record(game.record), finished_at) for game in games]
         with self.transaction():
-            added = []
-            for game in games:
-                record = game.record
-                cursor = self.conn.execute(
-                    "INSERT OR IGNORE INTO games (run_id, idx, game, map, seed, seats, ranks, reason, failures, "
-                    "think_time, duration, turns, record, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (run_id, game.idx, record["game"], (record.get("map") or {}).get("name"), record["seed"],
-                     _compact_json(game.seats), _compact_json(list(game.ranks)), game.reason,
-                     _compact_json({str(k): v for k, v in game.failures.items()}),
-                     _compact_json(list(game.think_time)), game.duration, game.turns, encode_record(record), now()))
-                if cursor.rowcount == 1:  # not a second copy
-                    added.append(summaries.new_game(game.idx, game.played(), record))
-            summaries.add_games(self.conn, run_id, added)
+            self.conn.execute("SAVEPOINT add_games")
+            if self.conn.executemany(_INSERT_GAME, rows).rowcount == len(rows):
+                added = games
+            else:  # a second copy of a game stored already: undo, then store one at a time to skip it
+                self.conn.execute("ROLLBACK TO add_games")
+                added = [game for game, row in zip(games, rows, strict=True)
+                         if self.conn.execute(_INSERT_GAME, row).rowcount == 1]
+            self.conn.execute("RELEASE add_games")
+            summaries.add_games(self.conn, run_id, [summaries.new_game(game.idx, game.played(), game.record)
+                                                    for game in added])
+
+    def _seating_json(self, seats: Sequence[dict[str, Any]]) -> str:
+        """``seats`` as compact JSON, each seating encoded once."""
+        try:
+            # with the values' types: 1, 1.0 and True are equal keys but three texts
+            key = tuple((*seat.items(), *map(type, seat.values())) for seat in seats)
+            text = self._seats_json.get(key)
+        except TypeError:  # a value that cannot be a key: encode it each time
+            return _compact_json(seats)
+        if text is None:
+            if len(self._seats_json) >= _SEATINGS_KEPT:
+                self._seats_json.clear()
+            text = self._seats_json[key] = _compact_json(seats)
+        return text
 
     def results(self, run_id: int) -> list[GameResult]:
         """The results of a run's stored games in schedule order, without their records (for rating)."""
         results = []
+        seatings: dict[str, tuple[tuple[tuple[int, str | None], ...], tuple[str, ...]]] = {}
+        outcomes: dict[str, tuple[int, ...]] = {}
         for idx, seats, ranks in self.conn.execute(
                 "SELECT idx, seats, ranks FROM games WHERE run_id = ? ORDER BY idx", (run_id,)):
-            seat_list = json.loads(seats)
-            results.append(GameResult(idx, tuple((s["bot_id"], s.get("role")) for s in seat_list),
-                                      tuple(s["label"] for s in seat_list), tuple(json.loads(ranks))))
+            seating = seatings.get(seats)  # a run repeats a few seatings and outcomes: each is decoded once
+            if seating is None:
+                seat_list = json.loads(seats)
+                seating = seatings[seats] = (tuple((s["bot_id"], s.get("role")) for s in seat_list),
+                                             tuple(s["label"] for s in seat_list))
+            outcome = outcomes.get(ranks)
+            if outcome is None:
+                outcome = outcomes[ranks] = tuple(json.loads(ranks))
+            results.append(GameResult(idx, *seating, outcome))
         return results
 
     def played_indices(self, run_id: int) -> set[int]:

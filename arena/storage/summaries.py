@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.stats.ratings import MU, SIGMA, Rating, rate, rate_game
-from arena.stats.standings import BotStanding, Key, PlayedGame, StandingsTally, game_counts
+from arena.stats.standings import BotStanding, Key, PlayedGame, StandingsTally
 from arena.storage.codec import decode_record
 
 HISTORY_POINTS = 256
@@ -207,7 +207,7 @@ def add_games(conn: sqlite3.Connection, run_id: int, games: Sequence[NewGame]) -
     thinned: set[Key] = set()
     touched: set[Key] = set()
     for game in games:
-        counts = game_counts(game.played)
+        counts = game.played.counts
         count, ties, pairs = count + 1, ties + counts.ties, pairs + counts.pairs
         seated = []
         for seat, (key, outcome, failure, think) in enumerate(counts.players):

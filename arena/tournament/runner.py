@@ -81,9 +81,11 @@ class TournamentRun:
             return tally.standings(self.game.name, self.plan.total_games(), *self.rated)
         return standings_from_games(self.game.name, in_order(self.played), self.plan.total_games(), self.rated)
 
-    def record(self, setup: MatchSetup, outcome: MatchOutcome) -> PlayedGame:
-        """Note a finished game (a stored run's games are in the store already)."""
-        game = played_game(self.game, setup, outcome)
+    def record(self, setup: MatchSetup, outcome: MatchOutcome, game: PlayedGame | None = None) -> PlayedGame:
+        """Note a finished game (a stored run's games are in the store already); ``game``: its
+        :class:`PlayedGame`, if the caller has it."""
+        if game is None:
+            game = played_game(self.game, setup, outcome)
         if not isinstance(self.played, StoredGames):
             self.played[outcome.index] = game
         self.tally.add(game)
@@ -183,10 +185,12 @@ def play_tournament(
                 pool = executor.start(workers, config, limits or Limits(), registry, games=len(pending))
             for arrived in _arrivals(pending, registry, pool):
                 setups = [pending.handed_out.pop(outcome.index) for outcome in arrived]
+                played = [played_game(run.game, setup, outcome) for setup, outcome in zip(setups, arrived, strict=True)]
                 if store is not None and run.run_id is not None:
-                    store_games(store, run.run_id, run.game, zip(setups, arrived, strict=True), registry, bot_ids)
-                for setup, outcome in zip(setups, arrived, strict=True):  # counted only once committed
-                    run.record(setup, outcome)
+                    _store_played(store, run.run_id, run.game, zip(setups, arrived, played, strict=True), registry,
+                                  bot_ids)
+                for setup, outcome, game in zip(setups, arrived, played, strict=True):  # counted only once committed
+                    run.record(setup, outcome, game)
                     if on_outcome is not None:
                         on_outcome(outcome)
     except KeyboardInterrupt:
@@ -248,13 +252,21 @@ def store_games(store: Store, run_id: int, game: type[Game], finished: Iterable[
                 registry: Registry, bot_ids: dict[str, int]) -> None:
     """Store finished games of run ``run_id`` in one transaction, in the order given, as :func:`store_game`
     stores each: the run's summaries are read and written once for all of them."""
+    _store_played(store, run_id, game, ((setup, outcome, played_game(game, setup, outcome))
+                                        for setup, outcome in finished), registry, bot_ids)
+
+
+def _store_played(store: Store, run_id: int, game: type[Game],
+                  finished: Iterable[tuple[MatchSetup, MatchOutcome, PlayedGame]], registry: Registry,
+                  bot_ids: dict[str, int]) -> None:
+    """:func:`store_games` of games whose :class:`PlayedGame` the caller has (their counts are worked out once)."""
     with store.transaction():
-        store.add_games(run_id, [_new_game_row(store, game, setup, outcome, registry, bot_ids)
-                                 for setup, outcome in finished])
+        store.add_games(run_id, [_new_game_row(store, game, setup, outcome, played, registry, bot_ids)
+                                 for setup, outcome, played in finished])
 
 
-def _new_game_row(store: Store, game: type[Game], setup: MatchSetup, outcome: MatchOutcome, registry: Registry,
-                  bot_ids: dict[str, int]) -> NewGameRow:
+def _new_game_row(store: Store, game: type[Game], setup: MatchSetup, outcome: MatchOutcome, played: PlayedGame,
+                  registry: Registry, bot_ids: dict[str, int]) -> NewGameRow:
     seats = []
     for seat, spec in enumerate(setup.bots):
         label = spec.label
@@ -264,7 +276,7 @@ def _new_game_row(store: Store, game: type[Game], setup: MatchSetup, outcome: Ma
             keep_source(store, entry, outcome.versions[seat])
         seats.append({"label": label, "bot_id": bot_ids[label], "role": game.roles[seat] if game.roles else None})
     return NewGameRow(outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds, outcome.think_time,
-                      outcome.duration, outcome.turns, outcome.record(setup))
+                      outcome.duration, outcome.turns, outcome.record(setup), played)
 
 
 @dataclass(frozen=True)
