@@ -236,20 +236,22 @@ def referee(
     turns: list[dict[int, Any]] = []
     begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
     # Per seat, looked up once a move: its clock, the reading its moves are measured with, the fixed budget of
-    # its moves (None: worked out before each move from its clock), its act method, and whether its clock
-    # counts CPU time (then a stopped move's elapsed time is read apart).
-    seats = [(clock, meter(player, clock), player.move_budget(stop_after(clock)) if clock.fixed else None,
-              player.act, clock.cpu)
-             for player, clock in zip(bots, clocks, strict=True)]
+    # its moves (None: worked out before each move from its clock), its act method, whether its clock counts
+    # CPU time (then a stopped move's elapsed time is read apart), and whether the clock's own reading at the
+    # start of a move is the move's start (saving a second reading).
+    seats = [(clock, reading, player.move_budget(stop_after(clock)) if clock.fixed else None,
+              player.act, clock.cpu, reading is clock.reading)
+             for player, clock in zip(bots, clocks, strict=True) for reading in (meter(player, clock),)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, cpu = seats[seat]
+            seat_clock, reading, budget, act, cpu, own_reading = seats[seat]
             begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
-            seat_clock.begin_move()
-            started = reading()
+            started = seat_clock.begin_move()
+            if not own_reading:
+                started = reading()
             wall_started = perf_counter() if cpu else started
             try:
                 action = act(obs)
