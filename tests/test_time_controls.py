@@ -307,3 +307,17 @@ def test_a_sandboxed_program_under_the_cpu_clock_pays_for_work_not_sleep(registr
     left = _time_left(boxed("busy"))  # its CPU time, read across the sandbox's PID namespace
     for move in range(1, 6):
         assert 3.0 - 0.4 * move < left[move] <= 3.0 - 0.28 * move
+
+
+def test_a_move_starts_at_the_clocks_own_reading():
+    import time
+
+    from arena.core.clock import Clock, TimeControl
+
+    wall, cpu = Clock(TimeControl(), 1.0), Clock(TimeControl(clock="cpu"), 1.0)
+    assert wall.reading is time.perf_counter and cpu.reading is time.thread_time
+    before = time.perf_counter()
+    started = wall.begin_move()
+    assert before <= started <= time.perf_counter()
+    assert wall.time_left() <= 1.0 - (time.perf_counter() - started) + 1e-9
+    assert wall.end_move(0.5) and wall.moves == 1
