@@ -71,3 +71,14 @@ def test_the_move_guard_writes_each_move_into_its_own_shared_slot():
     assert slots[4:6] == [0.0, 0.25]
     guard.end()
     assert slots[3:6] == [0.0, 0.0, 0.25] and slots[0:3] == [0.0, 0.0, 0.0]
+
+
+def test_the_move_guard_takes_a_start_already_read():
+    from arena.play.limits import DEFAULT_GRACE, MoveGuard
+
+    slots = [0.0] * 3
+    guard = MoveGuard(slots)
+    guard.begin(0, 0.5, now=100.0)
+    assert guard.deadline == 100.0 + 0.5 + DEFAULT_GRACE and slots == [100.0, 0.0, 0.5]
+    guard.end()
+    assert guard.deadline is None and slots[0] == 0.0

@@ -28,6 +28,9 @@ from arena.play.sandbox.limits import SandboxLimits
 DEFAULT_GRACE = 0.1
 RETRY_AFTER = 0.1
 """Seconds after interrupting a move before it is interrupted again, if it still runs."""
+PERF_COUNTER_IS_MONOTONIC = (time.get_clock_info("perf_counter").implementation
+                            == time.get_clock_info("monotonic").implementation)
+"""Whether ``time.perf_counter()`` reads the clock ``time.monotonic()`` reads (it does on Linux and macOS)."""
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
 
 
@@ -75,9 +78,14 @@ class MoveGuard:
         self.grace = grace
         self._written: tuple[int, float] | None = None  # the seat and limit last written to the slot
 
-    def begin(self, seat: int, time_limit: float) -> None:
-        """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace."""
-        now = time.monotonic()
+    def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
+        """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace.
+
+        ``now`` is ``time.monotonic()`` if the caller has just read it (or ``time.perf_counter()`` where
+        :data:`PERF_COUNTER_IS_MONOTONIC`), saving a second reading.
+        """
+        if now is None:
+            now = time.monotonic()
         self.deadline = now + time_limit + self.grace
         slots = self.slots
         if slots is not None:
