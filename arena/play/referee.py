@@ -366,6 +366,26 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_RESOLVED: dict[tuple[type[Game], tuple[tuple[str, str], ...]], dict[str, str]] = {}
+"""Options resolved in this process, by game and options given: a tournament's games repeat a few sets."""
+_RESOLVED_KEPT = 256
+
+
+def _resolved_options(game_cls: type[Game], given: Mapping[str, str]) -> dict[str, str]:
+    """``game_cls.resolve_options(given)``, worked out once per process for each game and options (a copy)."""
+    key = (game_cls, tuple(given.items()))
+    try:
+        found = _RESOLVED.get(key)
+    except TypeError:  # an unhashable value: not kept
+        return game_cls.resolve_options(given)
+    if found is None:
+        found = game_cls.resolve_options(given)
+        if len(_RESOLVED) >= _RESOLVED_KEPT:
+            _RESOLVED.clear()
+        _RESOLVED[key] = found
+    return dict(found)
+
+
 def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
          guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
     """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
@@ -374,7 +394,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     """
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
-    options = game_cls.resolve_options(setup.options)
+    options = _resolved_options(game_cls, setup.options)
     game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
