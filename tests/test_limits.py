@@ -50,3 +50,35 @@ def test_format_option_takes_a_tournament_format_and_an_output_format():
         split_formats(["md", "csv"])
     with pytest.raises(ArenaError, match="not a tournament format"):
         split_formats(["latex2"])
+
+
+def test_the_move_guard_writes_each_move_into_its_own_shared_slot():
+    import multiprocessing
+
+    from arena.play.limits import MoveGuard
+
+    slots = multiprocessing.RawArray("d", 6)
+    guard = MoveGuard(slots, 1)
+    guard.begin(1, 0.5)
+    started = slots[3]
+    assert started > 0 and slots[4:6] == [1.0, 0.5] and slots[0:3] == [0.0, 0.0, 0.0]
+    guard.end()
+    assert slots[3] == 0.0
+    guard.begin(1, 0.5)  # the same seat and limit again: the slot still says so, with the new start
+    assert slots[3] >= started and slots[4:6] == [1.0, 0.5]
+    guard.end()
+    guard.begin(0, 0.25)  # another seat and limit: the parent reads them when it must kill the worker
+    assert slots[4:6] == [0.0, 0.25]
+    guard.end()
+    assert slots[3:6] == [0.0, 0.0, 0.25] and slots[0:3] == [0.0, 0.0, 0.0]
+
+
+def test_the_move_guard_takes_a_start_already_read():
+    from arena.play.limits import DEFAULT_GRACE, MoveGuard
+
+    slots = [0.0] * 3
+    guard = MoveGuard(slots)
+    guard.begin(0, 0.5, now=100.0)
+    assert guard.deadline == 100.0 + 0.5 + DEFAULT_GRACE and slots == [100.0, 0.0, 0.5]
+    guard.end()
+    assert guard.deadline is None and slots[0] == 0.0

@@ -8,6 +8,7 @@ costs at least what the bot slept, and the margins allow tens of milliseconds of
 import itertools
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,14 @@ def test_a_sandboxed_program_under_the_cpu_clock_pays_for_work_not_sleep(registr
     left = _time_left(boxed("busy"))  # its CPU time, read across the sandbox's PID namespace
     for move in range(1, 6):
         assert 3.0 - 0.4 * move < left[move] <= 3.0 - 0.28 * move
+
+
+def test_a_move_starts_at_the_clocks_own_reading():
+    wall, cpu = Clock(TimeControl(), 1.0), Clock(TimeControl(clock="cpu"), 1.0)
+    assert wall.reading is time.perf_counter and cpu.reading is time.thread_time
+    before = time.perf_counter()
+    started = wall.begin_move()
+    now = time.perf_counter()
+    assert before <= started <= now
+    assert wall.time_left() <= 1.0 - (now - started)  # counted from the reading begin_move returned
+    assert wall.end_move(0.5) and wall.moves == 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,11 +176,18 @@ class Clock:
             return self.allowance
         return max(0.0, self.allowance - (self.now() - self._started))
 
-    def begin_move(self) -> None:
-        """The referee starts this bot's move now (it also restarts a copy of the clock in a bot's own process)."""
+    @property
+    def reading(self) -> Callable[[], float]:
+        """The function :meth:`now` reads: ``time.perf_counter`` (wall) or ``time.thread_time`` (cpu)."""
+        return self._now
+
+    def begin_move(self) -> float:
+        """The referee starts this bot's move now (it also restarts a copy of the clock in a bot's own process);
+        returns the clock's reading at the start."""
         if not self.fixed:
             self.allowance = self.next_allowance()
-        self._started = self._now()
+        self._started = started = self._now()
+        return started
 
     def end_move(self, spent: float) -> bool:
         """Charge a move that took ``spent`` seconds; ``False`` if the bot ran out of time in it."""

@@ -28,6 +28,9 @@ from arena.play.sandbox.limits import SandboxLimits
 DEFAULT_GRACE = 0.1
 RETRY_AFTER = 0.1
 """Seconds after interrupting a move before it is interrupted again, if it still runs."""
+PERF_COUNTER_IS_MONOTONIC = (time.get_clock_info("perf_counter").implementation
+                            == time.get_clock_info("monotonic").implementation)
+"""Whether ``time.perf_counter()`` reads the clock ``time.monotonic()`` reads (it does on Linux and macOS)."""
 SLOT_FIELDS = 3  # per worker in shared memory: move start (monotonic seconds, 0 = idle), seat, limit
 
 
@@ -70,18 +73,28 @@ class MoveGuard:
 
     def __init__(self, slots: MutableSequence[float] | None = None, slot: int = 0, grace: float = DEFAULT_GRACE):
         self.deadline: float | None = None
-        self.slots = slots
+        self.slots = _fast_view(slots)
         self.base = slot * SLOT_FIELDS
         self.grace = grace
+        self._written: tuple[int, float] | None = None  # the seat and limit last written to the slot
 
-    def begin(self, seat: int, time_limit: float) -> None:
-        """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace."""
-        now = time.monotonic()
+    def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
+        """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace.
+
+        ``now`` is ``time.monotonic()`` if the caller has just read it (or ``time.perf_counter()`` where
+        :data:`PERF_COUNTER_IS_MONOTONIC`), saving a second reading.
+        """
+        if now is None:
+            now = time.monotonic()
         self.deadline = now + time_limit + self.grace
-        if self.slots is not None:
-            self.slots[self.base + 1] = seat
-            self.slots[self.base + 2] = time_limit
-            self.slots[self.base] = now
+        slots = self.slots
+        if slots is not None:
+            base = self.base
+            if self._written != (seat, time_limit):  # most moves repeat the last move's seat pair and limit
+                slots[base + 1] = seat
+                slots[base + 2] = time_limit
+                self._written = (seat, time_limit)
+            slots[base] = now
 
     def end(self) -> None:
         """The call into the bot returned (or raised)."""
@@ -110,6 +123,20 @@ class MoveGuard:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0, 0)
             signal.signal(signal.SIGALRM, previous)
+
+
+def _fast_view(slots: MutableSequence[float] | None) -> MutableSequence[float] | None:
+    """The slots as a ``memoryview`` of doubles when they are a shared ``RawArray`` (written twice as fast, into
+    the same memory), else as given."""
+    if slots is None:
+        return None
+    try:
+        view = memoryview(slots)  # type: ignore[arg-type]
+    except TypeError:
+        return slots
+    if view.itemsize != 8 or view.ndim != 1:
+        return slots
+    return view.cast("B").cast("d")  # type: ignore[return-value]
 
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)

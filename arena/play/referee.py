@@ -26,7 +26,7 @@ from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
-from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
+from arena.play.limits import PERF_COUNTER_IS_MONOTONIC, BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.play.own_stack import OwnStackBot, SeatStack
 from arena.play.strays import swept
 from arena.plugins.calling import HookFailure, call_hook
@@ -136,7 +136,7 @@ def bot_rng(seed: int, seat: int) -> random.Random:
 class _NoGuard:
     """The guard used when none is given: it only keeps the interface."""
 
-    def begin(self, seat: int, time_limit: float) -> None:
+    def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
         """Nothing to arm."""
 
     def end(self) -> None:
@@ -195,6 +195,20 @@ def _prepare_budget(player: Bot) -> float:
     return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
 
 
+def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any], bool,
+                                                bool, bool]:
+    """How the referee times a seat's moves, looked up once a move: its clock, the reading its moves are measured
+    with, the fixed budget of its moves (``None``: worked out before each move from its clock), its act method,
+    whether its clock counts CPU time (then a stopped move's elapsed time is read apart), whether the clock's own
+    reading at the start of a move is the move's start (saving a second reading), and whether that reading is
+    the move guard's too (saving a third: a fixed budget on the wall clock)."""
+    reading = meter(player, clock)
+    budget = player.move_budget(stop_after(clock)) if clock.fixed else None
+    own = reading is clock.reading
+    shared = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
+    return clock, reading, budget, player.act, clock.cpu, own, shared
+
+
 def referee(
     game: Game,
     bots: Sequence[Bot],
@@ -235,21 +249,21 @@ def referee(
 
     turns: list[dict[int, Any]] = []
     begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
-    # Per seat, looked up once a move: its clock, the reading its moves are measured with, the fixed budget of
-    # its moves (None: worked out before each move from its clock), its act method, and whether its clock
-    # counts CPU time (then a stopped move's elapsed time is read apart).
-    seats = [(clock, meter(player, clock), player.move_budget(stop_after(clock)) if clock.fixed else None,
-              player.act, clock.cpu)
-             for player, clock in zip(bots, clocks, strict=True)]
+    seats = [_timing(player, clock) for player, clock in zip(bots, clocks, strict=True)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, cpu = seats[seat]
-            begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
-            seat_clock.begin_move()
-            started = reading()
+            seat_clock, reading, budget, act, cpu, own_reading, guard_reading = seats[seat]
+            if guard_reading:
+                started = seat_clock.begin_move()
+                begin(seat, budget, started)  # type: ignore[arg-type]  # a fixed budget: never None here
+            else:
+                begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
+                started = seat_clock.begin_move()
+                if not own_reading:
+                    started = reading()
             wall_started = perf_counter() if cpu else started
             try:
                 action = act(obs)
@@ -352,6 +366,26 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_RESOLVED: dict[tuple[type[Game], tuple[tuple[str, str], ...]], dict[str, str]] = {}
+"""Options resolved in this process, by game and options given: a tournament's games repeat a few sets."""
+_RESOLVED_KEPT = 256
+
+
+def _resolved_options(game_cls: type[Game], given: Mapping[str, str]) -> dict[str, str]:
+    """``game_cls.resolve_options(given)``, worked out once per process for each game and options (a copy)."""
+    key = (game_cls, tuple(given.items()))
+    try:
+        found = _RESOLVED.get(key)
+    except TypeError:  # an unhashable value: not kept
+        return game_cls.resolve_options(given)
+    if found is None:
+        found = game_cls.resolve_options(given)
+        if len(_RESOLVED) >= _RESOLVED_KEPT:
+            _RESOLVED.clear()
+        _RESOLVED[key] = found
+    return dict(found)
+
+
 def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
          guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
     """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
@@ -360,7 +394,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     """
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
-    options = game_cls.resolve_options(setup.options)
+    options = _resolved_options(game_cls, setup.options)
     game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")

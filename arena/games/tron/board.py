@@ -113,7 +113,9 @@ class TronBoard:
             if first_target != second_target and cells[first_target] == EMPTY and cells[second_target] == EMPTY:
                 heads[first], heads[second] = first_target, second_target
                 cells[first_target], cells[second_target] = TRAIL + first, TRAIL + second
-                self._moved_without_crash()
+                if self.last_crashes or self.last_collisions:  # (a crash turn ends a 2-player game: rarely true)
+                    self.last_collisions, self.last_crashes = [], []
+                self.turn += 1
                 return
         targets = {seat: heads[seat] + deltas[action] for seat, action in actions.items()}
         clear = len(set(targets.values())) == len(targets)

@@ -63,6 +63,7 @@ PRESETS: dict[str, dict[str, str]] = {
     "brown": {"moves": "alternating", "starts": "mirrored", "powerups": "on"},
 }
 """What each ``rules`` preset sets."""
+_LEGAL = frozenset(DIRECTIONS)
 
 
 class TronGame(Game):
@@ -146,7 +147,7 @@ class TronGame(Game):
 
     def is_legal(self, seat: int, action: object) -> bool:
         """Whether ``action`` is one of ``"N"``, ``"E"``, ``"S"``, ``"W"``."""
-        return type(action) is str and action in self.board.deltas
+        return type(action) is str and action in _LEGAL
 
     def apply(self, actions: Mapping[int, str]) -> None:
         """Move the seats in ``to_act()``; decide the result once at most one player is left."""
