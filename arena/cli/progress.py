@@ -4,6 +4,10 @@ The bar appears as soon as the work starts, before the first game ends (while se
 compiled code, say). Its rate and time remaining come from the average since the start, so they settle
 instead of jumping with each batch of games that finishes together. Without a terminal, a line is
 printed at the start, at every tenth of the work, at least every 30 seconds, and at the end.
+
+The bar is redrawn as work is counted (at most ``REDRAW_SECONDS`` apart), not by a thread of its own: with no
+other thread running, worker processes can be forked, which starts them far sooner (see
+:func:`arena.play.executors.start_method`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from rich.text import Text
 
 LOG_EVERY_SECONDS = 30.0
 LOG_EVERY_FRACTION = 0.1
+REDRAW_SECONDS = 0.1
 
 
 def average_rate(task: Task) -> float | None:
@@ -60,8 +65,10 @@ class GamesProgress(Progress):
 
     def __init__(self, console: Console):
         super().__init__(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
-                         _EtaColumn(), console=console, disable=not console.is_terminal, transient=True)
+                         _EtaColumn(), console=console, disable=not console.is_terminal, transient=True,
+                         auto_refresh=False)
         self._logged: dict[TaskID, tuple[float, int]] = {}  # when, and at how many items, the last line was
+        self._drawn = 0.0  # when the bar was last redrawn
 
     def add_task(self, description: str, start: bool = True, total: float | None = 100.0, completed: int = 0,
                  visible: bool = True, unit: str = "games", **fields: Any) -> TaskID:
@@ -71,12 +78,16 @@ class GamesProgress(Progress):
                                    **fields)
         if self.disable:
             self._log(task_id)
+        else:
+            self._redraw()
         return task_id
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         """Count ``advance`` more items done; without a terminal, print a line when one is due."""
         if not self.disable:
             super().advance(task_id, advance)
+            if time.monotonic() - self._drawn >= REDRAW_SECONDS:
+                self._redraw()
             return
         # No live display reads the task: count without rich's lock and speed samples (this runs once a game).
         task = self._tasks[task_id]
@@ -88,6 +99,10 @@ class GamesProgress(Progress):
         finished = task.total is not None and task.completed >= task.total
         if finished or (step and task.completed >= count + step) or time.monotonic() - when >= LOG_EVERY_SECONDS:
             self._log(task_id)
+
+    def _redraw(self) -> None:
+        self._drawn = time.monotonic()
+        self.refresh()
 
     def _log(self, task_id: TaskID) -> None:
         task = self._tasks[task_id]
