@@ -1,6 +1,9 @@
 """Worker pools keep their workers busy, and a stored tournament commits every game before it counts it."""
 
 import sqlite3
+import subprocess
+import sys
+import threading
 
 import pytest
 
@@ -87,3 +90,47 @@ def test_a_busy_worker_is_sent_its_next_batch_before_it_finishes(shipped_config,
         outcomes = list(pool.run(short_games(400)))
     assert sorted(outcome.index for outcome in outcomes) == list(range(400))
     assert max(held) == BATCHES_AHEAD  # a second batch went out while the first was still being played
+
+
+def _worker_kinds_and_outcomes(setups, config, registry):
+    with WorkerPool(2, config, registry=registry) as pool:
+        kinds = {type(worker.process).__name__ for worker in pool._pool}
+        outcomes = sorted(pool.run(setups), key=lambda outcome: outcome.index)
+    return kinds, [(outcome.ranks, outcome.reason, outcome.actions, outcome.versions) for outcome in outcomes]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked only on Linux")
+def test_workers_are_forked_unless_another_thread_runs_and_play_the_same_games(shipped_config, shipped_registry):
+    setups = short_games(40)
+    others = [thread for thread in threading.enumerate() if thread is not threading.main_thread()]
+    assert not others, f"a test left threads running: {others}"
+    forked, forked_games = _worker_kinds_and_outcomes(setups, shipped_config, shipped_registry)
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)  # a live display or a server would be such a thread
+    beside.start()
+    try:
+        spawned, spawned_games = _worker_kinds_and_outcomes(setups, shipped_config, shipped_registry)
+    finally:
+        stop.set()
+        beside.join()
+    assert (forked, spawned) == ({"ForkProcess"}, {"SpawnProcess"})
+    assert forked_games == spawned_games
+    assert len({ranks for ranks, *_ in forked_games}) > 1  # games that differ, not one game forty times
+
+
+def test_a_worker_writes_to_its_own_streams_not_to_what_it_was_forked_with(tmp_path):
+    # A forked worker starts with its parent's streams (a live display's proxies) and fault handler.
+    script = f"""
+import faulthandler, io, sys
+from arena.play.executors import _silence_output
+faulthandler.enable()
+sys.stdout = sys.stderr = io.StringIO()
+_silence_output()
+print("lost")
+with open({str(tmp_path / "seen.txt")!r}, "w") as seen:
+    seen.write(repr((sys.stdout is sys.__stdout__, sys.stderr is sys.__stderr__, faulthandler.is_enabled())))
+"""
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (finished.returncode, finished.stdout, finished.stderr) == (0, "", "")
+    assert (tmp_path / "seen.txt").read_text() == "(True, True, False)"
