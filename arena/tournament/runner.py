@@ -388,7 +388,8 @@ def run_tournament(
     With a ``store``, every game is stored as it ends and a rerun of the same tournament resumes it (or,
     once complete, returns it as stored; ``new`` plays it again as a new run). ``on_game`` is called with
     each game's outcome as it finishes. Ctrl-C stops the workers and returns with ``interrupted`` set.
-    Scripts need the ``if __name__ == "__main__":`` guard: workers are started with ``spawn``.
+    Scripts need the ``if __name__ == "__main__":`` guard: workers may be started with ``spawn``
+    (always outside Linux, and from a program running other threads).
     """
     config = config or PluginConfig()
     registry = registry or load_registry(config)
