@@ -262,6 +262,27 @@ def test_a_resumed_task_counts_only_the_work_done_since_in_its_rate():
         "snafu-scaling: 70/100 repetitions (70%), 1.0 repetitions/s, ETA 0:00:30"]
 
 
+def test_on_a_terminal_the_bar_is_redrawn_as_work_is_counted_by_no_thread_of_its_own():
+    import threading
+
+    from rich.console import Console
+
+    from arena.cli import progress as progress_module
+
+    screen = io.StringIO()
+    progress = progress_module.GamesProgress(Console(file=screen, width=100, force_terminal=True))
+    threads = threading.active_count()
+    with progress:
+        task = progress.add_task("run 1", total=50)
+        assert threading.active_count() == threads  # so a tournament's workers can be forked
+        assert "0/50" in screen.getvalue()  # drawn at once
+        progress._drawn -= progress_module.REDRAW_SECONDS
+        progress.advance(task, 7)
+        assert "7/50" in screen.getvalue()
+        progress.advance(task, 1)  # sooner than REDRAW_SECONDS after the last drawing: not drawn yet
+        assert "8/50" not in screen.getvalue()
+
+
 @pytest.mark.slow
 def test_without_a_terminal_progress_is_a_plain_line_at_the_start_and_every_tenth():
     import re
