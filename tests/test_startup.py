@@ -28,3 +28,39 @@ def test_the_arena_script_loads_the_command_line_only_when_it_runs():
 def test_the_command_line_does_not_load_the_page_templates_until_a_page_is_made():
     assert "jinja2" not in modules_after("import arena.cli.main")
     assert "jinja2" in modules_after("from arena.report.pages import render\nrender('base.html', title='t')")
+
+
+def leave_with(code: str, thread: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run a program that registers an exit handler, keeps an object whose teardown prints, and leaves with
+    ``code`` through the script's exit (beside a running thread with ``thread``)."""
+    program = f"""
+import atexit, sys, threading
+from arena.__main__ import leave
+
+class Noisy:
+    def __del__(self):
+        print("torn down")
+
+kept = Noisy()
+atexit.register(lambda: print("exit handler ran"))
+if {thread}:
+    stop = threading.Event()
+    threading.Thread(target=stop.wait, daemon=True).start()
+print("output", end=" ")
+leave({code})
+"""
+    return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+
+
+def test_the_script_exits_with_its_status_after_the_exit_handlers_without_tearing_down():
+    left = leave_with("3")
+    assert (left.returncode, left.stdout, left.stderr) == (3, "output exit handler ran\n", "")
+    left = leave_with("None")
+    assert (left.returncode, left.stdout) == (0, "output exit handler ran\n")
+    left = leave_with("'error: a message'")
+    assert (left.returncode, left.stderr) == (1, "error: a message\n")
+
+
+def test_beside_another_thread_the_script_exits_the_usual_way():
+    left = leave_with("4", thread=True)
+    assert (left.returncode, left.stdout, left.stderr) == (4, "output exit handler ran\ntorn down\n", "")
