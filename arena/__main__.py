@@ -28,10 +28,11 @@ def leave(code: int | str | None) -> None:
 
     Everything registered to run at exit runs first (a local Ray cluster stops, temporary folders go) and the
     output is flushed; what is skipped is freeing every module and object one by one, which takes about a
-    tenth of a second after a tournament. With other threads running, or if the output cannot be flushed
-    (a closed pipe), it exits the usual way.
+    tenth of a second after a tournament. With other threads running, under a profiler or a debugger (which
+    write their findings after the program returns), or if the output cannot be flushed (a closed pipe), it
+    exits the usual way.
     """
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
         raise SystemExit(code)
     try:
         sys.stdout.flush()
