@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-expo
 from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
-from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
+from arena.core.game import DeferredGenerator, Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
@@ -386,6 +386,13 @@ def _resolved_options(game_cls: type[Game], given: Mapping[str, str]) -> dict[st
     return dict(found)
 
 
+def _game_rng(game_cls: type[Game], seed: int) -> np.random.Generator:
+    """The game's ``np.random.default_rng(seed)``, put off until it draws for a game that allows it."""
+    if game_cls.deferred_rng:  # such a game takes either (Game.__init__ names only the Generator)
+        return cast(np.random.Generator, DeferredGenerator(seed))
+    return np.random.default_rng(seed)
+
+
 def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
          guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
     """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
@@ -395,7 +402,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
     options = _resolved_options(game_cls, setup.options)
-    game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
+    game = game_cls(setup.game_map, options, _game_rng(game_cls, setup.seed))
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]

@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from arena.core.game import METADATA_KEYS, Game, Option, Result
+from arena.core.game import METADATA_KEYS, DeferredGenerator, Game, Option, Result, generator
 from arena.core.maps import GameMap
 from arena.core.view import BoardView
 from arena.games.tron.arrays import all_legal, out_rank, reachable_share, tron_array
@@ -75,6 +75,7 @@ class TronGame(Game):
     max_players = 4
     default_maps = ("empty_room", "center_block", "diagonal_blocks")
     untagged_maps = True
+    deferred_rng = True  # only mirrored starts and powerups draw
     options = {
         "moves": Option("simultaneous", ("simultaneous", "alternating"),
                         "simultaneous: all move at once (AI Challenge); alternating: in seat order (Brown)"),
@@ -111,7 +112,8 @@ class TronGame(Game):
             return 2
         return len(map_starts(game_map))
 
-    def __init__(self, game_map: GameMap | None, options: Mapping[str, str], rng: np.random.Generator):
+    def __init__(self, game_map: GameMap | None, options: Mapping[str, str],
+                 rng: np.random.Generator | DeferredGenerator):
         if game_map is None:
             raise ValueError("tron needs a map")
         self.map = game_map
@@ -120,8 +122,8 @@ class TronGame(Game):
         self.powerups = options.get("powerups", "off") == "on"
         starts = map_starts(game_map)
         if self.starts == "mirrored":
-            starts = mirrored_starts(game_map, len(starts), rng)
-        self.board: TronBoard = PowerupBoard(game_map.rows, starts, rng) if self.powerups \
+            starts = mirrored_starts(game_map, len(starts), generator(rng))
+        self.board: TronBoard = PowerupBoard(game_map.rows, starts, generator(rng)) if self.powerups \
             else TronBoard(game_map.rows, starts)
         self.num_seats = len(self.board.heads)
         self._simultaneous = self.moves == "simultaneous"
