@@ -76,7 +76,8 @@ class MoveGuard:
         self.slots = _fast_view(slots)
         self.base = slot * SLOT_FIELDS
         self.grace = grace
-        self._written: tuple[int, float] | None = None  # the seat and limit last written to the slot
+        self._seat: int | None = None  # the seat and limit last written to the slot
+        self._limit: float | None = None
 
     def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
         """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace.
@@ -90,10 +91,12 @@ class MoveGuard:
         slots = self.slots
         if slots is not None:
             base = self.base
-            if self._written != (seat, time_limit):  # most moves repeat the last move's seat pair and limit
+            if seat != self._seat:  # each write to shared memory costs more than the test
                 slots[base + 1] = seat
+                self._seat = seat
+            if time_limit != self._limit:  # most moves have the last move's limit
                 slots[base + 2] = time_limit
-                self._written = (seat, time_limit)
+                self._limit = time_limit
             slots[base] = now
 
     def end(self) -> None:

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from arena.core.bot import Bot, BotSpec
+from arena.core.bot import Bot, BotSpec, FunctionBot
 from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-exported: where callers look for it
 from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
@@ -195,18 +195,23 @@ def _prepare_budget(player: Bot) -> float:
     return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
 
 
-def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any], bool,
-                                                bool, bool]:
-    """How the referee times a seat's moves, looked up once a move: its clock, the reading its moves are measured
+def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any],
+                                                Callable[..., Any] | None, bool, bool, bool]:
+    """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
     with, the fixed budget of its moves (``None``: worked out before each move from its clock), its act method,
-    whether its clock counts CPU time (then a stopped move's elapsed time is read apart), whether the clock's own
-    reading at the start of a move is the move's start (saving a second reading), and whether that reading is
-    the move guard's too (saving a third: a fixed budget on the wall clock)."""
+    the policy a function bot without parameters plays (called directly, with the bot's rng: ``act`` would only
+    pass it on), whether its clock counts CPU time (then a stopped move's elapsed time is read apart), whether the
+    clock's own reading at the start of a move is the move's start (saving a second reading), and whether the
+    move is plain: a fixed budget on the wall clock, where one reading of ``time.perf_counter`` starts the clock
+    and the move guard both, and the referee starts and ends the fixed clock's move itself."""
     reading = meter(player, clock)
     budget = player.move_budget(stop_after(clock)) if clock.fixed else None
     own = reading is clock.reading
-    shared = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
-    return clock, reading, budget, player.act, clock.cpu, own, shared
+    plain = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
+    policy = None
+    if type(player).act is FunctionBot.act and not player.params:  # type: ignore[attr-defined]
+        policy = type(player).policy  # type: ignore[attr-defined]
+    return clock, reading, budget, player.act, policy, clock.cpu, own, plain
 
 
 def referee(
@@ -255,9 +260,9 @@ def referee(
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, cpu, own_reading, guard_reading = seats[seat]
-            if guard_reading:
-                started = seat_clock.begin_move()
+            seat_clock, reading, budget, act, policy, cpu, own_reading, plain = seats[seat]
+            if plain:  # the clock's begin_move, for a fixed clock on the wall clock
+                seat_clock.started = started = perf_counter()
                 begin(seat, budget, started)  # type: ignore[arg-type]  # a fixed budget: never None here
             else:
                 begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
@@ -266,7 +271,7 @@ def referee(
                     started = reading()
             wall_started = perf_counter() if cpu else started
             try:
-                action = act(obs)
+                action = act(obs) if policy is None else policy(obs, bots[seat].rng)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -283,7 +288,13 @@ def referee(
             think[seat] += spent
             if spent > longest[seat]:
                 longest[seat] = spent
-            if not seat_clock.end_move(spent):
+            if plain:  # the clock's end_move, for a fixed clock
+                seat_clock.started = None
+                seat_clock.moves += 1
+                in_time = spent <= seat_clock.allowance
+            else:
+                in_time = seat_clock.end_move(spent)
+            if not in_time:
                 failures[seat] = out_of_time(seat_clock, spent, _on_move(turns))
             elif not is_legal(seat, action):
                 failures[seat] = Failure("illegal", f"returned {_short(action)}{_on_move(turns)}, which is not a "
