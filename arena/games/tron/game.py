@@ -135,6 +135,7 @@ class TronGame(Game):
         self._all = tuple(range(self.num_seats))
         self.crashed_at: dict[int, int] = {}
         """Where each crashed seat crashed: the flat index of the cell it moved into."""
+        self._snapshot: tuple[bytes, tuple[int, ...]] | None = None  # this turn's cells and heads, once observed
 
     def to_act(self) -> Sequence[int]:
         """Every living seat (simultaneous), or the one seat moving now (alternating, or on a speed run)."""
@@ -154,6 +155,7 @@ class TronGame(Game):
     def apply(self, actions: Mapping[int, str]) -> None:
         """Move the seats in ``to_act()``; decide the result once at most one player is left."""
         board = self.board
+        self._snapshot = None  # observations already handed out keep theirs
         before = list(board.heads)
         if self._joint:
             board.move_simultaneous(actions)
@@ -225,7 +227,11 @@ class TronGame(Game):
             assert isinstance(board, PowerupBoard)
             run = self._left if seat == self._next and not self._joint else 1
             return PowerupObservation(board, seat, self.moves, run)
-        return TronObservation(self.board, seat, self.moves)
+        board = self.board
+        snapshot = self._snapshot
+        if snapshot is None:  # the turn's first observation: the cells and heads, copied once for every seat
+            snapshot = self._snapshot = (bytes(board.cells), tuple(board.heads))
+        return TronObservation.of_snapshot(board, seat, self.moves, snapshot)
 
     @classmethod
     def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:
