@@ -195,6 +195,18 @@ def _prepare_budget(player: Bot) -> float:
     return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
 
 
+def _setup_calls(player: Bot, info: MatchInfo, time_limit: float) -> list[tuple[Callable[[], None], str, float]]:
+    """The calls into ``player`` before its first move, each with where a failure happened and its budget: its
+    class's ``prepare()``, unless it has run in this process already, then ``start()``, unless the bot keeps
+    Bot's, which does nothing (a call that runs none of the bot's code needs no guard)."""
+    calls: list[tuple[Callable[[], None], str, float]] = []
+    if isinstance(player, OwnStackBot) or type(player) not in _prepared:
+        calls.append((partial(_prepare, player), " in prepare()", _prepare_budget(player)))
+    if type(player).start is not Bot.start:
+        calls.append((partial(player.start, info), " in start()", player.startup_budget(time_limit)))
+    return calls
+
+
 def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any],
                                                 Callable[..., Any] | None, bool, bool, bool]:
     """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
@@ -239,8 +251,7 @@ def referee(
     left: list[dict[int, float]] = []
     for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
         player.rng = info.rng
-        for call, where, seconds in ((partial(_prepare, player), " in prepare()", _prepare_budget(player)),
-                                     (partial(player.start, info), " in start()", player.startup_budget(time_limit))):
+        for call, where, seconds in _setup_calls(player, info, time_limit):
             guard.begin(seat, seconds)
             try:
                 call()
@@ -319,6 +330,8 @@ def referee(
     for seat, player in enumerate(bots):
         if seat in failures and failures[seat].kind in ("memory", "timeout"):
             continue  # a bot that hogged memory or time gets no further call
+        if type(player).finish is Bot.finish:
+            continue  # nothing to call: Bot's finish() does nothing
         guard.begin(seat, time_limit)
         try:
             player.finish(result)
@@ -417,22 +430,23 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
+    move_seconds = setup.move_seconds()
     stacks: list[SeatStack | None] = [None] * len(entries)
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
         stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
                   for seat, entry in enumerate(entries)]
-        bots = [_construct(entry, spec, seat, setup.move_seconds(), guard, stack)
+        bots = [_construct(entry, spec, seat, move_seconds, guard, stack)
                 for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
-                  setup.game_map.name if setup.game_map else None, setup.seed, setup.move_seconds(),
+                  setup.game_map.name if setup.game_map else None, setup.seed, move_seconds,
                   bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
         for seat in range(game.num_seats)
     ]
-    refereed = referee(game, bots, infos, setup.move_seconds(), labels, on_turn, guard)
+    refereed = referee(game, bots, infos, move_seconds, labels, on_turn, guard)
     outcome = MatchOutcome(
         index=setup.index,
         ranks=refereed.result.ranks,

@@ -187,5 +187,12 @@ class TronBoard:
         """Rank per seat by elimination order: later out is better; same-turn crashes share a place."""
         never = self.turn + 1
         out = [never if turn is None else turn for turn in self.out_turn]
-        return tuple(1 + sum(1 for other in out if other > mine) for mine in out)
+        ranks = []
+        for mine in out:  # loops, not generators: this runs at the end of every game
+            rank = 1
+            for other in out:
+                if other > mine:
+                    rank += 1
+            ranks.append(rank)
+        return tuple(ranks)
 
