@@ -107,3 +107,17 @@ def test_the_guard_writes_each_field_of_its_slot_when_it_changes():
     assert guard.deadline == 7.0 + 0.5 + 0.1
     guard.end()
     assert slots[:3] == [0.0, 0.0, 0.0] and guard.deadline is None
+
+
+class Forgetful(mover):  # type: ignore[misc, valid-type]
+    """A function bot whose __init__ never sets the parameters FunctionBot.act reads."""
+
+    def __init__(self) -> None:
+        pass
+
+
+def test_a_function_bot_without_its_parameters_crashes_in_its_own_move():
+    outcome = run_match("tron", ["random", "random"], game_map="empty_room", seed=1,
+                        make_bot=lambda spec, seat: Forgetful() if seat == 0 else mover())
+    assert outcome.failures[0].kind == "crash" and "on move 1" in outcome.failures[0].detail
+    assert "params" in outcome.failures[0].detail and outcome.ranks == (2, 1)

@@ -208,22 +208,24 @@ def _setup_calls(player: Bot, info: MatchInfo, time_limit: float) -> list[tuple[
 
 
 def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any],
-                                                Callable[..., Any] | None, bool, bool, bool]:
+                                                Callable[..., Any] | None, random.Random, bool, bool, bool]:
     """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
     with, the fixed budget of its moves (``None``: worked out before each move from its clock), its act method,
-    the policy a function bot without parameters plays (called directly, with the bot's rng: ``act`` would only
-    pass it on), whether its clock counts CPU time (then a stopped move's elapsed time is read apart), whether the
-    clock's own reading at the start of a move is the move's start (saving a second reading), and whether the
-    move is plain: a fixed budget on the wall clock, where one reading of ``time.perf_counter`` starts the clock
-    and the move guard both, and the referee starts and ends the fixed clock's move itself."""
+    the policy a function bot without parameters plays (called directly with the bot's rng, which ``act`` would
+    only pass on, and which nothing but ``start()`` could have replaced), that rng, whether its clock counts CPU
+    time (then a stopped move's elapsed time is read apart), whether the clock's own reading at the start of a
+    move is the move's start (saving a second reading), and whether the move is plain: a fixed budget on the wall
+    clock, where one reading of ``time.perf_counter`` starts the clock and the move guard both, and the referee
+    starts and ends the fixed clock's move itself."""
     reading = meter(player, clock)
     budget = player.move_budget(stop_after(clock)) if clock.fixed else None
     own = reading is clock.reading
     plain = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
     policy = None
-    if type(player).act is FunctionBot.act and not player.params:  # type: ignore[attr-defined]
+    params = getattr(player, "params", None)  # missing if a subclass's __init__ skipped FunctionBot's: then act()
+    if type(player).act is FunctionBot.act and params is not None and not params:  # fails, as the bot's crash
         policy = type(player).policy  # type: ignore[attr-defined]
-    return clock, reading, budget, player.act, policy, clock.cpu, own, plain
+    return clock, reading, budget, player.act, policy, player.rng, clock.cpu, own, plain
 
 
 def referee(
@@ -246,10 +248,17 @@ def referee(
     failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
     longest = [0.0] * game.num_seats
+    if len(infos) != len(bots):
+        raise ValueError(f"{len(bots)} bots but {len(infos)} seats' match infos")
+    # Loops over seats by index here and in play(): zip(..., strict=True) parses keywords, costly once a game.
     clocks = [info.clock for info in infos]
-    banked = any(clock.bank is not None for clock in clocks)
+    banked = False
+    for clock in clocks:
+        if clock.bank is not None:
+            banked = True
     left: list[dict[int, float]] = []
-    for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
+    for seat, player in enumerate(bots):
+        info = infos[seat]
         player.rng = info.rng
         for call, where, seconds in _setup_calls(player, info, time_limit):
             guard.begin(seat, seconds)
@@ -265,13 +274,13 @@ def referee(
 
     turns: list[dict[int, Any]] = []
     begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
-    seats = [_timing(player, clock) for player, clock in zip(bots, clocks, strict=True)]
+    seats = [_timing(player, clocks[seat]) for seat, player in enumerate(bots)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, policy, cpu, own_reading, plain = seats[seat]
+            seat_clock, reading, budget, act, policy, rng, cpu, own_reading, plain = seats[seat]
             if plain:  # the clock's begin_move, for a fixed clock on the wall clock
                 seat_clock.started = started = perf_counter()
                 begin(seat, budget, started)  # type: ignore[arg-type]  # a fixed budget: never None here
@@ -282,7 +291,7 @@ def referee(
                     started = reading()
             wall_started = perf_counter() if cpu else started
             try:
-                action = act(obs) if policy is None else policy(obs, bots[seat].rng)
+                action = act(obs) if policy is None else policy(obs, rng)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -437,8 +446,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     else:
         stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
                   for seat, entry in enumerate(entries)]
-        bots = [_construct(entry, spec, seat, move_seconds, guard, stack)
-                for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
+        bots = [_construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat])
+                for seat, spec in enumerate(setup.bots)]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
@@ -452,8 +461,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple(_version(registry, spec, player, stack)
-                       for spec, player, stack in zip(setup.bots, bots, stacks, strict=True)),
+        versions=tuple([_version(registry, spec, bots[seat], stacks[seat]) for seat, spec in enumerate(setup.bots)]),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),
