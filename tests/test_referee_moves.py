@@ -2,6 +2,7 @@
 guard's slot, and Tron's observations that share one snapshot of a turn."""
 
 import numpy as np
+import pytest
 
 from arena.core.bot import Bot, bot
 from arena.core.maps import resolve_map
@@ -121,3 +122,25 @@ def test_a_function_bot_without_its_parameters_crashes_in_its_own_move():
                         make_bot=lambda spec, seat: Forgetful() if seat == 0 else mover())
     assert outcome.failures[0].kind == "crash" and "on move 1" in outcome.failures[0].detail
     assert "params" in outcome.failures[0].detail and outcome.ranks == (2, 1)
+
+
+def test_the_guard_runs_a_move_with_its_slot_set_and_clears_it_after_even_a_crash():
+    slots = [0.0] * 3
+    guard = MoveGuard(slots, 0, grace=0.1)
+    seen = []
+
+    def move(obs, rng=None):
+        seen.append((list(slots), guard.deadline, obs, rng))
+        return "N"
+
+    assert guard.run(1, 0.5, 9.0, move, "obs") == "N"
+    assert guard.run(0, 0.5, 10.0, move, "obs", "rng") == "N"
+    assert seen == [([9.0, 1, 0.5], 9.0 + 0.5 + 0.1, "obs", None), ([10.0, 0, 0.5], 10.0 + 0.5 + 0.1, "obs", "rng")]
+    assert slots == [0.0, 0, 0.5] and guard.deadline is None
+
+    def crash(obs):
+        raise ValueError(obs)
+
+    with pytest.raises(ValueError, match="boom"):
+        guard.run(1, 0.5, 11.0, crash, "boom")
+    assert slots == [0.0, 1, 0.5] and guard.deadline is None

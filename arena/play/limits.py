@@ -15,7 +15,7 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Iterator, MutableSequence
+from collections.abc import Callable, Iterator, MutableSequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +98,28 @@ class MoveGuard:
                 slots[base + 2] = time_limit
                 self._limit = time_limit
             slots[base] = now
+
+    def run(self, seat: int, time_limit: float, now: float, function: Callable[..., Any], obs: Any,
+            rng: Any = None) -> Any:
+        """``function(obs)``, or ``function(obs, rng)`` given an ``rng``, as a call into the bot in ``seat`` that
+        started at ``now``: :meth:`begin`, the call and :meth:`end` in one, as the referee makes every move."""
+        self.deadline = now + time_limit + self.grace
+        slots = self.slots
+        base = self.base
+        if slots is not None:  # as in begin(), spelled out: this runs on every move
+            if seat != self._seat:
+                slots[base + 1] = seat
+                self._seat = seat
+            if time_limit != self._limit:
+                slots[base + 2] = time_limit
+                self._limit = time_limit
+            slots[base] = now
+        try:
+            return function(obs) if rng is None else function(obs, rng)
+        finally:
+            self.deadline = None
+            if slots is not None:
+                slots[base] = 0.0
 
     def end(self) -> None:
         """The call into the bot returned (or raised)."""

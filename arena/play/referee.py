@@ -142,6 +142,11 @@ class _NoGuard:
     def end(self) -> None:
         """Nothing to disarm."""
 
+    def run(self, seat: int, time_limit: float, now: float, function: Callable[..., Any], obs: Any,
+            rng: Any = None) -> Any:
+        """``function(obs)``, or ``function(obs, rng)`` given an ``rng``."""
+        return function(obs) if rng is None else function(obs, rng)
+
 
 def _failure(exc: BaseException, where: str = "", spent: float | None = None, allowed: str = "the time limit"
              ) -> Failure:
@@ -207,12 +212,13 @@ def _setup_calls(player: Bot, info: MatchInfo, time_limit: float) -> list[tuple[
     return calls
 
 
-def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any],
-                                                Callable[..., Any] | None, random.Random, bool, bool, bool]:
+def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[..., Any],
+                                                random.Random | None, bool, bool, bool]:
     """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
-    with, the fixed budget of its moves (``None``: worked out before each move from its clock), its act method,
-    the policy a function bot without parameters plays (called directly with the bot's rng, which ``act`` would
-    only pass on, and which nothing but ``start()`` could have replaced), that rng, whether its clock counts CPU
+    with, the fixed budget of its moves (``None``: worked out before each move from its clock), what a move calls
+    with the observation and, if not ``None``, an rng (its act method, or the policy a function bot without
+    parameters plays, called directly with the bot's rng, which ``act`` would only pass on, and which nothing but
+    ``start()`` could have replaced), whether its clock counts CPU
     time (then a stopped move's elapsed time is read apart), whether the clock's own reading at the start of a
     move is the move's start (saving a second reading), and whether the move is plain: a fixed budget on the wall
     clock, where one reading of ``time.perf_counter`` starts the clock and the move guard both, and the referee
@@ -221,11 +227,12 @@ def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], floa
     budget = player.move_budget(stop_after(clock)) if clock.fixed else None
     own = reading is clock.reading
     plain = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
-    policy = None
+    call: Callable[..., Any] = player.act
+    rng = None
     params = getattr(player, "params", None)  # missing if a subclass's __init__ skipped FunctionBot's: then act()
     if type(player).act is FunctionBot.act and params is not None and not params:  # fails, as the bot's crash
-        policy = type(player).policy  # type: ignore[attr-defined]
-    return clock, reading, budget, player.act, policy, player.rng, clock.cpu, own, plain
+        call, rng = type(player).policy, player.rng  # type: ignore[attr-defined]
+    return clock, reading, budget, call, rng, clock.cpu, own, plain
 
 
 def referee(
@@ -273,17 +280,16 @@ def referee(
                 guard.end()
 
     turns: list[dict[int, Any]] = []
-    begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
+    begin, end, run, perf_counter = guard.begin, guard.end, guard.run, time.perf_counter
     seats = [_timing(player, clocks[seat]) for seat, player in enumerate(bots)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, policy, rng, cpu, own_reading, plain = seats[seat]
+            seat_clock, reading, budget, call, rng, cpu, own_reading, plain = seats[seat]
             if plain:  # the clock's begin_move, for a fixed clock on the wall clock
                 seat_clock.started = started = perf_counter()
-                begin(seat, budget, started)  # type: ignore[arg-type]  # a fixed budget: never None here
             else:
                 begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
                 started = seat_clock.begin_move()
@@ -291,7 +297,10 @@ def referee(
                     started = reading()
             wall_started = perf_counter() if cpu else started
             try:
-                action = act(obs) if policy is None else policy(obs, rng)
+                if plain:  # begin(), the call, end() in one
+                    action = run(seat, budget, started, call, obs, rng)  # type: ignore[arg-type]  # a fixed budget
+                else:
+                    action = call(obs) if rng is None else call(obs, rng)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -303,7 +312,8 @@ def referee(
                 failures[seat] = _failure(exc, _on_move(turns), perf_counter() - wall_started,
                                           allowed_time(seat_clock))
                 continue
-            end()
+            if not plain:
+                end()
             spent = reading() - started
             think[seat] += spent
             if spent > longest[seat]:
