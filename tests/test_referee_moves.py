@@ -144,3 +144,17 @@ def test_the_guard_runs_a_move_with_its_slot_set_and_clears_it_after_even_a_cras
     with pytest.raises(ValueError, match="boom"):
         guard.run(1, 0.5, 11.0, crash, "boom")
     assert slots == [0.0, 1, 0.5] and guard.deadline is None
+
+
+def test_a_crash_is_placed_alike_whether_or_not_the_turn_was_observed():
+    places = []
+    for observed in (False, True):
+        game = TronGame(EMPTY_ROOM, {"moves": "simultaneous"}, np.random.default_rng(0))
+        start = game.board.heads[0]
+        for actions in ({0: "E", 1: "W"}, {0: "W", 1: "E"}):  # seat 0 turns back into its own trail
+            if observed:
+                game.observe(0), game.observe(1)
+            game.apply(actions)
+        places.append(dict(game.crashed_at))
+        assert game.crashed_at[0] == start  # the cell it left on the first turn
+    assert places[0] == places[1]

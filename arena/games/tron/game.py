@@ -155,8 +155,9 @@ class TronGame(Game):
     def apply(self, actions: Mapping[int, str]) -> None:
         """Move the seats in ``to_act()``; decide the result once at most one player is left."""
         board = self.board
+        snapshot = self._snapshot  # the heads before the move, if this turn was observed (no copy needed then)
+        before = snapshot[1] if snapshot is not None else tuple(board.heads)
         self._snapshot = None  # observations already handed out keep theirs
-        before = list(board.heads)
         if self._joint:
             board.move_simultaneous(actions)
             if self.powerups and board.living > 1:
