@@ -173,12 +173,16 @@ class TronBoard:
 
     def reason(self) -> str:
         """Why the game ended, from the last turn's crashes (call once at most one player is left)."""
-        parts = [f"{player_name(seat)} {what}" for seat, what in self.last_crashes if what != SAME_CELL]
-        parts += [f"{players_text(group)} moved into the same cell" for group in self.last_collisions]
+        parts = []  # loops, not comprehensions: this runs at the end of every game
+        for seat, what in self.last_crashes:
+            if what != SAME_CELL:
+                parts.append(f"{player_name(seat)} {what}")
+        for group in self.last_collisions:
+            parts.append(f"{players_text(group)} moved into the same cell")
         crashes = "; ".join(parts)
-        alive = [seat for seat, living in enumerate(self.alive) if living]
-        if alive:
-            return f"{crashes}; {player_name(alive[0])} wins"
+        for seat, living in enumerate(self.alive):
+            if living:
+                return f"{crashes}; {player_name(seat)} wins"
         if len(self.last_crashes) == len(self.alive):
             return f"{crashes}; draw"
         return f"{crashes}; {players_text(sorted(seat for seat, _ in self.last_crashes))} share first place"
