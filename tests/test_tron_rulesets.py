@@ -661,3 +661,22 @@ def test_the_shipped_brown_tournament_file_plays_brown_rules_everywhere(shipped_
     assert len(setups) == 4 * 6 * 20
     assert {tuple(sorted(TronGame.resolve_options(setup.options).items())) for setup in setups} == {
         (("moves", "alternating"), ("powerups", "on"), ("starts", "mirrored"))}
+
+
+@pytest.mark.parametrize("options", [{"starts": "mirrored"}, {"powerups": "on"}, {"rules": "brown"}])
+def test_a_deferred_generator_is_made_only_when_the_game_draws_and_draws_the_same(options):
+    from arena.core.game import DeferredGenerator
+
+    room = resolve_map("empty_room")
+    plain = DeferredGenerator(7)
+    TronGame(room, TronGame.resolve_options({}), plain)  # type: ignore[arg-type]
+    assert not plain.made  # the map's starts, no powerups: nothing drawn, no Generator made
+
+    resolved = TronGame.resolve_options(options)
+    deferred = DeferredGenerator(7)
+    late = TronGame(room, resolved, deferred)  # type: ignore[arg-type]
+    given = np.random.default_rng(7)
+    now = TronGame(room, resolved, given)
+    assert deferred.made
+    assert late.board.heads == now.board.heads and late.render() == now.render()
+    assert deferred.get().bit_generator.state == given.bit_generator.state  # the same draws, the same Generator

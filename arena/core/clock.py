@@ -140,7 +140,10 @@ class Clock:
         self._now = time.thread_time if self.cpu else time.perf_counter
         self.allowance = self.next_allowance()
         """Seconds the current (or next) move may take before the bot loses on time, at its start."""
-        self._started: float | None = None
+        self.started: float | None = None
+        """The clock's reading when the move in progress started (``None`` between moves). For a :attr:`fixed`
+        clock, starting a move is only setting it, and ending one clearing it and counting the move: the
+        referee does both itself, saving two calls a move."""
 
     @property
     def kind(self) -> str:
@@ -172,9 +175,9 @@ class Clock:
 
     def time_left(self) -> float:
         """Seconds this move may still take (between moves: what the next one will have)."""
-        if self._started is None:
+        if self.started is None:
             return self.allowance
-        return max(0.0, self.allowance - (self.now() - self._started))
+        return max(0.0, self.allowance - (self.now() - self.started))
 
     @property
     def reading(self) -> Callable[[], float]:
@@ -186,12 +189,12 @@ class Clock:
         returns the clock's reading at the start."""
         if not self.fixed:
             self.allowance = self.next_allowance()
-        self._started = started = self._now()
+        self.started = started = self._now()
         return started
 
     def end_move(self, spent: float) -> bool:
         """Charge a move that took ``spent`` seconds; ``False`` if the bot ran out of time in it."""
-        self._started = None
+        self.started = None
         if self.fixed:
             self.moves += 1
             return spent <= self.allowance

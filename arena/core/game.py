@@ -3,7 +3,8 @@
 A game owns its rules and nothing else. The referee (:mod:`arena.play.referee`) drives it:
 
 1. ``Game.check_map(game_map)`` validates a map once, before any match is scheduled.
-2. ``Game(game_map, options, rng)`` sets up one game; all randomness comes from ``rng``.
+2. ``Game(game_map, options, rng)`` sets up one game; all randomness comes from ``rng`` (a game whose class
+   sets ``deferred_rng`` may get a :class:`DeferredGenerator` and calls :func:`generator` on it first).
 3. Until ``game.result`` is not ``None``: ``game.to_act()`` names the seats that act now (every living
    seat in a simultaneous-move game, one seat in an alternating one); for each, the referee sends
    ``game.observe(seat)`` to the bot and checks its answer with ``game.is_legal(seat, action)``;
@@ -87,6 +88,38 @@ class MatchInfo:
             self.clock = Clock(self.clock.control, self.time_limit)
 
 
+class DeferredGenerator:
+    """A game's ``np.random.default_rng(seed)``, made the first time :meth:`get` is called.
+
+    Making a Generator costs more than setting up a small game; a game that draws nothing (Tron on the map's
+    starts, without powerups) never needs one. The Generator :meth:`get` returns is the one
+    ``np.random.default_rng(seed)`` gives, untouched until then, so every draw is the same.
+    """
+
+    __slots__ = ("seed", "_made")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._made: np.random.Generator | None = None
+
+    @property
+    def made(self) -> bool:
+        """Whether the Generator exists yet."""
+        return self._made is not None
+
+    def get(self) -> np.random.Generator:
+        """The game's Generator (made now if this is the first call)."""
+        made = self._made
+        if made is None:
+            made = self._made = np.random.default_rng(self.seed)
+        return made
+
+
+def generator(rng: np.random.Generator | DeferredGenerator) -> np.random.Generator:
+    """The Generator itself, for a game given either it or a :class:`DeferredGenerator`."""
+    return rng.get() if isinstance(rng, DeferredGenerator) else rng
+
+
 def player_name(seat: int) -> str:
     """How people read seat ``seat``: ``player 1`` for seat 0, as boards draw it (records keep the 0-based seat)."""
     return f"player {seat + 1}"
@@ -120,6 +153,10 @@ class Game(ABC):
     """Maps (shipped names or paths) a command uses when given none: ``arena play`` the first, the ladder all."""
     untagged_maps: ClassVar[bool] = False
     """Whether a map with no ``; game = ...`` header is this game's (the first registered game that says so)."""
+    deferred_rng: ClassVar[bool] = False
+    """Whether the referee may hand the game a :class:`DeferredGenerator` as its ``rng``, which the game turns
+    into its Generator with :func:`generator` before it draws; a game that draws in some set-ups only saves
+    making one in the others."""
     size_option: ClassVar[str | None] = None
     """The option ``--size WIDTHxHEIGHT`` sets, for games played on a board of any size (``None``: no such option)."""
 

@@ -15,7 +15,7 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Iterator, MutableSequence
+from collections.abc import Callable, Iterator, MutableSequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -76,7 +76,8 @@ class MoveGuard:
         self.slots = _fast_view(slots)
         self.base = slot * SLOT_FIELDS
         self.grace = grace
-        self._written: tuple[int, float] | None = None  # the seat and limit last written to the slot
+        self._seat: int | None = None  # the seat and limit last written to the slot
+        self._limit: float | None = None
 
     def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
         """A call into the bot in ``seat`` starts now, allowed ``time_limit`` seconds plus the grace.
@@ -90,11 +91,35 @@ class MoveGuard:
         slots = self.slots
         if slots is not None:
             base = self.base
-            if self._written != (seat, time_limit):  # most moves repeat the last move's seat pair and limit
+            if seat != self._seat:  # each write to shared memory costs more than the test
                 slots[base + 1] = seat
+                self._seat = seat
+            if time_limit != self._limit:  # most moves have the last move's limit
                 slots[base + 2] = time_limit
-                self._written = (seat, time_limit)
+                self._limit = time_limit
             slots[base] = now
+
+    def run(self, seat: int, time_limit: float, now: float, function: Callable[..., Any], obs: Any,
+            rng: Any = None) -> Any:
+        """``function(obs)``, or ``function(obs, rng)`` given an ``rng``, as a call into the bot in ``seat`` that
+        started at ``now``: :meth:`begin`, the call and :meth:`end` in one, as the referee makes every move."""
+        self.deadline = now + time_limit + self.grace
+        slots = self.slots
+        base = self.base
+        if slots is not None:  # as in begin(), spelled out: this runs on every move
+            if seat != self._seat:
+                slots[base + 1] = seat
+                self._seat = seat
+            if time_limit != self._limit:
+                slots[base + 2] = time_limit
+                self._limit = time_limit
+            slots[base] = now
+        try:
+            return function(obs) if rng is None else function(obs, rng)
+        finally:
+            self.deadline = None
+            if slots is not None:
+                slots[base] = 0.0
 
     def end(self) -> None:
         """The call into the bot returned (or raised)."""

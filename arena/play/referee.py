@@ -12,16 +12,16 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from arena.core.bot import Bot, BotSpec
+from arena.core.bot import Bot, BotSpec, FunctionBot
 from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-exported: where callers look for it
 from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.core.failure import Failure
-from arena.core.game import Game, MatchInfo, Result, forfeit_ranks, player_name
+from arena.core.game import DeferredGenerator, Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.bot_traceback import crash_of
@@ -142,6 +142,11 @@ class _NoGuard:
     def end(self) -> None:
         """Nothing to disarm."""
 
+    def run(self, seat: int, time_limit: float, now: float, function: Callable[..., Any], obs: Any,
+            rng: Any = None) -> Any:
+        """``function(obs)``, or ``function(obs, rng)`` given an ``rng``."""
+        return function(obs) if rng is None else function(obs, rng)
+
 
 def _failure(exc: BaseException, where: str = "", spent: float | None = None, allowed: str = "the time limit"
              ) -> Failure:
@@ -195,18 +200,39 @@ def _prepare_budget(player: Bot) -> float:
     return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
 
 
-def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[[Any], Any], bool,
-                                                bool, bool]:
-    """How the referee times a seat's moves, looked up once a move: its clock, the reading its moves are measured
-    with, the fixed budget of its moves (``None``: worked out before each move from its clock), its act method,
-    whether its clock counts CPU time (then a stopped move's elapsed time is read apart), whether the clock's own
-    reading at the start of a move is the move's start (saving a second reading), and whether that reading is
-    the move guard's too (saving a third: a fixed budget on the wall clock)."""
+def _setup_calls(player: Bot, info: MatchInfo, time_limit: float) -> list[tuple[Callable[[], None], str, float]]:
+    """The calls into ``player`` before its first move, each with where a failure happened and its budget: its
+    class's ``prepare()``, unless it has run in this process already, then ``start()``, unless the bot keeps
+    Bot's, which does nothing (a call that runs none of the bot's code needs no guard)."""
+    calls: list[tuple[Callable[[], None], str, float]] = []
+    if isinstance(player, OwnStackBot) or type(player) not in _prepared:
+        calls.append((partial(_prepare, player), " in prepare()", _prepare_budget(player)))
+    if type(player).start is not Bot.start:
+        calls.append((partial(player.start, info), " in start()", player.startup_budget(time_limit)))
+    return calls
+
+
+def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[..., Any],
+                                                random.Random | None, bool, bool, bool]:
+    """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
+    with, the fixed budget of its moves (``None``: worked out before each move from its clock), what a move calls
+    with the observation and, if not ``None``, an rng (its act method, or the policy a function bot without
+    parameters plays, called directly with the bot's rng, which ``act`` would only pass on, and which nothing but
+    ``start()`` could have replaced), whether its clock counts CPU
+    time (then a stopped move's elapsed time is read apart), whether the clock's own reading at the start of a
+    move is the move's start (saving a second reading), and whether the move is plain: a fixed budget on the wall
+    clock, where one reading of ``time.perf_counter`` starts the clock and the move guard both, and the referee
+    starts and ends the fixed clock's move itself."""
     reading = meter(player, clock)
     budget = player.move_budget(stop_after(clock)) if clock.fixed else None
     own = reading is clock.reading
-    shared = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
-    return clock, reading, budget, player.act, clock.cpu, own, shared
+    plain = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
+    call: Callable[..., Any] = player.act
+    rng = None
+    params = getattr(player, "params", None)  # missing if a subclass's __init__ skipped FunctionBot's: then act()
+    if type(player).act is FunctionBot.act and params is not None and not params:  # fails, as the bot's crash
+        call, rng = type(player).policy, player.rng  # type: ignore[attr-defined]
+    return clock, reading, budget, call, rng, clock.cpu, own, plain
 
 
 def referee(
@@ -229,13 +255,19 @@ def referee(
     failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
     longest = [0.0] * game.num_seats
+    if len(infos) != len(bots):
+        raise ValueError(f"{len(bots)} bots but {len(infos)} seats' match infos")
+    # Loops over seats by index here and in play(): zip(..., strict=True) parses keywords, costly once a game.
     clocks = [info.clock for info in infos]
-    banked = any(clock.bank is not None for clock in clocks)
+    banked = False
+    for clock in clocks:
+        if clock.bank is not None:
+            banked = True
     left: list[dict[int, float]] = []
-    for seat, (player, info) in enumerate(zip(bots, infos, strict=True)):
+    for seat, player in enumerate(bots):
+        info = infos[seat]
         player.rng = info.rng
-        for call, where, seconds in ((partial(_prepare, player), " in prepare()", _prepare_budget(player)),
-                                     (partial(player.start, info), " in start()", player.startup_budget(time_limit))):
+        for call, where, seconds in _setup_calls(player, info, time_limit):
             guard.begin(seat, seconds)
             try:
                 call()
@@ -248,17 +280,16 @@ def referee(
                 guard.end()
 
     turns: list[dict[int, Any]] = []
-    begin, end, perf_counter = guard.begin, guard.end, time.perf_counter
-    seats = [_timing(player, clock) for player, clock in zip(bots, clocks, strict=True)]
+    begin, end, run, perf_counter = guard.begin, guard.end, guard.run, time.perf_counter
+    seats = [_timing(player, clocks[seat]) for seat, player in enumerate(bots)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, act, cpu, own_reading, guard_reading = seats[seat]
-            if guard_reading:
-                started = seat_clock.begin_move()
-                begin(seat, budget, started)  # type: ignore[arg-type]  # a fixed budget: never None here
+            seat_clock, reading, budget, call, rng, cpu, own_reading, plain = seats[seat]
+            if plain:  # the clock's begin_move, for a fixed clock on the wall clock
+                seat_clock.started = started = perf_counter()
             else:
                 begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
                 started = seat_clock.begin_move()
@@ -266,7 +297,10 @@ def referee(
                     started = reading()
             wall_started = perf_counter() if cpu else started
             try:
-                action = act(obs)
+                if plain:  # begin(), the call, end() in one
+                    action = run(seat, budget, started, call, obs, rng)  # type: ignore[arg-type]  # a fixed budget
+                else:
+                    action = call(obs) if rng is None else call(obs, rng)
             except KeyboardInterrupt:
                 end()
                 raise
@@ -278,12 +312,19 @@ def referee(
                 failures[seat] = _failure(exc, _on_move(turns), perf_counter() - wall_started,
                                           allowed_time(seat_clock))
                 continue
-            end()
+            if not plain:
+                end()
             spent = reading() - started
             think[seat] += spent
             if spent > longest[seat]:
                 longest[seat] = spent
-            if not seat_clock.end_move(spent):
+            if plain:  # the clock's end_move, for a fixed clock
+                seat_clock.started = None
+                seat_clock.moves += 1
+                in_time = spent <= seat_clock.allowance
+            else:
+                in_time = seat_clock.end_move(spent)
+            if not in_time:
                 failures[seat] = out_of_time(seat_clock, spent, _on_move(turns))
             elif not is_legal(seat, action):
                 failures[seat] = Failure("illegal", f"returned {_short(action)}{_on_move(turns)}, which is not a "
@@ -308,6 +349,8 @@ def referee(
     for seat, player in enumerate(bots):
         if seat in failures and failures[seat].kind in ("memory", "timeout"):
             continue  # a bot that hogged memory or time gets no further call
+        if type(player).finish is Bot.finish:
+            continue  # nothing to call: Bot's finish() does nothing
         guard.begin(seat, time_limit)
         try:
             player.finish(result)
@@ -334,6 +377,8 @@ def _construct(entry: BotEntry, spec: BotSpec, seat: int, time_limit: float, gua
                stack: SeatStack | None) -> Bot:
     """The bot of ``entry`` for ``seat``: on a stack of its own if ``stack`` is given, else called directly."""
     cls = entry.cls if stack is None or entry.loaded else stack.call(getattr, entry, "cls")  # the import is the bot's
+    if stack is None and cls.__init__ is FunctionBot.__init__ and cls.__new__ is object.__new__:
+        return cls(**spec.params)  # a function bot's constructor runs none of its code: no guard needed
     timing = guard or _NoGuard()
     timing.begin(seat, time_limit)
     try:
@@ -386,6 +431,13 @@ def _resolved_options(game_cls: type[Game], given: Mapping[str, str]) -> dict[st
     return dict(found)
 
 
+def _game_rng(game_cls: type[Game], seed: int) -> np.random.Generator:
+    """The game's ``np.random.default_rng(seed)``, put off until it draws for a game that allows it."""
+    if game_cls.deferred_rng:  # such a game takes either (Game.__init__ names only the Generator)
+        return cast(np.random.Generator, DeferredGenerator(seed))
+    return np.random.default_rng(seed)
+
+
 def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
          guard: MoveGuard | None = None, make_bot: Callable[[BotSpec, int], Bot] | None = None) -> MatchOutcome:
     """Play the game described by ``setup`` with bots from ``registry``, every bot call under ``guard``.
@@ -395,33 +447,33 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     started = time.perf_counter()
     game_cls = registry.game(setup.game)
     options = _resolved_options(game_cls, setup.options)
-    game = game_cls(setup.game_map, options, np.random.default_rng(setup.seed))
+    game = game_cls(setup.game_map, options, _game_rng(game_cls, setup.seed))
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
+    move_seconds = setup.move_seconds()
     stacks: list[SeatStack | None] = [None] * len(entries)
     if make_bot is not None:
         bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
     else:
         stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
                   for seat, entry in enumerate(entries)]
-        bots = [_construct(entry, spec, seat, setup.move_seconds(), guard, stack)
-                for seat, (entry, spec, stack) in enumerate(zip(entries, setup.bots, stacks, strict=True))]
+        bots = [_construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat])
+                for seat, spec in enumerate(setup.bots)]
     labels = [spec.label for spec in setup.bots]
     infos = [
         MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
-                  setup.game_map.name if setup.game_map else None, setup.seed, setup.move_seconds(),
+                  setup.game_map.name if setup.game_map else None, setup.seed, move_seconds,
                   bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
         for seat in range(game.num_seats)
     ]
-    refereed = referee(game, bots, infos, setup.move_seconds(), labels, on_turn, guard)
+    refereed = referee(game, bots, infos, move_seconds, labels, on_turn, guard)
     outcome = MatchOutcome(
         index=setup.index,
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple(_version(registry, spec, player, stack)
-                       for spec, player, stack in zip(setup.bots, bots, stacks, strict=True)),
+        versions=tuple([_version(registry, spec, bots[seat], stacks[seat]) for seat, spec in enumerate(setup.bots)]),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),

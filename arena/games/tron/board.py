@@ -44,6 +44,13 @@ def padded_grid(rows: tuple[str, ...]) -> bytes:
     return bytes(cells)
 
 
+@lru_cache(maxsize=64)
+def _deltas(stride: int) -> MappingProxyType[str, int]:
+    """The offset of each direction on a grid of ``stride``: read-only, because observations hand it to bots (and
+    so shared by every board of that width)."""
+    return MappingProxyType({"N": -stride, "E": 1, "S": stride, "W": -1})
+
+
 class TronBoard:
     """The state of one Tron game: cells, heads, who is alive and the crashes so far."""
 
@@ -56,15 +63,17 @@ class TronBoard:
         self.stride = self.width + 2
         cells = bytearray(padded_grid(tuple(rows)))
         self.cells = cells
-        self.heads = [self.index(x, y) for x, y in starts]
-        for seat, head in enumerate(self.heads):
+        stride = self.stride
+        self.heads = []
+        for seat, (x, y) in enumerate(starts):  # index(x, y), spelled out: a tournament sets up every game
+            head = (y + 1) * stride + x + 1
             cells[head] = TRAIL + seat
+            self.heads.append(head)
         self.alive = [True] * len(starts)
         self.living = len(starts)
         self.out_turn: list[int | None] = [None] * len(starts)
         self.turn = 0
-        # Read-only, because observations hand it to bots.
-        self.deltas = MappingProxyType({"N": -self.stride, "E": 1, "S": self.stride, "W": -1})
+        self.deltas = _deltas(stride)
         self.last_crashes: list[tuple[int, str]] = []
         self.last_collisions: list[list[int]] = []
 
@@ -77,7 +86,7 @@ class TronBoard:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        self.deltas = MappingProxyType(dict(self.deltas))
+        self.deltas = _deltas(self.stride)
 
     def index(self, x: int, y: int) -> int:
         """The flat index of map cell ``(x, y)``."""
@@ -173,12 +182,16 @@ class TronBoard:
 
     def reason(self) -> str:
         """Why the game ended, from the last turn's crashes (call once at most one player is left)."""
-        parts = [f"{player_name(seat)} {what}" for seat, what in self.last_crashes if what != SAME_CELL]
-        parts += [f"{players_text(group)} moved into the same cell" for group in self.last_collisions]
+        parts = []  # loops, not comprehensions: this runs at the end of every game
+        for seat, what in self.last_crashes:
+            if what != SAME_CELL:
+                parts.append(f"{player_name(seat)} {what}")
+        for group in self.last_collisions:
+            parts.append(f"{players_text(group)} moved into the same cell")
         crashes = "; ".join(parts)
-        alive = [seat for seat, living in enumerate(self.alive) if living]
-        if alive:
-            return f"{crashes}; {player_name(alive[0])} wins"
+        for seat, living in enumerate(self.alive):
+            if living:
+                return f"{crashes}; {player_name(seat)} wins"
         if len(self.last_crashes) == len(self.alive):
             return f"{crashes}; draw"
         return f"{crashes}; {players_text(sorted(seat for seat, _ in self.last_crashes))} share first place"
@@ -187,5 +200,12 @@ class TronBoard:
         """Rank per seat by elimination order: later out is better; same-turn crashes share a place."""
         never = self.turn + 1
         out = [never if turn is None else turn for turn in self.out_turn]
-        return tuple(1 + sum(1 for other in out if other > mine) for mine in out)
+        ranks = []
+        for mine in out:  # loops, not generators: this runs at the end of every game
+            rank = 1
+            for other in out:
+                if other > mine:
+                    rank += 1
+            ranks.append(rank)
+        return tuple(ranks)
 

@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from arena.core.game import METADATA_KEYS, Game, Option, Result
+from arena.core.game import METADATA_KEYS, DeferredGenerator, Game, Option, Result, generator
 from arena.core.maps import GameMap
 from arena.core.view import BoardView
 from arena.games.tron.arrays import all_legal, out_rank, reachable_share, tron_array
@@ -75,6 +75,7 @@ class TronGame(Game):
     max_players = 4
     default_maps = ("empty_room", "center_block", "diagonal_blocks")
     untagged_maps = True
+    deferred_rng = True  # only mirrored starts and powerups draw
     options = {
         "moves": Option("simultaneous", ("simultaneous", "alternating"),
                         "simultaneous: all move at once (AI Challenge); alternating: in seat order (Brown)"),
@@ -111,7 +112,8 @@ class TronGame(Game):
             return 2
         return len(map_starts(game_map))
 
-    def __init__(self, game_map: GameMap | None, options: Mapping[str, str], rng: np.random.Generator):
+    def __init__(self, game_map: GameMap | None, options: Mapping[str, str],
+                 rng: np.random.Generator | DeferredGenerator):
         if game_map is None:
             raise ValueError("tron needs a map")
         self.map = game_map
@@ -120,8 +122,8 @@ class TronGame(Game):
         self.powerups = options.get("powerups", "off") == "on"
         starts = map_starts(game_map)
         if self.starts == "mirrored":
-            starts = mirrored_starts(game_map, len(starts), rng)
-        self.board: TronBoard = PowerupBoard(game_map.rows, starts, rng) if self.powerups \
+            starts = mirrored_starts(game_map, len(starts), generator(rng))
+        self.board: TronBoard = PowerupBoard(game_map.rows, starts, generator(rng)) if self.powerups \
             else TronBoard(game_map.rows, starts)
         self.num_seats = len(self.board.heads)
         self._simultaneous = self.moves == "simultaneous"
@@ -133,6 +135,7 @@ class TronGame(Game):
         self._all = tuple(range(self.num_seats))
         self.crashed_at: dict[int, int] = {}
         """Where each crashed seat crashed: the flat index of the cell it moved into."""
+        self._snapshot: tuple[bytes, tuple[int, ...]] | None = None  # this turn's cells and heads, once observed
 
     def to_act(self) -> Sequence[int]:
         """Every living seat (simultaneous), or the one seat moving now (alternating, or on a speed run)."""
@@ -152,7 +155,9 @@ class TronGame(Game):
     def apply(self, actions: Mapping[int, str]) -> None:
         """Move the seats in ``to_act()``; decide the result once at most one player is left."""
         board = self.board
-        before = list(board.heads)
+        snapshot = self._snapshot  # the heads before the move, if this turn was observed (no copy needed then)
+        before = snapshot[1] if snapshot is not None else tuple(board.heads)
+        self._snapshot = None  # observations already handed out keep theirs
         if self._joint:
             board.move_simultaneous(actions)
             if self.powerups and board.living > 1:
@@ -223,7 +228,11 @@ class TronGame(Game):
             assert isinstance(board, PowerupBoard)
             run = self._left if seat == self._next and not self._joint else 1
             return PowerupObservation(board, seat, self.moves, run)
-        return TronObservation(self.board, seat, self.moves)
+        board = self.board
+        snapshot = self._snapshot
+        if snapshot is None:  # the turn's first observation: the cells and heads, copied once for every seat
+            snapshot = self._snapshot = (bytes(board.cells), tuple(board.heads))
+        return TronObservation.of_snapshot(board, seat, self.moves, snapshot)
 
     @classmethod
     def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:
