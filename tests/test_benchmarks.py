@@ -33,6 +33,20 @@ def test_the_two_sides_of_a_tournament_are_timed_apart(tmp_path):
     assert list(tmp_path.iterdir()) == [out]  # the parent's database was a temporary one
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the measurement reads /proc")
+def test_a_commands_cpu_time_is_told_apart_by_process(tmp_path):
+    out = tmp_path / "cpu.json"
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "command_cpu.py"), "--games", "200", "--runs", "1",
+                    "--json", str(out)], check=True, capture_output=True, cwd=tmp_path)
+    figures = {figure["name"]: figure["value"] for figure in json.loads(out.read_text())["figures"]}
+    assert list(figures) == ["wall", "parent CPU", "busiest worker CPU", "all other processes' CPU",
+                             "games per second"]
+    assert figures["parent CPU"] > 0 and figures["busiest worker CPU"] > 0  # the worker was seen apart
+    assert figures["busiest worker CPU"] <= figures["all other processes' CPU"]
+    assert figures["games per second"] == pytest.approx(200 / figures["wall"])
+    assert list(tmp_path.iterdir()) == [out]
+
+
 def test_without_json_a_speed_measurement_writes_no_file(tmp_path):
     subprocess.run([sys.executable, str(REPO / "benchmarks" / "rating_speed.py"), "--games", "50"], check=True,
                    capture_output=True, cwd=tmp_path)
