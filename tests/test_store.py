@@ -622,3 +622,18 @@ def test_stored_ratings_read_back_as_named_rows():
         row, = store.leaderboard_rows("tron")
         assert (row.run_id, row.game, row.mu, row.games) == (run, "tron", 26.0, 3)
         assert store.latest_leaderboard_rows() == store.bot_leaderboard_rows("random") == [row]
+
+
+def test_a_stored_game_keeps_the_record_a_user_reads_turn_keys_and_all(tmp_path, shipped_registry):
+    from arena.core.bot import BotSpec
+    from arena.core.maps import resolve_map
+    from arena.play.referee import MatchSetup, play
+    from arena.storage.codec import encode_record
+
+    game_map = resolve_map("empty_room")
+    setup = MatchSetup("tron", (BotSpec("random"), BotSpec("wallhugger")), game_map, dict(game_map.header), 5, 1.0, 0)
+    outcome = play(setup, shipped_registry)
+    read = outcome.record(setup)
+    stored = encode_record(outcome.record(setup, seat_keys=False))  # what a tournament stores
+    assert stored == encode_record(read) and decode_record(stored) == read
+    assert read["turns"] and all(list(turn) == ["0", "1"] for turn in read["turns"])

@@ -33,8 +33,14 @@ def build_record(
     result: Result,
     failures: Sequence[Mapping[str, Any]] = (),
     think_time: Sequence[float] = (),
+    seat_keys: bool = True,
 ) -> dict[str, Any]:
-    """Assemble the JSON-ready record of one finished game."""
+    """Assemble the JSON-ready record of one finished game.
+
+    Without ``seat_keys``, the turns keep their seat numbers as keys instead of the record's ``"0"``: for a
+    record that is only written out as JSON at once, where ``json.dumps`` writes the same text for both, and
+    converting every turn would be wasted (a stored game).
+    """
     return {
         "format": RECORD_FORMAT,
         "game": game,
@@ -42,7 +48,8 @@ def build_record(
         "map": None if game_map is None else {"name": game_map.name, "text": game_map.text},
         "seed": seed,
         "players": [dict(player) for player in players],
-        "turns": [{_SEAT_KEYS[seat]: action for seat, action in turn.items()} for turn in turns],
+        "turns": [{_SEAT_KEYS[seat]: action for seat, action in turn.items()} for turn in turns] if seat_keys
+        else list(turns),
         "result": {"ranks": list(result.ranks), "reason": result.reason},
         "failures": [dict(failure) for failure in failures],
         "think_time": [round(seconds, 6) for seconds in think_time],

@@ -91,10 +91,12 @@ class MatchOutcome:
         """The kind of each failure by seat (``{1: "crash"}``), as the standings count them."""
         return {seat: failure.kind for seat, failure in self.failures.items()}
 
-    def record(self, setup: MatchSetup | None = None) -> dict[str, Any]:
+    def record(self, setup: MatchSetup | None = None, *, seat_keys: bool = True) -> dict[str, Any]:
         """The JSON-ready game record (``arena-record/1``) of the game ``setup`` described.
 
-        Outcomes from :func:`run_match` carry their setup; tournament outcomes travel without it.
+        Outcomes from :func:`run_match` carry their setup; tournament outcomes travel without it. Without
+        ``seat_keys``, its turns keep seat numbers as keys: only for a record written out as JSON at once (see
+        :func:`~arena.core.records.build_record`).
         """
         setup = setup or self.setup
         if setup is None:
@@ -110,6 +112,7 @@ class MatchOutcome:
             result=Result(self.ranks, self.reason),
             failures=[_failure_entry(seat, failure) for seat, failure in sorted(self.failures.items())],
             think_time=self.think_time,
+            seat_keys=seat_keys,
         )
         if self.hook_errors:
             record["hook_errors"] = list(self.hook_errors)

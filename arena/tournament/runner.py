@@ -276,7 +276,7 @@ def _new_game_row(store: Store, game: type[Game], setup: MatchSetup, outcome: Ma
             keep_source(store, entry, outcome.versions[seat])
         seats.append({"label": label, "bot_id": bot_ids[label], "role": game.roles[seat] if game.roles else None})
     return NewGameRow(outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds, outcome.think_time,
-                      outcome.duration, outcome.turns, outcome.record(setup), played)
+                      outcome.duration, outcome.turns, outcome.record(setup, seat_keys=False), played)
 
 
 @dataclass(frozen=True)
