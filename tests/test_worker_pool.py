@@ -1,9 +1,9 @@
 """Worker pools keep their workers busy, and a stored tournament commits every game before it counts it."""
 
+import json
 import sqlite3
 import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -92,31 +92,51 @@ def test_a_busy_worker_is_sent_its_next_batch_before_it_finishes(shipped_config,
     assert max(held) == BATCHES_AHEAD  # a second batch went out while the first was still being played
 
 
-def _worker_kinds_and_outcomes(setups, config, registry):
+FORK_OR_SPAWN = """
+import json, sys, threading
+from arena.core.bot import BotSpec
+from arena.core.maps import resolve_map
+from arena.play.executors import WorkerPool
+from arena.play.referee import MatchSetup
+from arena.plugins.registry import PluginConfig, load_registry
+
+def played(config, registry):
+    game_map = resolve_map("empty_room")
+    setups = [MatchSetup("tron", (BotSpec("random"), BotSpec("wallhugger")), game_map, dict(game_map.header), seed,
+                         1.0, seed) for seed in range(40)]
     with WorkerPool(2, config, registry=registry) as pool:
-        kinds = {type(worker.process).__name__ for worker in pool._pool}
+        kinds = sorted({type(worker.process).__name__ for worker in pool._pool})
         outcomes = sorted(pool.run(setups), key=lambda outcome: outcome.index)
-    return kinds, [(outcome.ranks, outcome.reason, outcome.actions, outcome.versions) for outcome in outcomes]
+    return kinds, [[outcome.ranks, outcome.reason, outcome.actions, outcome.versions] for outcome in outcomes]
+
+if __name__ == "__main__":
+    config = PluginConfig(use_cwd_bots=False, use_env_path=False)
+    registry = load_registry(config)
+    alone = played(config, registry)
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)  # a live display or a web server would be such a thread
+    beside.start()
+    try:
+        with_thread = played(config, registry)
+    finally:
+        stop.set()
+        beside.join()
+    print(json.dumps([alone, with_thread]))
+"""
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="workers are forked only on Linux")
-def test_workers_are_forked_unless_another_thread_runs_and_play_the_same_games(shipped_config, shipped_registry):
-    setups = short_games(40)
-    others = [thread for thread in threading.enumerate() if thread is not threading.main_thread()]
-    assert not others, f"a test left threads running: {others}"
-    forked, forked_games = _worker_kinds_and_outcomes(setups, shipped_config, shipped_registry)
-    stop = threading.Event()
-    beside = threading.Thread(target=stop.wait)  # a live display or a server would be such a thread
-    beside.start()
-    try:
-        spawned, spawned_games = _worker_kinds_and_outcomes(setups, shipped_config, shipped_registry)
-    finally:
-        stop.set()
-        beside.join()
-    assert (forked, spawned) == ({"ForkProcess"}, {"SpawnProcess"})
+def test_workers_are_forked_unless_another_thread_runs_and_play_the_same_games(tmp_path):
+    program = tmp_path / "fork_or_spawn.py"  # a fresh process: a test before may have left threads running
+    program.write_text(FORK_OR_SPAWN)
+    finished = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, timeout=300,
+                              cwd=tmp_path)
+    assert finished.returncode == 0, finished.stderr
+    (forked, forked_games), (spawned, spawned_games) = json.loads(finished.stdout)
+    assert (forked, spawned) == (["ForkProcess"], ["SpawnProcess"])
     assert forked_games == spawned_games
-    assert len({ranks for ranks, *_ in forked_games}) > 1  # games that differ, not one game forty times
+    assert len({tuple(ranks) for ranks, *_ in forked_games}) > 1  # games that differ, not one game forty times
 
 
 def test_a_worker_writes_to_its_own_streams_not_to_what_it_was_forked_with(tmp_path):
