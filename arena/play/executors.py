@@ -197,10 +197,11 @@ class WorkerPool:
     def _start(self, slot: int) -> _Worker:
         for field_index in range(SLOT_FIELDS):
             self._slots[slot * SLOT_FIELDS + field_index] = 0.0
-        context = multiprocessing.get_context(start_method())
+        forked = start_method() == "fork"
+        context = multiprocessing.get_context("fork") if forked else multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         process = context.Process(target=_worker_main, name=f"arena-worker-{slot}",
-                                        args=(child, self.config, self.limits, self._slots, slot), daemon=False)
+                                  args=(child, self.config, self.limits, self._slots, slot), daemon=False)
         process.start()
         child.close()
         return _Worker(slot, process, parent)
