@@ -88,10 +88,10 @@ def main() -> None:
     wall = statistics.median(run[0] for run in runs)
     parent = statistics.median(run[1] for run in runs)
     busiest = statistics.median(run[2][0] if run[2] else 0.0 for run in runs)
-    helpers = statistics.median(sum(run[2]) for run in runs)
+    others = statistics.median(sum(run[2]) for run in runs)
     print(f"{'':<28} {'seconds':>8} {'us/game':>8}")
     for name, seconds in (("wall", wall), ("parent CPU", parent), ("busiest worker CPU", busiest),
-                          ("all other processes' CPU", helpers)):
+                          ("all other processes' CPU", others)):
         figures.add(name, seconds, "s")
         print(f"{name:<28} {seconds:>8.2f} {seconds / args.games * 1e6:>8.0f}")
     figures.add("games per second", args.games / wall, "games/s")
