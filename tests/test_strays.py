@@ -127,6 +127,15 @@ def bots_dir(tmp_path):
     assert left == []
 
 
+def _play(bots, bots_dir, db, *extra):
+    """Play a 2-game tournament of ``bots`` on one worker into ``db``; return its records in schedule order."""
+    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", bots, "--games", "2", "--workers", "1",
+                                      *extra, "--db", str(db), "--bots-dir", str(bots_dir)])
+    assert result.exit_code == 0, result.output
+    with Store(db) as store:
+        return [game.record for game in sorted(store.games(), key=lambda game: game.idx)]
+
+
 def _results(records):
     return [([player["bot"] for player in record["players"]], record["result"]["ranks"], record.get("stderr", {}),
              record.get("strays", 0)) for record in records]
@@ -135,11 +144,7 @@ def _results(records):
 @pytest.mark.slow
 def test_a_worker_kills_and_counts_what_its_bots_left_running(bots_dir, tmp_path):
     db = tmp_path / "arena.db"
-    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", "forker,popener,random", "--games", "2",
-                                      "--workers", "1", "--db", str(db), "--bots-dir", str(bots_dir)])
-    assert result.exit_code == 0, result.output
-    with Store(db) as store:
-        records = [game.record for game in sorted(store.games(), key=lambda game: game.idx)]
+    records = _play("forker,popener,random", bots_dir, db)
     assert _results(records) == EXPECTED
     assert _sleepers() == []
     shown = CliRunner().invoke(app, ["show", "1", "0", "--db", str(db)])
@@ -153,11 +158,7 @@ def test_a_worker_kills_and_counts_what_its_bots_left_running(bots_dir, tmp_path
 @pytest.mark.slow
 def test_isolated_bots_processes_sweep_their_games_and_know_the_seat(bots_dir, tmp_path):
     db = tmp_path / "arena.db"
-    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", "forker,popener,random", "--games", "2",
-                                      "--workers", "1", "--isolate", "--db", str(db), "--bots-dir", str(bots_dir)])
-    assert result.exit_code == 0, result.output
-    with Store(db) as store:
-        records = [game.record for game in sorted(store.games(), key=lambda game: game.idx)]
+    records = _play("forker,popener,random", bots_dir, db, "--isolate")
     both = {"0": NOTE, "1": NOTE}  # each bot has a process of its own: no doubt whose the strays were
     assert _results(records) == [(bots, ranks, both if strays else stderr, 0)
                                  for bots, ranks, stderr, strays in EXPECTED]
@@ -208,11 +209,7 @@ def test_a_program_bots_survivor_is_counted_once_beside_an_in_process_bots(bots_
     (program / "bot.py").write_text(DOUBLE_FORKING_PROGRAM)
     (program / "arena-bot.toml").write_text('name = "escaper"\ngames = ["tron"]\ncommand = ["python3", "bot.py"]\n')
     db = tmp_path / "arena.db"
-    result = CliRunner().invoke(app, ["tournament", "empty_room", "--bots", "escaper,forker", "--games", "2",
-                                      "--workers", "1", "--db", str(db), "--bots-dir", str(bots_dir)])
-    assert result.exit_code == 0, result.output
-    with Store(db) as store:
-        records = [game.record for game in sorted(store.games(), key=lambda game: game.idx)]
+    records = _play("escaper,forker", bots_dir, db)
     assert [record["stderr"] for record in records] == [{"0": NOTE, "1": NOTE}, {"0": NOTE, "1": NOTE}]
     assert [record.get("strays", 0) for record in records] == [0, 0]
     assert _sleepers() == []
