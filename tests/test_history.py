@@ -253,8 +253,8 @@ def version_1_database(path):
     ratings: list = []
     rate([(((1, None), (2, None)), tuple(r["result"]["ranks"])) for r in records], ratings)
     conn.executemany("INSERT INTO rating_snapshots VALUES (1, ?, ?, '', ?, ?)",
-                     [(position, key[0], rating.mu, rating.sigma) for position, key, rating in ratings])
-    final = {key[0]: rating for _, key, rating in ratings}
+                     [(position, key[0], mu, sigma) for position, key, mu, sigma in ratings])
+    final = {key[0]: Rating(mu, sigma) for _, key, mu, sigma in ratings}
     conn.executemany("INSERT INTO leaderboard VALUES (1, 'tron', ?, '', ?, ?, 3)",
                      [(bot, r.mu, r.sigma) for bot, r in final.items()])
     conn.commit()

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import trueskill
 
-from arena.stats.two_player import draw_margin, rate_two
+from arena.stats.two_player import draw_margin, rate_two, two_player_update
 
 MU = 25.0
 SIGMA = MU / 3
@@ -59,7 +59,7 @@ class Rating:
 
 def rate(
     games: Sequence[tuple[Sequence[P], Sequence[int]]],
-    history: list[tuple[int, P, Rating]] | None = None,
+    history: list[tuple[int, P, float, float]] | None = None,
     *,
     probability: float | None = None,
     start: Mapping[P, Rating] | None = None,
@@ -70,32 +70,32 @@ def rate(
     ``tau`` is 0: bots are fixed programs, so their skill does not drift between games and every game
     should count fully. Players start from their rating in ``start`` (to continue earlier ratings), else
     from the prior; the result holds every player of ``start`` and ``games``. With ``history``, each
-    player's rating after each game is appended as ``(game position, player, rating)``.
+    player's rating after each game is appended as ``(game position, player, mu, sigma)``.
     """
     if probability is None:
         probability = draw_probability([ranks for _, ranks in games])
     env = environment(probability)
-    margin = draw_margin(env)
+    update = two_player_update(env, draw_margin(env))
     current: dict[P, tuple[float, float]] = {
         player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
+    lookup, record = current.get, None if history is None else history.append
     for position, (players, ranks) in enumerate(games):
         if len(players) == 2:  # the common case, kept short
             first, second = players
-            rated_first, rated_second = rate_two(env, margin, current.get(first, _PRIOR),
-                                                 current.get(second, _PRIOR), ranks)
+            rated_first, rated_second = update(lookup(first, _PRIOR), lookup(second, _PRIOR), ranks)
             current[first] = rated_first
             current[second] = rated_second
-            if history is not None:
-                history.append((position, first, Rating(*rated_first)))
-                history.append((position, second, Rating(*rated_second)))
+            if record is not None:
+                record((position, first, *rated_first))
+                record((position, second, *rated_second))
             continue
         # three or four players: the package's factor graph
         groups = [(env.create_rating(*current.get(player, _PRIOR)),) for player in players]
         after = [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
         for player, rating in zip(players, after, strict=True):
             current[player] = rating
-            if history is not None:
-                history.append((position, player, Rating(*rating)))
+            if record is not None:
+                record((position, player, *rating))
     return {player: Rating(*rating) for player, rating in current.items()}, probability
 
 

@@ -11,9 +11,19 @@ distribution, so the results agree with the package to within rounding (checked 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import trueskill
+from trueskill import backends
+
+Skill = tuple[float, float]
+"""A player's ``(mu, sigma)``."""
+
+TwoPlayerUpdate = Callable[[Skill, Skill, Sequence[int]], tuple[Skill, Skill]]
+"""``update(first, second, ranks)``: both players' ``(mu, sigma)`` after one game (see :func:`rate_two`)."""
+
+_SQRT_2 = math.sqrt(2)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
 def draw_margin(env: trueskill.TrueSkill) -> float:
@@ -21,25 +31,69 @@ def draw_margin(env: trueskill.TrueSkill) -> float:
     return float(trueskill.calc_draw_margin(env.draw_probability, 2, env))
 
 
-def rate_two(env: trueskill.TrueSkill, margin: float, first: tuple[float, float], second: tuple[float, float],
-             ranks: Sequence[int]) -> tuple[tuple[float, float], tuple[float, float]]:
+def rate_two(env: trueskill.TrueSkill, margin: float, first: Skill, second: Skill,
+             ranks: Sequence[int]) -> tuple[Skill, Skill]:
     """The ``(mu, sigma)`` of two players after one game with ``ranks`` (lower is better, equal is a draw)."""
-    (mu_a, sigma_a), (mu_b, sigma_b) = first, second
-    var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b
-    c = math.sqrt(2 * env.beta * env.beta + var_a + var_b)
-    if ranks[0] == ranks[1]:
-        t = (mu_a - mu_b) / c
-        v, w = v_w_draw(env, t, margin / c)
-        sign = 1.0
-    else:
-        sign = 1.0 if ranks[0] < ranks[1] else -1.0
-        t = sign * (mu_a - mu_b) / c
-        v, w = v_w_win(env, t, margin / c)
-    mu_a += sign * var_a / c * v
-    mu_b -= sign * var_b / c * v
-    sigma_a = math.sqrt(var_a * max(1 - var_a / (c * c) * w, 0.0))
-    sigma_b = math.sqrt(var_b * max(1 - var_b / (c * c) * w, 0.0))
-    return (mu_a, sigma_a), (mu_b, sigma_b)
+    return two_player_update(env, margin)(first, second, ranks)
+
+
+def two_player_update(env: trueskill.TrueSkill, margin: float) -> TwoPlayerUpdate:
+    """:func:`rate_two` in ``env`` with draw margin ``margin``, as one function to call for game after game
+    (what depends only on the environment is worked out once)."""
+    two_beta_squared = 2 * env.beta * env.beta
+    cdf, pdf = _distribution(env)
+    sqrt = math.sqrt
+
+    def update(first: Skill, second: Skill, ranks: Sequence[int]) -> tuple[Skill, Skill]:
+        (mu_a, sigma_a), (mu_b, sigma_b) = first, second
+        var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b
+        c = sqrt(two_beta_squared + var_a + var_b)
+        if ranks[0] == ranks[1]:
+            diff, edge = (mu_a - mu_b) / c, margin / c
+            abs_diff = abs(diff)
+            a, b = edge - abs_diff, -edge - abs_diff
+            denom = cdf(a) - cdf(b)
+            if not denom:
+                v, w = env.v_draw(diff, edge), env.w_draw(diff, edge)  # raises the package's error
+            else:
+                pdf_a, pdf_b = pdf(a), pdf(b)
+                v_abs = (pdf_b - pdf_a) / denom  # v_draw(abs_diff, edge): its sign factor is +1
+                v, w = v_abs * (-1 if diff < 0 else +1), (v_abs ** 2) + (a * pdf_a - b * pdf_b) / denom
+            sign = 1.0
+        else:
+            sign = 1.0 if ranks[0] < ranks[1] else -1.0
+            diff = sign * (mu_a - mu_b) / c
+            edge = margin / c
+            x = diff - edge
+            denom = cdf(x)
+            v = (pdf(x) / denom) if denom else -x
+            w = v * (v + x)
+            if not 0 < w < 1:
+                w = env.w_win(diff, edge)  # raises the package's floating point error
+        mu_a += sign * var_a / c * v
+        mu_b -= sign * var_b / c * v
+        sigma_a = sqrt(var_a * max(1 - var_a / (c * c) * w, 0.0))
+        sigma_b = sqrt(var_b * max(1 - var_b / (c * c) * w, 0.0))
+        return (mu_a, sigma_a), (mu_b, sigma_b)
+
+    return update
+
+
+def _distribution(env: trueskill.TrueSkill) -> tuple[Callable[[float], float], Callable[[float], float]]:
+    """``env``'s normal ``cdf`` and ``pdf``: for the package's own backend, the same arithmetic with its
+    default arguments (mean 0, deviation 1) folded in, which gives the same bits for less work."""
+    if env.cdf is not backends.cdf or env.pdf is not backends.pdf:
+        return env.cdf, env.pdf
+    erfc: Callable[[float], float] = backends.erfc
+    exp = math.exp
+
+    def cdf(x: float) -> float:
+        return 0.5 * erfc(-x / _SQRT_2)
+
+    def pdf(x: float) -> float:
+        return _INV_SQRT_2PI * exp(-(x ** 2 / 2))
+
+    return cdf, pdf
 
 
 def v_w_win(env: trueskill.TrueSkill, diff: float, margin: float) -> tuple[float, float]:

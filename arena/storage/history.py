@@ -62,10 +62,10 @@ class RunRatings:
 
 def rate_run(results: Sequence[GameResult]) -> RunRatings:
     """Rate one run's games alone, in schedule order, with the run's own draw rate."""
-    history: list[tuple[int, Player, Rating]] = []
+    history: list[tuple[int, Player, float, float]] = []
     final, probability = rate([(r.players, r.ranks) for r in results], history)
-    snapshots = [SnapshotRow(results[position].idx, key[0], key[1], rating.mu, rating.sigma)
-                 for position, key, rating in history]
+    indices = [r.idx for r in results]
+    snapshots = [SnapshotRow(indices[position], bot, role, mu, sigma) for position, (bot, role), mu, sigma in history]
     labels = {player: label for r in results for player, label in zip(r.players, r.labels, strict=True)}
     return RunRatings(snapshots, final, _game_counts(results), probability, labels)
 

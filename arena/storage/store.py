@@ -159,8 +159,7 @@ class GameRow:
         return record_json(self.stored_record)
 
 
-@dataclass(frozen=True)
-class GameResult:
+class GameResult(NamedTuple):
     """What rating a stored game needs: who sat where (bot id and role, and label) and the ranks."""
 
     idx: int

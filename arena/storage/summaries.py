@@ -322,9 +322,9 @@ def final_history(conn: sqlite3.Connection, run_id: int) -> tuple[list[tuple[Key
     games = [(tuple((seat["label"], seat.get("role")) for seat in json.loads(seats)), tuple(json.loads(ranks)))
              for seats, ranks in conn.execute("SELECT seats, ranks FROM games WHERE run_id = ? ORDER BY idx",
                                               (run_id,))]
-    trail: list[tuple[int, Key, Rating]] = []
+    trail: list[tuple[int, Key, float, float]] = []
     rate(games, trail)
-    return [(key, rating.mu, rating.sigma) for _, key, rating in trail], len(games)
+    return [(key, mu, sigma) for _, key, mu, sigma in trail], len(games)
 
 
 def clear(conn: sqlite3.Connection, run_id: int) -> None:
