@@ -23,6 +23,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from arena.core.collector import collector_paused
 from arena.stats.ratings import Rating, pairwise_draw_rate, rate, smoothed_draw_rate
 from arena.stats.standings import PlayedGame
 from arena.storage import summaries
@@ -167,14 +168,15 @@ def finalize_run(store: Store, run_id: int, status: str) -> RunRatings:
     The leaderboards after later runs of the same game count this run's games too (a resumed older run
     adds games before them), so they are brought up to date as well.
     """
-    results = store.results(run_id)
-    run_ratings = rate_run(results)
-    with store.transaction():
-        store.replace_snapshots(run_id, run_ratings.snapshots)
-        store.replace_run_ratings(run_id, run_ratings.rows())
-        store_final_summaries(store, run_id, run_ratings, len(results))
-        store.set_run_status(run_id, status)
-    update_leaderboards(store, store.run(run_id).game, run_id, results, run_ratings)
+    with collector_paused():
+        results = store.results(run_id)
+        run_ratings = rate_run(results)
+        with store.transaction():
+            store.replace_snapshots(run_id, run_ratings.snapshots)
+            store.replace_run_ratings(run_id, run_ratings.rows())
+            store_final_summaries(store, run_id, run_ratings, len(results))
+            store.set_run_status(run_id, status)
+        update_leaderboards(store, store.run(run_id).game, run_id, results, run_ratings)
     return run_ratings
 
 
