@@ -92,6 +92,20 @@ def test_a_busy_worker_is_sent_its_next_batch_before_it_finishes(shipped_config,
     assert max(held) == BATCHES_AHEAD  # a second batch went out while the first was still being played
 
 
+
+@pytest.mark.slow
+def test_a_worker_holds_its_next_batch_while_the_caller_stores_what_arrived(shipped_config, shipped_registry):
+    games = 300
+    received, held_while_storing = 0, []
+    with WorkerPool(1, shipped_config, registry=shipped_registry) as pool:
+        worker = pool._pool[0]
+        for arrived in pool.run_batches(short_games(games)):
+            received += len(arrived)
+            if games - received - len(worker.in_flight) > 0:  # games are left to send
+                held_while_storing.append(len(worker.batches))
+    assert received == games
+    assert held_while_storing and set(held_while_storing) == {BATCHES_AHEAD}
+
 FORK_OR_SPAWN = """
 import json, sys, threading
 from arena.core.bot import BotSpec

@@ -226,13 +226,7 @@ class WorkerPool:
         probes: list[float] = []
         while queue or any(worker.in_flight for worker in self._pool):
             for worker in self._pool:
-                while queue and len(worker.batches) < BATCHES_AHEAD:
-                    batch = queue.peek(chunk)
-                    message = ForkingPickler.dumps(batch)
-                    if not worker.can_take(len(message)):
-                        break
-                    queue.take(len(batch))
-                    worker.send(batch, message)
+                self._top_up(worker, queue, chunk)
             ready = wait([w.conn for w in self._pool] + [w.process.sentinel for w in self._pool], POLL_SECONDS)
             for worker in list(self._pool):
                 if worker.conn in ready:
@@ -246,6 +240,9 @@ class WorkerPool:
                                     if len(probes) == self.workers * 2:
                                         # The fastest probe: a fresh worker's first games run slower.
                                         chunk = chunk_size(min(probes), len(queue), self.workers)
+                            # Its next batch goes out before the caller stores these, which may take as long
+                            # as the worker takes to play the batch it holds.
+                            self._top_up(worker, queue, chunk)
                             yield arrived
                     except (EOFError, OSError):
                         pass  # it died: the sentinel or the exit code tells how
@@ -255,6 +252,17 @@ class WorkerPool:
                     worker.process.kill()
                     worker.process.join()
                     yield from self._replace(worker, queue, killed=True)
+
+    @staticmethod
+    def _top_up(worker: _Worker, queue: SetupQueue, chunk: int) -> None:
+        """Send ``worker`` batches of ``chunk`` games from ``queue`` until it holds as many as it may."""
+        while queue and len(worker.batches) < BATCHES_AHEAD:
+            batch = queue.peek(chunk)
+            message = ForkingPickler.dumps(batch)
+            if not worker.can_take(len(message)):
+                break
+            queue.take(len(batch))
+            worker.send(batch, message)
 
     def _overdue(self, worker: _Worker) -> bool:
         base = worker.slot * SLOT_FIELDS
