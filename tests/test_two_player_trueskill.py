@@ -102,13 +102,13 @@ def test_the_update_for_game_after_game_equals_the_closed_form_to_the_last_bit(o
             env = trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=0.0, draw_probability=probability,
                                       backend=(scaled_cdf, backends.pdf, backends.ppf))
         margin = draw_margin(env)
-        update = two_player_update(env, margin)
+        update = two_player_update(env)
         first = (chooser.uniform(-20, 70), chooser.uniform(0.05, 9.0))
         second = (chooser.uniform(-20, 70), chooser.uniform(0.05, 9.0))
         for _ in range(20):
             ranks = chooser.choice([(1, 2), (2, 1), (1, 1)])
             expected = outcome(reference_update, env, margin, first, second, ranks)
-            assert outcome(update, first, second, ranks) == expected
+            assert outcome(update, first, second, ranks, margin) == expected
             assert outcome(rate_two, env, margin, first, second, ranks) == expected
             if isinstance(expected, str):
                 break

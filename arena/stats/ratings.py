@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import trueskill
 
-from arena.stats.two_player import draw_margin, rate_two, two_player_update
+from arena.stats.two_player import draw_margin, two_player_update
 
 MU = 25.0
 SIGMA = MU / 3
@@ -75,14 +75,14 @@ def rate(
     if probability is None:
         probability = draw_probability([ranks for _, ranks in games])
     env = environment(probability)
-    update = two_player_update(env, draw_margin(env))
+    update, margin = two_player_update(env), draw_margin(env)
     current: dict[P, tuple[float, float]] = {
         player: (rating.mu, rating.sigma) for player, rating in (start or {}).items()}
     lookup, record = current.get, None if history is None else history.append
     for position, (players, ranks) in enumerate(games):
         if len(players) == 2:  # the common case, kept short
             first, second = players
-            rated_first, rated_second = update(lookup(first, _PRIOR), lookup(second, _PRIOR), ranks)
+            rated_first, rated_second = update(lookup(first, _PRIOR), lookup(second, _PRIOR), ranks, margin)
             current[first] = rated_first
             current[second] = rated_second
             if record is not None:
@@ -105,7 +105,7 @@ def rate_game(probability: float, before: Sequence[tuple[float, float]], ranks: 
     rates each game (with draw probability ``probability``)."""
     if len(before) == 2:  # the draw probability enters only through the margin: one environment serves all
         margin = _TWO_PLAYERS.ppf((probability + 1) / 2.) * _SQRT_2 * _TWO_PLAYERS.beta  # as trueskill's
-        return list(rate_two(_TWO_PLAYERS, margin, before[0], before[1], ranks))
+        return list(_UPDATE_TWO_PLAYERS(before[0], before[1], ranks, margin))
     env = environment(probability)
     groups = [(env.create_rating(mu, sigma),) for mu, sigma in before]
     return [(rating.mu, rating.sigma) for (rating,) in env.rate(groups, ranks=list(ranks))]
@@ -118,4 +118,5 @@ def environment(probability: float) -> trueskill.TrueSkill:
 
 _TWO_PLAYERS = environment(0.5)
 """For :func:`rate_game`'s two-player games, whose draw probability is given by the margin."""
+_UPDATE_TWO_PLAYERS = two_player_update(_TWO_PLAYERS)
 _SQRT_2 = math.sqrt(2)

@@ -19,8 +19,9 @@ from trueskill import backends
 Skill = tuple[float, float]
 """A player's ``(mu, sigma)``."""
 
-TwoPlayerUpdate = Callable[[Skill, Skill, Sequence[int]], tuple[Skill, Skill]]
-"""``update(first, second, ranks)``: both players' ``(mu, sigma)`` after one game (see :func:`rate_two`)."""
+TwoPlayerUpdate = Callable[[Skill, Skill, Sequence[int], float], tuple[Skill, Skill]]
+"""``update(first, second, ranks, margin)``: both players' ``(mu, sigma)`` after one game with draw margin
+``margin`` (see :func:`rate_two`)."""
 
 _SQRT_2 = math.sqrt(2)
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
@@ -34,17 +35,17 @@ def draw_margin(env: trueskill.TrueSkill) -> float:
 def rate_two(env: trueskill.TrueSkill, margin: float, first: Skill, second: Skill,
              ranks: Sequence[int]) -> tuple[Skill, Skill]:
     """The ``(mu, sigma)`` of two players after one game with ``ranks`` (lower is better, equal is a draw)."""
-    return two_player_update(env, margin)(first, second, ranks)
+    return two_player_update(env)(first, second, ranks, margin)
 
 
-def two_player_update(env: trueskill.TrueSkill, margin: float) -> TwoPlayerUpdate:
-    """:func:`rate_two` in ``env`` with draw margin ``margin``, as one function to call for game after game
-    (what depends only on the environment is worked out once)."""
+def two_player_update(env: trueskill.TrueSkill) -> TwoPlayerUpdate:
+    """:func:`rate_two` in ``env``, as one function to call for game after game (what depends only on the
+    environment is worked out once)."""
     two_beta_squared = 2 * env.beta * env.beta
     cdf, pdf = _distribution(env)
     sqrt = math.sqrt
 
-    def update(first: Skill, second: Skill, ranks: Sequence[int]) -> tuple[Skill, Skill]:
+    def update(first: Skill, second: Skill, ranks: Sequence[int], margin: float) -> tuple[Skill, Skill]:
         (mu_a, sigma_a), (mu_b, sigma_b) = first, second
         var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b
         c = sqrt(two_beta_squared + var_a + var_b)

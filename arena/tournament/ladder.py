@@ -30,7 +30,7 @@ from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.stats.ratings import MU, SIGMA, draw_probability, smoothed_draw_rate
 from arena.stats.ratings import environment as ratings_environment
-from arena.stats.two_player import draw_margin, rate_two
+from arena.stats.two_player import draw_margin, two_player_update
 from arena.storage.history import finalize_run
 from arena.storage.run_names import unique_run_name
 from arena.storage.store import Store
@@ -130,10 +130,10 @@ def update(store: Store, game: str, entries: Sequence[LadderEntry],
     ratings = {e.label: (e.mu, e.sigma) for e in entries}
     games = {e.label: e.games for e in entries}
     played = set()
-    margin = draw_margin(env)
+    update, margin = two_player_update(env), draw_margin(env)
     for setup, ranks in results:
         first, second = (spec.label for spec in setup.bots)
-        ratings[first], ratings[second] = rate_two(env, margin, ratings[first], ratings[second], ranks)
+        ratings[first], ratings[second] = update(ratings[first], ratings[second], ranks, margin)
         for label in (first, second):
             games[label] += 1
             played.add(label)
