@@ -2,6 +2,7 @@
 
 The command line is imported only when :func:`main` runs: a worker process started from the ``arena`` script
 runs this module again (as ``spawn`` does for the main script), and must not load every command for nothing.
+Then only the command it runs is loaded, when it names a built-in one (:mod:`arena.cli.launch`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 
 def main() -> None:
     """Run the ``arena`` command line, then exit as :func:`leave` does."""
-    from arena.cli.main import main as run_command_line
+    from arena.cli.launch import main as run_command_line
 
     try:
         run_command_line()
