@@ -15,13 +15,24 @@ import threading
 
 def main() -> None:
     """Run the ``arena`` command line, then exit as :func:`leave` does."""
-    from arena.cli.launch import main as run_command_line
-
     try:
-        run_command_line()
+        run_command_line(sys.argv[1:])
     except SystemExit as stop:
         leave(stop.code)
     leave(0)
+
+
+def run_command_line(argv: list[str]) -> None:
+    """Run the command line on the arguments ``argv`` and exit with its status, loading only the module of the
+    built-in command they name, or the whole command line when they name none."""
+    from arena.cli.launch import assemble, command_module, run
+
+    module = command_module(argv)
+    if module is None:
+        from arena.cli.main import app
+
+        run(app, argv)
+    run(assemble([module]), argv)
 
 
 def leave(code: int | str | None) -> None:

@@ -5,6 +5,7 @@ the module that defines it, and no plugin: typer builds every loaded command's p
 one, so loading the 50 others cost a command a good part of its start-up. Anything else (``arena``,
 ``arena --help``, ``arena --version``, a plugin's command, a typo that needs "No such command") gets the whole
 command line, every module below and then the commands plugins add, as :mod:`arena.cli.main` assembles it.
+The ``arena`` script (:mod:`arena.__main__`) makes the choice with :func:`command_module`.
 """
 
 from __future__ import annotations
@@ -107,15 +108,3 @@ def run(command_line: typer.Typer, argv: Sequence[str]) -> NoReturn:
         err.print("aborted", highlight=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the ``arena`` command line on ``argv`` (default: this program's arguments), loading only the
-    command module it needs, or the whole command line when it needs that."""
-    arguments = sys.argv[1:] if argv is None else list(argv)
-    module = command_module(arguments)
-    if module is None:
-        from arena.cli.main import app as whole
-
-        run(whole, arguments)
-    run(assemble([module]), arguments)
