@@ -17,6 +17,7 @@ from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameErr
 from arena.core.failure import Failure
 from arena.core.game import Game, MatchInfo, Option, Result
 from arena.core.maps import GameMap, load_map, parse_map, resolve_map
+from arena.core.version import VERSION
 from arena.play.limits import Limits
 from arena.play.referee import MatchOutcome, MatchSetup, run_match
 from arena.plugins.hookspecs import hookimpl
@@ -27,15 +28,7 @@ from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.runner import TournamentRun, run_tournament
 
-
-def __getattr__(name: str) -> str:
-    """``__version__``: the installed version, read from the package's metadata when first asked for."""
-    if name == "__version__":
-        from arena.core.version import installed_version
-
-        return installed_version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__version__ = VERSION
 
 __all__ = [
     "ArenaError",

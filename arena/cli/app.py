@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from arena.core.version import installed_version
+from arena.core.version import VERSION
 
 app = typer.Typer(
     help="Run tournaments between game-playing bots, rate them with TrueSkill, and show the standings.",
@@ -22,7 +22,7 @@ def _main(
     version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
 ) -> None:
     if version:
-        typer.echo(f"arena {installed_version()}")
+        typer.echo(f"arena {VERSION}")
         raise typer.Exit()
 
 

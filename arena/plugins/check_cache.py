@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from arena.core.version import installed_version
+from arena.core.version import VERSION
 
 CACHE_VARIABLE = "ARENA_CACHE"
 FORMAT = "bot-modules-2"
@@ -32,7 +32,7 @@ def arena_cache_dir() -> Path:
 
 def module_key(content: bytes) -> str:
     """The cache key of a module with this content, under this arena and this Python installation."""
-    digest = hashlib.sha256(f"{FORMAT}\0{installed_version()}\0{sys.version}\0{sys.prefix}\0".encode())
+    digest = hashlib.sha256(f"{FORMAT}\0{VERSION}\0{sys.version}\0{sys.prefix}\0".encode())
     digest.update(content)
     return digest.hexdigest()
 
