@@ -2,6 +2,7 @@
 
 The command line is imported only when :func:`main` runs: a worker process started from the ``arena`` script
 runs this module again (as ``spawn`` does for the main script), and must not load every command for nothing.
+Then only the command it runs is loaded, when it names a built-in one (:mod:`arena.cli.launch`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,24 @@ import threading
 
 def main() -> None:
     """Run the ``arena`` command line, then exit as :func:`leave` does."""
-    from arena.cli.main import main as run_command_line
-
     try:
-        run_command_line()
+        run_command_line(sys.argv[1:])
     except SystemExit as stop:
         leave(stop.code)
     leave(0)
+
+
+def run_command_line(argv: list[str]) -> None:
+    """Run the command line on the arguments ``argv`` and exit with its status, loading only the module of the
+    built-in command they name, or the whole command line when they name none."""
+    from arena.cli.launch import assemble, command_module, run
+
+    module = command_module(argv)
+    if module is None:
+        from arena.cli.main import app
+
+        run(app, argv)
+    run(assemble([module]), argv)
 
 
 def leave(code: int | str | None) -> None:

@@ -67,3 +67,31 @@ def test_the_league_load_benchmark_runs_small_and_stops_by_itself(tmp_path):
     assert 0 < figures["latency p50"] <= figures["latency p95"] <= figures["latency p99"]
     with League.open(tmp_path / "league") as league:
         assert league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0] >= 40
+
+
+def test_the_start_up_measurement_times_each_short_command(tmp_path):
+    out = tmp_path / "startup.json"
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "startup.py"), "--runs", "1", "--json", str(out)],
+                   check=True, capture_output=True, cwd=tmp_path)
+    figures = json.loads(out.read_text())["figures"]
+    assert [(figure["name"], figure["unit"]) for figure in figures] == [
+        ("python alone", "ms"), ("arena --version", "ms"), ("arena tournament, 2 games", "ms")]
+    assert all(figure["value"] > 0 for figure in figures)
+    assert list(tmp_path.iterdir()) == [out]  # the tournaments' databases were temporary
+
+
+@pytest.mark.slow
+def test_the_start_up_measurement_runs_a_baseline_checkout_beside_this_code(tmp_path):
+    baseline, marks = tmp_path / "baseline", tmp_path / "baseline-runs"
+    (baseline / "arena").mkdir(parents=True)
+    (baseline / "arena" / "__init__.py").write_text("")
+    (baseline / "arena" / "__main__.py").write_text(f"open({str(marks)!r}, 'a').write('run\\n')\n")
+    out = tmp_path / "startup.json"
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "startup.py"), "--runs", "2", "--baseline",
+                           str(baseline), "--json", str(out)], check=True, capture_output=True, text=True, cwd=tmp_path)
+    names = [figure["name"] for figure in json.loads(out.read_text())["figures"]]
+    assert names == [f"{command}, {code}" for command in ("python alone", "arena --version",
+                                                          "arena tournament, 2 games")
+                     for code in ("baseline", "this code")]
+    assert done.stdout.splitlines()[0].split() == ["command", "baseline", "this", "code", "ratio"]
+    assert marks.read_text() == "run\n" * 6  # the baseline's arena ran each arena command, once more to warm up

@@ -73,3 +73,7 @@ def test_under_a_profiler_the_script_exits_once_the_profile_is_written(tmp_path)
     subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), str(program)], capture_output=True,
                    timeout=60)
     assert profile.stat().st_size > 0  # cProfile itself ends with status 0 whatever the program's
+
+
+def test_the_tournament_command_loads_no_markdown_tables_until_asked():
+    assert "tabulate" not in modules_after("from arena.cli.launch import assemble\nassemble(['arena.cli.tournament'])")

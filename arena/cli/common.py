@@ -16,7 +16,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from tabulate import tabulate
 
 from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
@@ -189,6 +188,8 @@ def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str, 
         csv.writer(buffer, lineterminator="\n").writerows([headers, *rows])
         typer.echo(buffer.getvalue(), nl=False)
     else:
+        from tabulate import tabulate  # only Markdown needs it: a command that prints no Markdown never loads it
+
         typer.echo(tabulate(rows, headers, tablefmt="github"))
 
 

@@ -2,7 +2,8 @@
 
 Options and arguments may set their own ``metavar``; every one that does not gets a placeholder from
 its type when the command line is assembled, plugin commands included. Typer would print an
-argument's Python type beside its help, so arguments are described in the command's help instead.
+argument's Python type beside its help, so arguments are described in the command's help instead. Filling
+a command line again (after more commands were added to it) leaves the commands already filled as they are.
 """
 
 from __future__ import annotations
@@ -11,21 +12,29 @@ import inspect
 import textwrap
 import types
 import typing
+import weakref
 from pathlib import Path
 from typing import Any
 
 import typer
-from typer.models import ArgumentInfo, OptionInfo
+from typer.models import ArgumentInfo, CommandInfo, OptionInfo
 
 HELP_WIDTH = 78
 PLACEHOLDERS: dict[Any, str] = {int: "N", float: "NUMBER", str: "TEXT", Path: "PATH"}
+
+_filled: weakref.WeakSet[CommandInfo] = weakref.WeakSet()
+"""The commands whose help already describes their arguments."""
+_described: weakref.WeakSet[ArgumentInfo] = weakref.WeakSet()
+"""The arguments hidden from typer's own list because a command's help describes them (an argument type
+shared by several commands is one object)."""
 
 
 def fill_placeholders(app: typer.Typer) -> None:
     """Give every option and argument of ``app`` and its groups a placeholder where it has none."""
     for command in app.registered_commands:
-        if command.callback is None:
+        if command.callback is None or command in _filled:
             continue
+        _filled.add(command)
         arguments = _fill(command.callback)
         if arguments:
             text = command.help or inspect.getdoc(command.callback) or ""
@@ -56,9 +65,10 @@ def _fill(callback: Any) -> list[tuple[str, str]]:
         for info in extras:
             if isinstance(info, OptionInfo | ArgumentInfo) and info.metavar is None:
                 info.metavar = placeholder(value_type, name, isinstance(info, ArgumentInfo))
-            if isinstance(info, ArgumentInfo) and info.help and not info.hidden:
+            if isinstance(info, ArgumentInfo) and info.help and (not info.hidden or info in _described):
                 arguments.append((info.metavar or name.upper(), info.help))
                 info.hidden = True
+                _described.add(info)
     return arguments
 
 

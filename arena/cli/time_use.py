@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from tabulate import tabulate
-
 from arena.cli.common import err, out
 from arena.report.tables import rich_table
 from arena.report.time_use import time_use_by_bot, time_use_table, timed_run
@@ -29,5 +27,7 @@ def print_time_use(store: Store, run_id: int, fmt: str = "table") -> None:
         err.print(json.dumps({"time_use": [dict(zip(headers, row, strict=True)) for row in rows]}), highlight=False,
                   soft_wrap=True)
     else:
+        from tabulate import tabulate  # only these formats need it: a command that prints none never loads it
+
         err.print(tabulate(rows, headers, tablefmt="github" if fmt == "md" else "plain"), highlight=False,
                   markup=False, soft_wrap=True)

@@ -95,8 +95,10 @@ def register_commands(app: typer.Typer) -> None:
         app: the ``typer.Typer`` application of the ``arena`` command; add commands with
             ``app.command("name")(function)`` or groups with ``app.add_typer``.
 
-    Called once when the command line starts, before arguments are parsed. An implementation that
-    raises is reported as a warning and the command line still starts.
+    Called once when the command line starts, before arguments are parsed, unless the arguments name a
+    built-in command (``arena tournament ...``, ``arena check bot ...``): that loads no plugin command.
+    A plugin's own command, ``arena --help`` and a built-in group named alone (``arena check``) load them
+    all. An implementation that raises is reported as a warning and the command line still starts.
     """
 
 

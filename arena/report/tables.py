@@ -10,7 +10,6 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from tabulate import tabulate
 
 from arena.core.failure import FAILURE_KINDS
 from arena.report.fitted_table import FOLD, NAME, PROSE, FittedTable
@@ -178,6 +177,8 @@ def export(standings: Standings, fmt: str) -> str:
             out.write("\n")
         return out.getvalue().rstrip("\n") + "\n"
     if fmt == "md":
+        from tabulate import tabulate  # only Markdown needs it: a command that prints no Markdown never loads it
+
         parts = []
         for heading, role in _sections(standings):
             headers, rows = _display_rows(standings, role)
