@@ -77,3 +77,28 @@ def test_under_a_profiler_the_script_exits_once_the_profile_is_written(tmp_path)
 
 def test_the_tournament_command_loads_no_markdown_tables_until_asked():
     assert "tabulate" not in modules_after("from arena.cli.launch import assemble\nassemble(['arena.cli.tournament'])")
+
+
+def test_the_script_loads_the_command_line_without_collecting_and_sets_it_aside():
+    program = """
+import gc, sys
+import arena.cli.launch as launch
+
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(info["generation"]))
+running = launch.run
+
+def run(app, argv):
+    print(len(collections), gc.get_freeze_count(), gc.isenabled(), flush=True)
+    return running(app, argv)
+
+launch.run = run
+from arena.__main__ import run_command_line
+run_command_line(sys.argv[1:])
+"""
+    for argv in (["maps"], ["--version"]):  # one command's module, and the whole command line
+        shown = subprocess.run([sys.executable, "-c", program, *argv], capture_output=True, text=True, check=True)
+        collected, frozen, enabled = shown.stdout.split()[:3]
+        assert collected == "0"  # nothing was collected while the command line loaded
+        assert int(frozen) > 20_000  # what it loaded is set aside for good
+        assert enabled == "True"  # and the command itself runs with the collector on
