@@ -18,14 +18,13 @@ workers, against the same pairing's games played in this process with nothing st
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from timing import Figures, add_json_option, best_seconds, per_second
+from timing import Figures, add_baseline_option, add_json_option, best_seconds, command_environment, per_second
 
 from arena.core.bot import BotSpec
 from arena.core.maps import resolve_map
@@ -80,9 +79,7 @@ def end_to_end_games_per_second(games: int, workers: int, code: str | None = Non
     unset, and a short run first to fill the cache): without it, every process compiles its modules again.
     ``code``: a checkout of other arena code to run instead of the installed one (put first on ``PYTHONPATH``).
     """
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    if code is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(code).resolve()), env.get("PYTHONPATH")]))
+    env = command_environment(code)
     with tempfile.TemporaryDirectory() as folder:
         def command(count: int, db: str) -> list[str]:
             return [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n",
@@ -100,9 +97,7 @@ def main() -> None:
                         help="games per executor on empty_room (a sixth as many on open_30)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="worker processes for the pool runs")
     parser.add_argument("--end-to-end-games", type=int, default=10000, help="games of the tournament command")
-    parser.add_argument("--baseline", metavar="DIR",
-                        help="only time the tournament command, three times each with this code and with the arena "
-                             "in DIR (a checkout of another commit), interleaved, and print the medians")
+    add_baseline_option(parser, "only time the tournament command (three runs each, the medians printed)")
     add_json_option(parser)
     args = parser.parse_args()
     figures = Figures.from_arguments(args)

@@ -13,7 +13,6 @@ of another commit, put first on ``PYTHONPATH``), the two codes' runs interleaved
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import Figures, add_json_option
+from timing import Figures, add_baseline_option, add_json_option, command_environment
 
 COMMANDS = {
     "python alone": ["-c", "pass"],
@@ -29,14 +28,6 @@ COMMANDS = {
     "arena tournament, 2 games": ["-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n", "2",
                                   "-w", "1", "-f", "json", "--db", "{db}"],
 }
-
-
-def environment(code: str | None) -> dict[str, str]:
-    """This process's environment with the bytecode cache on and, given ``code``, that checkout's arena first."""
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    if code is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(code).resolve()), env.get("PYTHONPATH")]))
-    return env
 
 
 def wall_seconds(arguments: list[str], folder: Path, env: dict[str, str]) -> float:
@@ -52,15 +43,13 @@ def main() -> None:
     """Print each command's median wall time in milliseconds (beside the baseline's, given one)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each command (medians are printed)")
-    parser.add_argument("--baseline", metavar="DIR",
-                        help="also run each command with the arena in DIR (a checkout of another commit), "
-                             "interleaved with this code's runs")
+    add_baseline_option(parser, "also run each command")
     add_json_option(parser)
     args = parser.parse_args()
     figures = Figures.from_arguments(args)
-    codes = {"this code": environment(None)}
+    codes = {"this code": command_environment()}
     if args.baseline:
-        codes = {"baseline": environment(args.baseline), **codes}
+        codes = {"baseline": command_environment(args.baseline), **codes}
     print(f"{'command':<28}" + "".join(f" {name:>10}" for name in codes) + (" {:>6}".format("ratio")
                                                                               if args.baseline else ""))
     with tempfile.TemporaryDirectory() as temporary:

@@ -44,6 +44,23 @@ def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE as JSON")
 
 
+def add_baseline_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--baseline DIR``: ``what`` with this code and with the arena of DIR (a checkout of another commit),
+    the runs of the two interleaved."""
+    parser.add_argument("--baseline", metavar="DIR",
+                        help=f"{what} with this code and with the arena in DIR (a checkout of another commit), "
+                             "interleaved")
+
+
+def command_environment(code: str | None = None) -> dict[str, str]:
+    """The environment of a command run as on a user's machine: this process's, with Python's bytecode cache on
+    (``PYTHONDONTWRITEBYTECODE`` unset: otherwise every process compiles its modules again) and, given
+    ``code`` (a checkout of other arena code), that checkout's arena first on ``PYTHONPATH``."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(code).resolve()), env.get("PYTHONPATH")]))
+    return env
+
 @dataclass
 class Figures:
     """The figures one run of a speed script measured, by name, with their units."""
