@@ -50,27 +50,11 @@ def two_player_update(env: trueskill.TrueSkill) -> TwoPlayerUpdate:
         var_a, var_b = sigma_a * sigma_a, sigma_b * sigma_b
         c = sqrt(two_beta_squared + var_a + var_b)
         if ranks[0] == ranks[1]:
-            diff, edge = (mu_a - mu_b) / c, margin / c
-            abs_diff = abs(diff)
-            a, b = edge - abs_diff, -edge - abs_diff
-            denom = cdf(a) - cdf(b)
-            if not denom:
-                v, w = env.v_draw(diff, edge), env.w_draw(diff, edge)  # raises the package's error
-            else:
-                pdf_a, pdf_b = pdf(a), pdf(b)
-                v_abs = (pdf_b - pdf_a) / denom  # v_draw(abs_diff, edge): its sign factor is +1
-                v, w = v_abs * (-1 if diff < 0 else +1), (v_abs ** 2) + (a * pdf_a - b * pdf_b) / denom
             sign = 1.0
+            v, w = _v_w_draw(env, cdf, pdf, (mu_a - mu_b) / c, margin / c)
         else:
             sign = 1.0 if ranks[0] < ranks[1] else -1.0
-            diff = sign * (mu_a - mu_b) / c
-            edge = margin / c
-            x = diff - edge
-            denom = cdf(x)
-            v = (pdf(x) / denom) if denom else -x
-            w = v * (v + x)
-            if not 0 < w < 1:
-                w = env.w_win(diff, edge)  # raises the package's floating point error
+            v, w = _v_w_win(env, cdf, pdf, sign * (mu_a - mu_b) / c, margin / c)
         mu_a += sign * var_a / c * v
         mu_b -= sign * var_b / c * v
         sigma_a = sqrt(var_a * max(1 - var_a / (c * c) * w, 0.0))
@@ -100,23 +84,35 @@ def _distribution(env: trueskill.TrueSkill) -> tuple[Callable[[float], float], C
 def v_w_win(env: trueskill.TrueSkill, diff: float, margin: float) -> tuple[float, float]:
     """``(env.v_win(diff, margin), env.w_win(diff, margin))``, to the last bit, with the normal distribution
     evaluated once rather than twice (the package's ``w_win`` computes ``v_win`` again)."""
+    return _v_w_win(env, env.cdf, env.pdf, diff, margin)
+
+
+def v_w_draw(env: trueskill.TrueSkill, diff: float, margin: float) -> tuple[float, float]:
+    """``(env.v_draw(diff, margin), env.w_draw(diff, margin))``, to the last bit, with the normal distribution
+    evaluated once rather than three times."""
+    return _v_w_draw(env, env.cdf, env.pdf, diff, margin)
+
+
+def _v_w_win(env: trueskill.TrueSkill, cdf: Callable[[float], float], pdf: Callable[[float], float],
+             diff: float, margin: float) -> tuple[float, float]:
+    """:func:`v_w_win` with ``env``'s distribution given as ``cdf`` and ``pdf``."""
     x = diff - margin
-    denom = env.cdf(x)
-    v = (env.pdf(x) / denom) if denom else -x
+    denom = cdf(x)
+    v = (pdf(x) / denom) if denom else -x
     w = v * (v + x)
     if not 0 < w < 1:
         w = env.w_win(diff, margin)  # raises the package's floating point error
     return v, w
 
 
-def v_w_draw(env: trueskill.TrueSkill, diff: float, margin: float) -> tuple[float, float]:
-    """``(env.v_draw(diff, margin), env.w_draw(diff, margin))``, to the last bit, with the normal distribution
-    evaluated once rather than three times."""
+def _v_w_draw(env: trueskill.TrueSkill, cdf: Callable[[float], float], pdf: Callable[[float], float],
+              diff: float, margin: float) -> tuple[float, float]:
+    """:func:`v_w_draw` with ``env``'s distribution given as ``cdf`` and ``pdf``."""
     abs_diff = abs(diff)
     a, b = margin - abs_diff, -margin - abs_diff
-    denom = env.cdf(a) - env.cdf(b)
-    pdf_a, pdf_b = env.pdf(a), env.pdf(b)
+    denom = cdf(a) - cdf(b)
     if not denom:
         return env.v_draw(diff, margin), env.w_draw(diff, margin)  # raises the package's floating point error
+    pdf_a, pdf_b = pdf(a), pdf(b)
     v_abs = (pdf_b - pdf_a) / denom  # v_draw(abs_diff, margin): its sign factor is +1
     return v_abs * (-1 if diff < 0 else +1), (v_abs ** 2) + (a * pdf_a - b * pdf_b) / denom
