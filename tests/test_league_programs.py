@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.needs("bwrap", "gcc", "node")]
 
 EXAMPLES = REPO / "examples" / "bots"
 GAMES = 12
-WELL_BEHAVED = ("alice", "bob", "carol")
+WELL_BEHAVED = ("alice", "bob", "carol", "eve")
 
 PYTHON_PROGRAM = """
     \"\"\"Tron over arena-json: the first legal move onto a free cell.\"\"\"
@@ -65,9 +65,18 @@ def manifest(folder, name, command):
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """A league of four teams' program bots after its ladder (two worker processes) played GAMES games; the
-    root the versions were unpacked in, as the ladder used it."""
+    """A league of four teams' program bots and a Python module after its ladder (two worker processes)
+    played GAMES games, all under a umask that lets no one else read what is made; the root the versions were
+    unpacked in, as the ladder used it."""
     tmp = tmp_path_factory.mktemp("programs")
+    umask = os.umask(0o077)
+    try:
+        return play_league(tmp)
+    finally:
+        os.umask(umask)
+
+
+def play_league(tmp):
     folder = tmp / "league"
     league, organiser = League.create(folder, "tron", ["center_block", "empty_room"], seed=5)
     with league:
@@ -81,10 +90,12 @@ def played(tmp_path_factory):
         crasher = tmp / "crasher"
         manifest(crasher, "quitter", '["python3", "play.py"]')
         write_module(crasher, "play.py", CRASHER)
-        os.chmod(crasher / "play.py", 0o600)  # a team's umask: the sandbox's user must still read it
-        for team, path in zip((*WELL_BEHAVED, "dave"), (c_bot, node_bot, python_program, crasher), strict=True):
+        module = write_module(tmp / "module", "hugger.py", (REPO / "bots" / "wallhugger.py").read_text())
+        paths = (c_bot, node_bot, python_program, module, crasher)
+        for team, path in zip((*WELL_BEHAVED, "dave"), paths, strict=True):
             version = league.submit(teams[team], path)
-            assert (version.kind, version.status, version.active) == ("program", "ready", True), version
+            kind = "python" if path == module else "program"
+            assert (version.kind, version.status, version.active) == (kind, "ready", True), version
     roots = set()
 
     def seen(_index):
@@ -141,7 +152,7 @@ def test_the_unpacked_versions_are_private_readable_by_the_sandbox_and_removed_w
     assert modes["."] == 0o700  # no other local user reaches the teams' files
     folders = {name: mode for name, mode in modes.items() if name != "." and "/" not in name}
     assert sorted(name.split("-")[0] for name in folders) == ["alice_aic2010", "bob_floodfill", "carol_steady",
-                                                              "dave_quitter"]
+                                                              "dave_quitter", "eve_wallhugger"]
     assert set(folders.values()) == {0o755}
     files = {name.split("/", 1)[1]: mode for name, mode in modes.items() if "/" in name
              and name.startswith(("alice", "dave"))}

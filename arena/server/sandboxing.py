@@ -36,6 +36,7 @@ def check_module(path: Path, time_limit: float) -> ModuleReport:
     with tempfile.TemporaryDirectory(prefix="arena-check-") as scratch:
         module = Path(scratch) / path.name
         module.write_bytes(path.read_bytes())
+        module.chmod(0o644)  # whatever the umask: the sandbox's unprivileged user reads it
         return probe_modules([module], time_limit, SandboxProbe(LIMITS))[module]
 
 
