@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.plugins.programs.manifest import directory_version
+from arena.plugins.stored_roots import process_root
 from arena.storage import summaries
 from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.store import Store
@@ -214,7 +215,7 @@ def test_a_program_bots_sources_are_kept_and_its_stored_version_is_built_and_pla
     assert directory_version(bots / "scanner") != before_build
     tournament("-b", f"scanner@{before_build[:6]},random", "-w", "2", "--bots-dir", bots)
     assert games_of("arena.db", 2) == relabelled(games_of("arena.db", 1), {"scanner": f"scanner@{before_build}"})
-    unpacked = list(Path(tempfile.gettempdir()).glob(f"arena-stored-{os.getuid()}/scanner-{before_build}-*"))
+    unpacked = list(process_root().glob(f"scanner-{before_build}-*"))  # the command ran in this process
     assert len(unpacked) == 1 and (unpacked[0] / "bot").is_file()  # unpacked and built in a folder of its own
     tournament("-b", "scanner,random", "-w", "1", "--bots-dir", bots)
     assert [turns for _, _, turns in games_of("arena.db", 3)] != [turns for _, _, turns in games_of("arena.db", 1)]

@@ -36,6 +36,7 @@ from arena.plugins.programs.bot import ExecBot, exec_bot_class, manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
 from arena.plugins.registrars import BotRegistrar, ExecutorFactory, Study, TaskPoolFactory
 from arena.plugins.stored import StoredBot, stored_bot_class
+from arena.plugins.stored_roots import root_for
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
                    "arena.games.pawnrace.plugin")
@@ -126,6 +127,9 @@ class PluginConfig:
     the default of ``exec:`` specs (``None``: their own)."""
     stored_bots: tuple[StoredBot, ...] = ()
     """Older versions of bots, from the database, registered as ``name@version`` beside the current ones."""
+    stored_dir: str | None = None
+    """The root their files are unpacked in (:mod:`arena.plugins.stored_roots`), shared by the workers of the
+    process that made it; ``None``, or a root that is gone: each process's own."""
     confined: ProbeStarter | None = field(default=None, compare=False)
     """Under the sandbox: what starts a confined probe of bot modules. The Python modules of bot directories
     and stored versions are then never imported in this process: each is checked by that probe, and its bots
@@ -376,8 +380,10 @@ def load_registry(config: PluginConfig | None = None) -> Registry:
 
 def add_stored_bots(registry: Registry, bots: Iterable[StoredBot], config: PluginConfig) -> None:
     """Register stored versions of bots as ``name@version`` (see :mod:`arena.plugins.stored`)."""
+    bots = tuple(bots)
+    root = root_for(config.stored_dir) if bots else None
     for bot in bots:
-        cls = stored_bot_class(bot, config.build_timeout, config.startup_timeout, config.confined)
+        cls = stored_bot_class(bot, config.build_timeout, config.startup_timeout, config.confined, root)
         registry.bots[bot.label] = BotEntry(bot.label, cls, bot.version, f"{bot.label} (stored)", "stored")
 
 

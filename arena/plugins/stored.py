@@ -2,8 +2,9 @@
 
 The database keeps the source a bot's version covers the first time the version plays (a Python bot's
 module file, a program bot's files). A :class:`StoredBot` carries those files; :func:`stored_bot_class`
-unpacks them into a folder of their own (one per version and contents, under the temporary directory,
-shared by every process of this machine and reused) and imports the module, or reads the manifest, there.
+unpacks them into a folder of their own (one per version and contents, in a private root of
+:mod:`arena.plugins.stored_roots` that the process, or the ladder whose worker it is, removes when done) and
+imports the module, or reads the manifest, there.
 The class it gives is named ``name@version``, so the old version plays, and is rated, beside the current one.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -25,6 +26,7 @@ from arena.plugins.module_check import check_modules, import_time_limit
 from arena.plugins.module_probe import ProbeStarter
 from arena.plugins.programs.bot import manifest_bot
 from arena.plugins.programs.manifest import MANIFEST, read_manifest
+from arena.plugins.stored_roots import process_root
 
 PYTHON = "python"
 PROGRAM = "program"
@@ -50,14 +52,24 @@ class StoredBot:
         return f"{self.name}{VERSION_MARK}{self.version}"
 
 
-def unpacked(bot: StoredBot) -> Path:
-    """The folder holding ``bot``'s files, written once (atomically) and reused while its contents are the same."""
+def folder_name(bot: StoredBot) -> str:
+    """The name of ``bot``'s folder in a root: its name, version and a hash of its files."""
     digest = hashlib.sha256()
     for name, mode, data in bot.files:
         digest.update(name.encode() + b"\0" + str(mode).encode() + b"\0" + data + b"\0")
-    root = _private_root()
     safe_name = re.sub(r"[^\w.-]", "_", bot.name)
-    target = root / f"{safe_name}-{bot.version}-{digest.hexdigest()[:16]}"
+    return f"{safe_name}-{bot.version}-{digest.hexdigest()[:16]}"
+
+
+def unpacked(bot: StoredBot, root: Path | None = None) -> Path:
+    """The folder holding ``bot``'s files in ``root`` (this process's own root by default), written once
+    (atomically) and reused while its contents are the same.
+
+    The folder is ``0755`` and its files ``0644`` (``0755`` if any execute bit was set): the sandbox binds the
+    folder alone, and its unprivileged user must read it; the root around it (``0700``) keeps other users out.
+    """
+    root = process_root() if root is None else root
+    target = root / folder_name(bot)
     if target.is_dir():
         return target
     staging = Path(tempfile.mkdtemp(dir=root, prefix=".unpacking-"))
@@ -67,9 +79,12 @@ def unpacked(bot: StoredBot) -> Path:
             if relative.is_absolute() or ".." in relative.parts:
                 raise ArenaError(f"stored bot {bot.label}: file {name!r} lies outside its folder")
             path = staging.joinpath(*relative.parts)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            for parent in reversed(path.relative_to(staging).parents[:-1]):
+                (staging / parent).mkdir(mode=0o755, exist_ok=True)
+                (staging / parent).chmod(0o755)  # whatever the umask
             path.write_bytes(data)
-            path.chmod(mode & 0o755 | 0o600)
+            path.chmod(0o755 if mode & 0o111 else 0o644)
+        staging.chmod(0o755)
         staging.rename(target)
     except OSError:
         if not target.is_dir():  # not another process's copy, which got there first
@@ -79,24 +94,29 @@ def unpacked(bot: StoredBot) -> Path:
     return target
 
 
-def _private_root() -> Path:
-    """This user's folder of unpacked stored versions in the temporary directory, refused if someone else's."""
-    root = Path(tempfile.gettempdir()) / f"arena-stored-{os.getuid()}"
-    root.mkdir(mode=0o700, exist_ok=True)
-    status = root.lstat()
-    if root.is_symlink() or status.st_uid != os.getuid():
-        raise ArenaError(f"{root} is not this user's own folder: cannot unpack stored bot versions there")
-    return root
+def prune_unpacked(root: Path, keep: Iterable[StoredBot]) -> list[str]:
+    """Remove from ``root`` the folders of every version but ``keep`` (no longer played); the names removed."""
+    kept = {folder_name(bot) for bot in keep}
+    removed = []
+    for entry in root.iterdir():
+        if entry.name.startswith(".") or entry.name in kept:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry.name)
+    return sorted(removed)
 
 
 def stored_bot_class(bot: StoredBot, build_timeout: float | None = None,
-                     startup_timeout: float | None = None, confined: ProbeStarter | None = None) -> type[Bot]:
+                     startup_timeout: float | None = None, confined: ProbeStarter | None = None,
+                     root: Path | None = None) -> type[Bot]:
     """The bot class of a stored version, named ``name@version`` and left out of default fields; an
-    :class:`ArenaError` if its files no longer make that version. With ``confined`` (under the sandbox) a
-    Python version's module is not imported here: a confined probe reports its bots, and the class is a
-    stand-in made from that report, played only through the sandbox's runner."""
+    :class:`ArenaError` if its files no longer make that version. Its files are unpacked in ``root`` (this
+    process's own root by default). With ``confined`` (under the sandbox) a Python version's module is not
+    imported here: a confined probe reports its bots, and the class is a stand-in made from that report,
+    played only through the sandbox's runner."""
     try:
-        directory = unpacked(bot)
+        directory = unpacked(bot, root)
     except OSError as exc:
         raise ArenaError(f"stored bot {bot.label}: cannot unpack its files ({exc})") from None
     if bot.kind == PYTHON:

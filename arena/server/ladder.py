@@ -26,6 +26,8 @@ from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
 from arena.play.executors import default_workers
 from arena.play.referee import MatchOutcome
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.plugins.stored import prune_unpacked
+from arena.plugins.stored_roots import StoredRoot, make_root
 from arena.server import sandboxing
 from arena.server.league import PLAN_AHEAD, RANKED, League
 from arena.server.models import WorkersInfo
@@ -69,6 +71,7 @@ class LeagueLadder:
         self._thread: threading.Thread | None = None
         self._pool: Executor | None = None
         self._pool_bots: frozenset[tuple[str, str]] = frozenset()
+        self._root: StoredRoot | None = None
         self._started = now()
 
     # --- running ------------------------------------------------------------------------------------
@@ -103,16 +106,21 @@ class LeagueLadder:
             traceback.print_exc()
 
     def run(self) -> None:
-        """Play until :meth:`stop` (or ``max_games`` stored games)."""
-        with League.open(self.folder) as league:
-            try:
-                while not self._stopping.is_set() and not self._enough():
-                    if not self._turn(league):
-                        self._report(league, "paused" if league.paused else "waiting")
-                        self._stopping.wait(IDLE_SECONDS)
-            finally:
-                self._close_pool()
-                self._report(league, "stopped")
+        """Play until :meth:`stop` (or ``max_games`` stored games). The versions' files are unpacked in a
+        root of the ladder's own, removed when it stops."""
+        self._root = make_root()
+        try:
+            with League.open(self.folder) as league:
+                try:
+                    while not self._stopping.is_set() and not self._enough():
+                        if not self._turn(league):
+                            self._report(league, "paused" if league.paused else "waiting")
+                            self._stopping.wait(IDLE_SECONDS)
+                finally:
+                    self._close_pool()
+                    self._report(league, "stopped")
+        finally:
+            self._root.release()
 
     def _enough(self) -> bool:
         return self.max_games is not None and self.games_played >= self.max_games
@@ -154,7 +162,10 @@ class LeagueLadder:
             return self._pool
         self._close_pool()
         everyone = {(b.name, b.version): b for b in (*league.play_bots(league.waiting(), active=True), *needed)}
-        config: PluginConfig = sandboxing.play_config(tuple(everyone.values()), league.settings.build_timeout)
+        assert self._root is not None  # made by run()
+        prune_unpacked(self._root.path, everyone.values())  # the versions no longer played
+        config: PluginConfig = sandboxing.play_config(tuple(everyone.values()), league.settings.build_timeout,
+                                                      self._root.path)
         registry = load_registry(config)
         self._pool = self.executor.start(self.workers, config, sandboxing.play_limits(self.workers), registry)
         self._pool_bots = frozenset(everyone)

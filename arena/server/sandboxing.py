@@ -18,6 +18,7 @@ from arena.plugins.module_check import ModuleReport, probe_modules
 from arena.plugins.programs.manifest import Program
 from arena.plugins.registry import PluginConfig
 from arena.plugins.stored import StoredBot
+from arena.plugins.stored_roots import process_root
 
 LIMITS = SandboxLimits()
 """The hard limits of every league bot, in its builds and its games."""
@@ -35,6 +36,7 @@ def check_module(path: Path, time_limit: float) -> ModuleReport:
     with tempfile.TemporaryDirectory(prefix="arena-check-") as scratch:
         module = Path(scratch) / path.name
         module.write_bytes(path.read_bytes())
+        module.chmod(0o644)  # whatever the umask: the sandbox's unprivileged user reads it
         return probe_modules([module], time_limit, SandboxProbe(LIMITS))[module]
 
 
@@ -47,11 +49,13 @@ def build(program: Program, directory: Path, time_limit: float) -> tuple[bool, s
     return log.ok, summary + ("\n" + log.output.strip() if log.output.strip() else "")
 
 
-def play_config(bots: tuple[StoredBot, ...], build_timeout: float) -> PluginConfig:
+def play_config(bots: tuple[StoredBot, ...], build_timeout: float, stored_dir: Path | None = None) -> PluginConfig:
     """The plugin configuration that plays the league's ``bots`` (and nothing from the current directory or
-    the environment) in every worker process."""
+    the environment) in every worker process, their files unpacked in ``stored_dir`` (a root of
+    :mod:`arena.plugins.stored_roots`; by default this process's own)."""
+    root = process_root() if stored_dir is None else stored_dir
     return PluginConfig(use_cwd_bots=False, use_env_path=False, stored_bots=bots, build_timeout=build_timeout,
-                        confined=SandboxProbe(LIMITS))
+                        confined=SandboxProbe(LIMITS), stored_dir=str(root))
 
 
 def play_limits(workers: int) -> Limits:

@@ -20,6 +20,7 @@ from arena.plugins.programs.bot import ExecBot, ProgramBot
 from arena.plugins.programs.manifest import directory_version, source_files
 from arena.plugins.registry import BotEntry, PluginConfig, Registry, add_stored_bots
 from arena.plugins.stored import PROGRAM, PYTHON, VERSION_MARK, StoredBot
+from arena.plugins.stored_roots import process_root
 from arena.storage.store import Store, default_db_path
 
 PYTHON_CAP = 2**20
@@ -118,5 +119,7 @@ def use_stored_versions(texts: Sequence[str], db: str | Path | None, registry: R
                            f"there is no database {path} (--db) to keep it")
     with Store(path) as store:
         resolved, bots = resolve_stored(store, texts)
+    config = replace(config, stored_bots=(*config.stored_bots, *bots),
+                     stored_dir=config.stored_dir or str(process_root()))  # the workers unpack where this process does
     add_stored_bots(registry, bots, config)
-    return resolved, replace(config, stored_bots=(*config.stored_bots, *bots))
+    return resolved, config

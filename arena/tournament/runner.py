@@ -21,6 +21,7 @@ from arena.play.executors import default_workers, run_in_process
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig, Registry, bot_directories, load_registry
+from arena.plugins.stored_roots import process_root
 from arena.stats.ratings import Rating
 from arena.stats.standings import PlayedGame, Standings, StandingsTally, played_game, standings_from_games
 from arena.storage.history import finalize_run
@@ -316,7 +317,9 @@ def resume_config(store: Store, run_id: int, config: PluginConfig) -> tuple[Plug
     kept = [directory for directory in remembered if directory not in gone and Path(directory).resolve() not in known]
     named = [*list(row.definition.get("bots", [])), row.definition.get("gauntlet") or ""]
     stored = stored_bots_of(store, [text for text in named if text])
-    return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored)), gone
+    stored_dir = config.stored_dir or (str(process_root()) if stored else None)  # shared with the workers
+    return replace(config, bot_dirs=(*config.bot_dirs, *kept), stored_bots=(*config.stored_bots, *stored),
+                   stored_dir=stored_dir), gone
 
 
 def open_run(store: Store, tournament: TournamentPlan, new: bool = False,

@@ -103,7 +103,7 @@ def _copy_back(work: Path, directory: Path) -> None:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(made, target)
-            target.chmod(made.stat().st_mode & 0o755)
+            target.chmod(0o755 if made.stat().st_mode & 0o111 else 0o644)  # the bot's user reads it, whatever the umask
 
 
 def ensure_built_in_sandbox(program: Program, limits: SandboxLimits) -> None:

@@ -50,6 +50,7 @@ class SandboxProbe:
         request = folder / "request.json"
         modules = [str(path.resolve()) for path in paths]
         request.write_text(json.dumps({"sys_path": [entry for entry in sys.path if entry], "modules": modules}))
+        request.chmod(0o644)  # whatever the umask: the sandbox's own user reads it
         result.touch()
         result.chmod(0o666)
         confinement = Confinement(self.limits, read_only=(*interpreter_paths(), *modules), writable=(str(folder),),

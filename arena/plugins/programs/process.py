@@ -24,7 +24,8 @@ from arena.plugins.programs.survivors import MARK, kill_marked, new_mark
 MAX_LINE = 1 << 20
 """The longest line a program may write (bytes): a Tron turn in JSON is a few kilobytes."""
 STDERR_CAP = 64 << 10
-"""How much of a program's stderr is kept with the game."""
+"""How much of a program's stderr is kept with the game: its first quarter from the start, the rest from the end
+(where a crash's message is)."""
 EXIT_WAIT = 0.5
 """How long a program that met end of input may take to exit before it is killed."""
 
@@ -47,6 +48,7 @@ class ProgramProcess:
         self.max_line = max_line
         self.stderr_cap = stderr_cap
         self._stderr = bytearray()
+        self._stderr_tail = bytearray()
         self._stderr_dropped = 0
         self._pending = bytearray()
         self.mark: str | None = None
@@ -143,9 +145,13 @@ class ProgramProcess:
             if not chunk:
                 self._err_open = False
                 return
-            room = self.stderr_cap - len(self._stderr)
-            self._stderr += chunk[:max(room, 0)]
-            self._stderr_dropped += max(len(chunk) - max(room, 0), 0)
+            room = max(self.stderr_cap // 4 - len(self._stderr), 0)
+            self._stderr += chunk[:room]
+            self._stderr_tail += chunk[room:]
+            excess = len(self._stderr_tail) - (self.stderr_cap - self.stderr_cap // 4)
+            if excess > 0:
+                del self._stderr_tail[:excess]
+                self._stderr_dropped += excess
 
     def _ended(self, how: str) -> BotFailure:
         try:
@@ -157,11 +163,12 @@ class ProgramProcess:
         return BotFailure("crash", f"exited ({describe_status(code)})" if code is not None else f"{how} and was killed")
 
     def stderr_text(self) -> str:
-        """Everything kept of the program's stderr, with a note of how much was dropped past the cap."""
-        text = self._stderr.decode("utf-8", "replace")
-        if self._stderr_dropped:
-            text += f"\n[{self._stderr_dropped} more bytes of stderr dropped]\n"
-        return text
+        """Everything kept of the program's stderr (its start and its end), with a note of how much was dropped
+        between them past the cap."""
+        if not self._stderr_dropped:
+            return (self._stderr + self._stderr_tail).decode("utf-8", "replace")
+        head, tail = (part.decode("utf-8", "replace") for part in (self._stderr, self._stderr_tail))
+        return f"{head}\n[{self._stderr_dropped} bytes of stderr dropped here]\n{tail}"
 
     def close(self, wait: float = EXIT_WAIT) -> str:
         """Close the program's stdin, give it ``wait`` seconds to exit, then kill its process group.

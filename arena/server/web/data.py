@@ -76,13 +76,15 @@ def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[s
                      if player.team == team.name and player.bot == name and player.failure]
             if not seats:
                 continue
-            kept = {int(f.get("seat", -1)): f for f in league.game_record(info.id).get("failures", [])}
+            record = league.game_record(info.id)
+            kept = {int(f.get("seat", -1)): f for f in record.get("failures", [])}
             for index in seats:
                 failure = kept.get(index, {})
                 player = info.seats[index]
+                stderr = failure.get("stderr") or record.get("stderr", {}).get(str(index), "")  # a program's, by seat
                 found.append({"game": info.id, "label": player.label, "number": player.number,
                               "kind": failure.get("kind", player.failure), "detail": failure.get("detail", ""),
-                              "traceback": failure.get("traceback", ""), "stderr": failure.get("stderr", "")})
+                              "traceback": failure.get("traceback", ""), "stderr": stderr})
     return sorted(found, key=lambda f: -f["game"])
 
 
