@@ -54,14 +54,14 @@ def game(league: League, game_id: int, who: Team | Organiser | None = None) -> d
         info = league.game_info(game_id)
     except ArenaError as exc:
         raise NotFound(str(exc)) from None
-    found = views.game(info)
+    found = views.game(info)  # a game without failures, read by anyone: its line of the games' list
     visible = privacy.visible_seats(who, info.seats)
-    found["failures"], found["stderr"] = [], {}
     if visible or any(seat.failure for seat in info.seats):
         shown = privacy.record_for(league.game_record(game_id), visible, isinstance(who, Organiser))
         found["reason"] = shown["result"]["reason"]
-        found["failures"] = shown.get("failures", [])
-        found["stderr"] = shown.get("stderr", {})
+        for key in ("failures", "stderr"):
+            if shown.get(key):
+                found[key] = shown[key]
     return found
 
 

@@ -83,9 +83,10 @@ def game_page(request: Request, game_id: int) -> HTMLResponse:
     found = web.cache.get(("game", game_id, who), league, lambda: data.game(league, game_id, who), changes=False)
     title, data_json, replay_error = web.cache.get(("replay", game_id, who), league,
                                                    lambda: _replay(league, web, game_id, who), changes=False)
-    own = {int(seat) for seat in found["stderr"]} | {int(f["seat"]) for f in found["failures"] if "traceback" in f}
-    mine = [{"seat": seat, "label": found["seats"][seat]["label"], "failure": _failure_of(found, seat),
-             "stderr": found["stderr"].get(str(seat), "")} for seat in sorted(own)]
+    stderr, failures = found.get("stderr", {}), found.get("failures", [])
+    own = {int(seat) for seat in stderr} | {int(f["seat"]) for f in failures if "traceback" in f}
+    mine = [{"seat": seat, "label": found["seats"][seat]["label"], "failure": _failure_of(failures, seat),
+             "stderr": stderr.get(str(seat), "")} for seat in sorted(own)]
     response = render(request, web, league, "game.html", who=who, session=session, game=found, title=title,
                       data_json=data_json, replay_error=replay_error, mine=mine,
                       private=any(seat["failure"] for seat in found["seats"]) and not isinstance(who, Organiser))
@@ -94,8 +95,8 @@ def game_page(request: Request, game_id: int) -> HTMLResponse:
     return response
 
 
-def _failure_of(found: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    return next((f for f in found["failures"] if int(f["seat"]) == seat), None)
+def _failure_of(failures: list[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+    return next((f for f in failures if int(f["seat"]) == seat), None)
 
 
 def _replay(league: League, web: WebState, game_id: int, who: Identity | None) -> tuple[str, Markup, str | None]:
