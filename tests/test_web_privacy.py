@@ -68,8 +68,8 @@ def every_get(live):
             paths += [route.path.replace("{team}", team).replace("{bot}", bot) for team, bot in bots]
         else:
             paths.append(route.path)
-    return paths + ["/games?bot=bob/crasher", "/api/games?bot=bob/crasher&limit=500",
-                    "/api/bots/bob/crasher?games=500"]
+    return [*paths, "/games?bot=bob/crasher", "/api/games?bot=bob/crasher&limit=500",
+            "/api/bots/bob/crasher?games=500"]
 
 
 def sign_in(live, token):
