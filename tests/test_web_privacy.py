@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from arena.server.web.privacy import short_failure
 from tests.web_server import LiveServer, new_league, play_games, submit_bots
 
 SOURCE_MARK = "source-mark-Kp37"
@@ -144,3 +145,24 @@ def test_a_team_reads_its_own_bots_failures_in_full_and_the_organiser_reads_all(
     assert MESSAGE_MARK in live.get("/api/games/0/record").json()["result"]["reason"]  # the session counts too
     assert SOURCE_MARK in live.get("/team").text
     live.jar.clear()
+
+
+@pytest.mark.parametrize(("kind", "detail", "short"), [
+    ("crash", "raised KeyError on move 3: 'nope' (/tmp/arena-stored-0/bob/bot.py:4, in act)",
+     "raised KeyError on move 3"),
+    ("crash", "raised ValueError in start(): x = secret()  # a line (bot.py:9, in start)",
+     "raised ValueError in start()"),
+    ("crash", "raised SyntaxError: invalid syntax (bot.py, line 4)", "raised SyntaxError"),
+    ("crash", "raised a b c: d", "crashed"),
+    ("crash", "exited (exit code 1) on move 12", "crashed on move 12"),
+    ("crash", "could not start 'python3' in /tmp/arena-x/bob (No such file or directory) on move 1",
+     "crashed on move 1"),
+    ("crash", "its build failed: gcc: bot.c:4: error", "crashed"),
+    ("timeout", "was still thinking on move 5 after 1.20 s (the time limit and its grace), and was stopped",
+     "ran out of time on move 5"),
+    ("illegal", "returned '/etc/passwd' on move 2, which is not a legal action", "made an illegal move on move 2"),
+    ("memory", "ran out of memory in start() (MemoryError)", "ran out of memory in start()"),
+    ("other", "anything at all", "failed"),
+])
+def test_a_short_reason_keeps_the_kind_the_exception_type_and_where_and_nothing_else(kind, detail, short):
+    assert short_failure(kind, detail) == short
