@@ -12,6 +12,7 @@ from arena.cli.app import app
 from arena.cli.common import Address, ExecutorName, err, out, user_errors
 from arena.play.executor_choice import ExecutorChoice
 from arena.server.web import client
+from arena.server.web.connections import HEADER_SECONDS, KEEP_ALIVE_SECONDS, ServerLimits
 
 
 @app.command()
@@ -28,6 +29,14 @@ def serve(
         = None,
     executor: ExecutorName = None,
     address: Address = None,
+    max_connections: Annotated[int | None, typer.Option(
+        "--max-connections", help="Connections held at once; beyond them a client gets 503 [default: 2000, fewer "
+                                  "if the process may not open enough files].", show_default=False)] = None,
+    header_timeout: Annotated[float, typer.Option(
+        "--header-timeout", help="Seconds a connection has to send a whole request head, then it is closed.")]
+        = HEADER_SECONDS,
+    keep_alive: Annotated[int, typer.Option(
+        "--keep-alive", help="Seconds an idle connection is kept open after a response.")] = KEEP_ALIVE_SECONDS,
 ) -> None:
     """Serve a league on the web: the leaderboard, bots, games and replays, team and organiser pages, a JSON API,
     with its ladder playing ranked games until Ctrl-C."""
@@ -39,11 +48,19 @@ def serve(
         raise typer.BadParameter("must be 0 to 65535", param_hint="'--port'")
     if workers is not None and workers < 1:
         raise typer.BadParameter("must be at least 1", param_hint="'--workers'")
+    if max_connections is not None and max_connections < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="'--max-connections'")
+    if not 0 < header_timeout <= 3600:
+        raise typer.BadParameter("must be more than 0 and at most 3600 seconds", param_hint="'--header-timeout'")
+    if not 1 <= keep_alive <= 3600:
+        raise typer.BadParameter("must be 1 to 3600 seconds", param_hint="'--keep-alive'")
+    limits = ServerLimits(max_connections, header_timeout, keep_alive)
 
     def ready(url: str) -> None:
         err.print(f"serving {folder} at {url} (Ctrl-C stops)", highlight=False, soft_wrap=True)
 
-    run_server(folder, host, port, ExecutorChoice(executor or "local", address), workers, on_ready=ready)
+    run_server(folder, host, port, ExecutorChoice(executor or "local", address), workers, on_ready=ready,
+               limits=limits)
 
 
 @app.command()

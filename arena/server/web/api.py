@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from arena.server.league import League
 from arena.server.models import Team, VersionInfo
 from arena.server.web import data, views
-from arena.server.web.auth import api_organiser, api_team
+from arena.server.web.auth import Identity, api_organiser, api_team, reader
 from arena.server.web.state import WebState
 from arena.server.web.uploads import unpack_upload
 
@@ -55,19 +55,33 @@ def get_games(request: Request, bot: Annotated[str | None, Query(description="te
 
 
 @router.get("/games/{game_id}", summary="A game")
-def get_game(request: Request, game_id: int) -> dict[str, Any]:
-    """One finished game: its players, result and reason, and where its record is."""
+def get_game(request: Request, game_id: int) -> JSONResponse:
+    """One finished game: its players, result and reason, and where its record is. A failed bot's reason is
+    its kind and a short reason; with a token (or a signed-in session) of a team that played, its own bots'
+    failures come in full, with their tracebacks and stderr (the organiser's: every bot's)."""
     web = web_state(request)
     league = web.league()
-    return web.cache.get(("game", game_id), league, lambda: data.game(league, game_id), changes=False)
+    who = reader(request, web, league)
+    found = web.cache.get(("game", game_id, who), league, lambda: data.game(league, game_id, who), changes=False)
+    return JSONResponse(found, headers=_private(who))
 
 
 @router.get("/games/{game_id}/record", summary="A game's record")
 def get_record(request: Request, game_id: int) -> JSONResponse:
-    """The game's record (``arena-record/1``), as a file to download; ``arena replay`` replays it."""
+    """The game's record (``arena-record/1``), as a file to download; ``arena replay`` replays it. Another
+    team's failures keep their kind and short reason, without traceback or stderr: send your team's token to
+    read your own bots' in full (the organiser's token: all)."""
     web = web_state(request)
-    found = data.record(web.league(), game_id)
-    return JSONResponse(found, headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
+    league = web.league()
+    who = reader(request, web, league)
+    found = data.record(league, game_id, who)
+    headers = {"Content-Disposition": f'attachment; filename="game-{game_id}.json"'}
+    return JSONResponse(found, headers=headers | _private(who))
+
+
+def _private(who: Identity | None) -> dict[str, str]:
+    """Headers for an answer that depends on who asks: never kept by a shared cache."""
+    return {"Vary": "Authorization, Cookie"} | ({} if who is None else {"Cache-Control": "private, no-store"})
 
 
 @router.get("/team", summary="Your team")

@@ -49,6 +49,15 @@ def api_organiser(request: Request, league: League) -> Organiser:
     return found
 
 
+def reader(request: Request, web: WebState, league: League) -> Identity | None:
+    """Who reads an answer that shows its owner more than everyone (a game, its record): the team or organiser
+    of the bearer token (401 for a token that is not valid), else the browser's signed-in session, else
+    ``None``: anyone."""
+    if bearer_token(request) is not None:
+        return api_identity(request, league)
+    return browser_session(request, web, league)[0]
+
+
 def browser_session(request: Request, web: WebState, league: League) -> tuple[Identity | None, Session | None]:
     """Who the browser signed in as, and its session; ``(None, None)`` if it did not, or its token is no longer
     valid (rotated or revoked: the session ends then)."""

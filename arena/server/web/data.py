@@ -7,8 +7,8 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.report.charts import ChartLayout, SparklineLayout, point_layout, sparkline_layout
 from arena.server.league import League
-from arena.server.models import Team
-from arena.server.web import views
+from arena.server.models import Organiser, Team
+from arena.server.web import privacy, views
 from arena.stats.proportions import score_rate
 
 MAX_GAMES = 500
@@ -46,20 +46,33 @@ def games(league: League, bot: str | None, limit: int) -> dict[str, Any]:
     return {"bot": bot or None, "limit": limit, "games": [views.game(info) for info in found]}
 
 
-def game(league: League, game_id: int) -> dict[str, Any]:
-    """One finished game; :class:`NotFound` if there is none with that id."""
+def game(league: League, game_id: int, who: Team | Organiser | None = None) -> dict[str, Any]:
+    """One finished game as ``who`` may read it (:mod:`~arena.server.web.privacy`): each failure's kind and
+    short reason, with the reason, traceback and stderr in full for ``who``'s own seats (the organiser's: all);
+    :class:`NotFound` if there is no game ``game_id``."""
     try:
-        return views.game(league.game_info(game_id))
+        info = league.game_info(game_id)
     except ArenaError as exc:
         raise NotFound(str(exc)) from None
+    found = views.game(info)  # a game without failures, read by anyone: its line of the games' list
+    visible = privacy.visible_seats(who, info.seats)
+    if visible or any(seat.failure for seat in info.seats):
+        shown = privacy.record_for(league.game_record(game_id), visible, isinstance(who, Organiser))
+        found["reason"] = shown["result"]["reason"]
+        for key in ("failures", "stderr"):
+            if shown.get(key):
+                found[key] = shown[key]
+    return found
 
 
-def record(league: League, game_id: int) -> dict[str, Any]:
-    """One finished game's record."""
+def record(league: League, game_id: int, who: Team | Organiser | None = None) -> dict[str, Any]:
+    """One finished game's record as ``who`` may read it (see :func:`game`)."""
     try:
-        return league.game_record(game_id)
+        info = league.game_info(game_id)
+        found = league.game_record(game_id)
     except ArenaError as exc:
         raise NotFound(str(exc)) from None
+    return privacy.record_for(found, privacy.visible_seats(who, info.seats), isinstance(who, Organiser))
 
 
 def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:

@@ -13,9 +13,10 @@ from arena.core.errors import ArenaError
 from arena.report.charts import ChartLayout, SparklineLayout
 from arena.report.replay_page import _json_for_script, page_title, replay_data
 from arena.server.league import League
+from arena.server.models import Organiser
 from arena.server.web import data, views
 from arena.server.web.api import web_state
-from arena.server.web.auth import browser_session
+from arena.server.web.auth import Identity, browser_session
 from arena.server.web.rendering import render
 from arena.server.web.state import WebState
 
@@ -74,20 +75,33 @@ def games_page(request: Request, bot: Annotated[str | None, Query()] = None,
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: int) -> HTMLResponse:
-    """A game in the replay viewer, with its players, result and record."""
+    """A game in the replay viewer, with its players, result and record; the signed-in team's own bots'
+    failures in full (tracebacks and stderr), anyone else's as their kind and a short reason."""
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    found = web.cache.get(("game", game_id), league, lambda: data.game(league, game_id), changes=False)
-    title, data_json, replay_error = web.cache.get(("replay", game_id), league,
-                                                   lambda: _replay(league, web, game_id), changes=False)
-    return render(request, web, league, "game.html", who=who, session=session, game=found,
-                  title=title, data_json=data_json, replay_error=replay_error)
+    found = web.cache.get(("game", game_id, who), league, lambda: data.game(league, game_id, who), changes=False)
+    title, data_json, replay_error = web.cache.get(("replay", game_id, who), league,
+                                                   lambda: _replay(league, web, game_id, who), changes=False)
+    stderr, failures = found.get("stderr", {}), found.get("failures", [])
+    own = {int(seat) for seat in stderr} | {int(f["seat"]) for f in failures if "traceback" in f}
+    mine = [{"seat": seat, "label": found["seats"][seat]["label"], "failure": _failure_of(failures, seat),
+             "stderr": stderr.get(str(seat), "")} for seat in sorted(own)]
+    response = render(request, web, league, "game.html", who=who, session=session, game=found, title=title,
+                      data_json=data_json, replay_error=replay_error, mine=mine,
+                      private=any(seat["failure"] for seat in found["seats"]) and not isinstance(who, Organiser))
+    if who is not None:
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
-def _replay(league: League, web: WebState, game_id: int) -> tuple[str, Markup, str | None]:
-    """A game's title and the replay viewer's data (or why it cannot be drawn)."""
-    record = data.record(league, game_id)
+def _failure_of(failures: list[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+    return next((f for f in failures if int(f["seat"]) == seat), None)
+
+
+def _replay(league: League, web: WebState, game_id: int, who: Identity | None) -> tuple[str, Markup, str | None]:
+    """A game's title and the replay viewer's data as ``who`` may read it (or why it cannot be drawn)."""
+    record = data.record(league, game_id, who)
     try:
         return page_title(record), Markup(_json_for_script(replay_data(record, web.registry))), None
     except ArenaError as exc:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
+from arena.server.web.connections import ServerLimits, open_files_for
 
 EXTRA_HINT = "the web server needs the league extra: pip install 'bot-arena[league]'"
 
@@ -69,21 +70,25 @@ def address_of(sock: socket.socket) -> str:
 
 
 def serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers: int | None,
-          on_ready: Callable[[str], None] = print, ladder: bool = True) -> None:
+          on_ready: Callable[[str], None] = print, ladder: bool = True, limits: ServerLimits | None = None) -> None:
     """Serve the league in ``folder`` on ``host:port`` (port 0: a free one) until interrupted; ``on_ready`` gets
-    the address once the server listens. Without ``ladder`` no games are played (the pages and the API only)."""
+    the address once the server listens. Without ``ladder`` no games are played (the pages and the API only).
+    ``limits``: the connections it holds and for how long (:mod:`arena.server.web.connections`)."""
     check_installed()
     import uvicorn
 
     from arena.plugins.registry import PluginConfig, load_registry
     from arena.server.web.app import create_app
+    from arena.server.web.guarded_h11 import uvicorn_options
+
+    limits = open_files_for(limits or ServerLimits())
 
     load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False)).executor(executor.name)  # a known one
     app = create_app(folder, ladder_running(folder, executor, workers)) if ladder else create_app(folder)
     sock = listen(host, port)
     address = address_of(sock)
     config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=True, server_header=False,
-                            lifespan="on")
+                            lifespan="on", **uvicorn_options(limits))
     server = uvicorn.Server(config)
     original_startup = server.startup
 

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from arena.server.models import BoardRow, BotInfo, GameInfo, Seat, VersionInfo
+from arena.server.web.privacy import listed_reason
 
 
 def bot_path(team: str, bot: str) -> str:
@@ -28,9 +29,10 @@ def seat(player: Seat) -> dict[str, Any]:
 
 
 def game(info: GameInfo) -> dict[str, Any]:
-    """One finished game, with its players and the addresses of its page and record."""
+    """One finished game, with its players and the addresses of its page and record; a failed bot's reason in
+    words of its kind only (:func:`~arena.server.web.privacy.listed_reason`)."""
     return {"id": info.id, "kind": info.kind, "seats": [seat(player) for player in info.seats],
-            "reason": info.reason, "map": info.map, "seed": info.seed, "finished_at": info.finished_at,
+            "reason": listed_reason(info), "map": info.map, "seed": info.seed, "finished_at": info.finished_at,
             "url": f"/games/{info.id}", "record_url": f"/api/games/{info.id}/record"}
 
 
