@@ -37,6 +37,7 @@ from arena.play.executors import default_workers
 from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.report.analysis import render_analysis
 from arena.report.html import build_html
+from arena.report.replay_choice import DEFAULT_REPLAYS, ReplayChoice, chosen_rows, game_count
 from arena.report.replay_page import write_game_pages
 from arena.stats.analysis import compare_ratings
 from arena.storage import summary_queries
@@ -179,9 +180,12 @@ def report_command(
                                               show_default=False)] = None,
     html_file: Annotated[Path | None, typer.Option(
         "--html", metavar="FILE", help="Write a self-contained HTML report here.", show_default=False)] = None,
-    replays: Annotated[bool, typer.Option(
-        help="With --html: also write every game's replay page into a folder beside the report "
-             "(REPORT-games/) and link each game to it.")] = True,
+    replays: Annotated[str, typer.Option(
+        "--replays", metavar="all|none|N",
+        help="With --html: which games get a replay page, in a folder beside the report (REPORT-games/): all, "
+             "none, or N games (the longest of each pairing, then games spread over the run) "
+             f"[default: {DEFAULT_REPLAYS}].", show_default=False)] = str(DEFAULT_REPLAYS),
+    no_replays: Annotated[bool, typer.Option("--no-replays", help="The same as --replays none.")] = False,
     formats: Format = "table",
     db: Db = None,
     bots_dir: BotsDir = None,
@@ -190,22 +194,25 @@ def report_command(
     RUN); --html for a page, with each game linked to its replay."""
     if formats not in ("table", "md", "csv", "json", "latex"):
         raise ArenaError(f"--format {formats!r} is not one of: table, md, csv, json, latex")
+    choice = ReplayChoice(0) if no_replays else ReplayChoice.parse(replays)
     with Store(db, read_only=True) as store:
         if run is None:
             run = store.latest_run().id
         if html_file is not None:
-            games_href = None
-            if replays:
+            total = game_count(store, run)
+            games_href, games, note = None, [], choice.describe(0, total)
+            if choice.count != 0:
                 folder = html_file.parent / f"{html_file.stem}-games"
                 registry = load_registry_reporting(plugin_config(bots_dir))
-                pages = write_game_pages(run, [(row.idx, row.record) for row in store.games(run_id=run)], folder,
-                                         registry)
+                pages = write_game_pages(run, ((row.idx, row.record) for row in chosen_rows(store, run, choice)),
+                                         folder, registry, f"Run {run}: the games with a replay page")
                 for problem in pages.problems:
                     err.print(f"not replayable: {problem}", highlight=False, soft_wrap=True)
-                games_href = folder.name
-            html_file.write_text(build_html(store, run, games_href), encoding="utf-8")
-            err.print(f"report written to {html_file}" + (f", replay pages to {html_file.stem}-games/"
-                                                          if replays else ""), highlight=False)
+                games_href, games, note = folder.name, pages.games, choice.describe(len(pages.games), total)
+            html_file.write_text(build_html(store, run, games_href, games, note), encoding="utf-8")
+            err.print(f"report written to {html_file}" + (f", {len(games)} replay pages to {html_file.stem}-games/"
+                                                          if games_href else "") + f". {note}",
+                      highlight=False, soft_wrap=True)
             return
         standings = summary_queries.standings(store, run)
         analysis = summary_queries.analysis(store, run)

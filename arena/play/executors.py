@@ -2,7 +2,9 @@
 
 Workers are forked on Linux when the process starting them runs no other thread, and spawned otherwise
 (:func:`start_method`); either way they rebuild the plugin registry from the same :class:`PluginConfig`, so
-a game plays identically in any process. Each worker caps its own memory,
+a game plays identically in any process. A worker dies with the process that started it, holds none of its
+files (the database included) and imports nothing from the current directory
+(:mod:`arena.play.worker_start`). Each worker caps its own memory,
 sends bot output to ``/dev/null`` (a bot's prints never corrupt the arena's output), and interrupts
 overrunning bots with :class:`arena.play.limits.MoveGuard`. The parent watches every worker: one that is
 stuck past the kill deadline (a bot blocked inside C code) is killed, one that dies (a bot called
@@ -39,6 +41,7 @@ from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
 from arena.play.sandbox.confine import require_sandbox
 from arena.play.setup_queue import SetupQueue
 from arena.play.strays import swept
+from arena.play.worker_start import open_descriptors, spawn_safely, worker_started
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
 CHUNK_SECONDS = 0.02
@@ -97,7 +100,9 @@ def _silence_output() -> None:
     faulthandler.disable()  # a forked worker inherits it, writing to wherever the parent's stderr was
 
 
-def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: Any, slot: int) -> None:
+def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: Any, slot: int, parent: int,
+                 inherited: frozenset[int] = frozenset()) -> None:
+    worker_started(parent, inherited)  # dies with the command, holds none of its files, imports nothing from "."
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _silence_output()
     apply_memory_limit(limits.memory_limit)
@@ -199,9 +204,14 @@ class WorkerPool:
             self._slots[slot * SLOT_FIELDS + field_index] = 0.0
         forked = start_method() == "fork"
         context = multiprocessing.get_context("fork") if forked else multiprocessing.get_context("spawn")
+        spawn_safely()
         parent, child = context.Pipe()
+        # A forked worker inherits every descriptor of this process (fork ignores close-on-exec): it lets go of
+        # all it had before the fork but its own end of the pipe. A spawned one inherits none.
+        inherited = open_descriptors() - {child.fileno()} if forked else frozenset()
         process = context.Process(target=_worker_main, name=f"arena-worker-{slot}",
-                                  args=(child, self.config, self.limits, self._slots, slot), daemon=False)
+                                  args=(child, self.config, self.limits, self._slots, slot, os.getpid(), inherited),
+                                  daemon=False)
         process.start()
         child.close()
         return _Worker(slot, process, parent)

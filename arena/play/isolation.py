@@ -25,6 +25,7 @@ from arena.play.bot_traceback import Crash, crash_of
 from arena.play.clocks import stop_after
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
 from arena.play.strays import StrayWatch, is_swept
+from arena.play.worker_start import spawn_safely, worker_started
 from arena.plugins.programs.bot import ProgramBot
 from arena.plugins.programs.survivors import with_stray_note
 from arena.plugins.registry import PluginConfig, Registry, load_registry
@@ -32,7 +33,8 @@ from arena.plugins.registry import PluginConfig, Registry, load_registry
 START_SECONDS = 60.0 + PREPARE_SECONDS  # a fresh bot process imports arena and the bot's module, and prepares
 
 
-def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: int | None) -> None:
+def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: int | None, parent: int) -> None:
+    worker_started(parent)  # spawned: it inherited nothing but its pipe
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -103,8 +105,10 @@ class BotProcess:
         if self.process is not None and self.process.is_alive():
             return
         context = multiprocessing.get_context("spawn")
+        spawn_safely()
         parent, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, self.config, self.spec, self.limits.memory_limit),
+        self.process = context.Process(target=_serve, args=(child, self.config, self.spec, self.limits.memory_limit,
+                                                            os.getpid()),
                                        name=f"arena-bot-{self.spec.name}", daemon=True)
         self.process.start()
         child.close()

@@ -9,9 +9,12 @@ A task is a module-level function and picklable arguments, and its result comes 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, Self
+
+from arena.play.worker_start import spawn_safely, worker_started
 
 
 class TaskPool(Protocol):
@@ -36,13 +39,17 @@ class TaskPool(Protocol):
         ...
 
 
-def _ignore_interrupts() -> None:
+def _task_worker_started(parent: int) -> None:
+    worker_started(parent)  # dies with the command, imports nothing from the current directory
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's to handle: it stops and saves
 
 
 class LocalTaskPool(ProcessPoolExecutor):
-    """``size`` fresh processes of this machine (started by spawn, deaf to Ctrl-C, which the command handles)."""
+    """``size`` fresh processes of this machine (started by spawn, deaf to Ctrl-C, which the command handles,
+    and killed with it: :mod:`arena.play.worker_start`)."""
 
     def __init__(self, size: int):
-        super().__init__(size, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts)
+        spawn_safely()
+        super().__init__(size, mp_context=multiprocessing.get_context("spawn"), initializer=_task_worker_started,
+                         initargs=(os.getpid(),))
         self.size = size

@@ -3,18 +3,19 @@ rendered from ``templates/report.html``.
 
 It holds the standings with their intervals, the pairwise matrix as a heat map with the differences that
 survive Holm's correction marked, the per-map and per-seat tables, rating history charts (the run game
-by game, and every run so far), the failures, and every game linked to its replay page.
+by game, and every run so far), the failures, and the games that have a replay page, each linked to it (a
+bounded choice of them unless asked for all: :mod:`arena.report.replay_choice`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from arena.report.analysis import analysis_tables, standings_sections
 from arena.report.charts import point_layout
 from arena.report.failures import failures_from_summaries
 from arena.report.pages import render
-from arena.report.replay_page import game_line, game_page_name
 from arena.report.time_use import time_use_by_bot, time_use_table, timed_run
 from arena.stats.analysis import Analysis, player_name
 from arena.storage import summary_queries
@@ -52,17 +53,15 @@ FAILED_GAMES_SHOWN = 200
 """The report lists the run's failures game by game up to this many (the counts cover them all)."""
 
 
-def _games(store: Store, run_id: int, games_href: str) -> list[dict[str, object]]:
-    return [game_line(f"game {row.idx}", f"{games_href}/{game_page_name(run_id, row.idx)}", row.record)
-            for row in store.games(run_id=run_id)]
-
-
-def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
+def build_html(store: Store, run_id: int, games_href: str | None = None,
+               games: Sequence[dict[str, Any]] = (), replays_note: str = "") -> str:
     """The report page of stored run ``run_id``; with ``games_href`` (the relative address of a folder of
-    replay pages, as :func:`arena.report.replay_page.write_game_pages` writes it), each game links to its replay.
+    replay pages, as :func:`arena.report.replay_page.write_game_pages` writes it), it lists ``games`` (as
+    ``WrittenPages.games`` gives them, addresses relative to that folder), each linked to its replay, and says
+    ``replays_note`` (which games have a page: :mod:`arena.report.replay_choice`).
 
-    Everything but the list of games comes from the run's summaries, so without it the page is written in
-    about the same time for a run of any length."""
+    Everything but the list of games comes from the run's summaries, so the page is written in about the same
+    time for a run of any length."""
     run = store.run(run_id)
     standings = summary_queries.standings(store, run_id)
     analysis = summary_queries.analysis(store, run_id)
@@ -92,4 +91,6 @@ def build_html(store: Store, run_id: int, games_href: str | None = None) -> str:
         failures=failures, failures_shown=len(failures), failures_total=summary_queries.failure_count(store, run_id),
         time_use=(time_use_table(time_use_by_bot(row.record for row in store.games(run_id=run_id)), "-")
                   if timed_run(run.definition) else None),
-        games=None if games_href is None else _games(store, run_id, games_href), games_href=games_href)
+        games=None if games_href is None else [{**line, "href": f"{games_href}/{line['href']}" if line["href"] else ""}
+                                               for line in games],
+        games_href=games_href, replays_note=replays_note)

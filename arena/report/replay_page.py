@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -172,14 +172,17 @@ class WrittenPages:
 
     written: int
     problems: list[str]
+    games: list[dict[str, Any]] = field(default_factory=list)
+    """Each game listed, as :func:`game_line` gives it, its address relative to the folder of pages."""
 
 
-def write_game_pages(run: int, games: Sequence[tuple[int, dict[str, Any]]], directory: Path,
-                     registry: Registry) -> WrittenPages:
+def write_game_pages(run: int, games: Iterable[tuple[int, dict[str, Any]]], directory: Path,
+                     registry: Registry, title: str | None = None) -> WrittenPages:
     """Write a replay page for every ``(number, record)`` of stored run ``run`` into ``directory``, and its
-    ``index.html``; a record that no longer replays under the current rules is listed without a page."""
+    ``index.html`` (titled ``title``, by default the run's "every game"); a record that no longer replays under
+    the current rules is listed without a page. ``games`` is read one at a time and no record is kept."""
     directory.mkdir(parents=True, exist_ok=True)
-    entries, problems = [], []
+    lines, problems = [], []
     for number, record in games:
         name = game_page_name(run, number)
         try:
@@ -189,6 +192,8 @@ def write_game_pages(run: int, games: Sequence[tuple[int, dict[str, Any]]], dire
             name = ""
         else:
             (directory / name).write_text(page, encoding="utf-8")
-        entries.append(IndexEntry(number, record, name))
-    (directory / "index.html").write_text(build_index_html(f"Run {run}: every game", entries), encoding="utf-8")
-    return WrittenPages(len(entries) - len(problems), problems)
+        lines.append(game_line(f"game {number}", name, record))
+    (directory / "index.html").write_text(
+        render("games_index.html", title=title or f"Run {run}: every game", body_class="index", games=lines),
+        encoding="utf-8")
+    return WrittenPages(len(lines) - len(problems), problems, lines)

@@ -1,0 +1,106 @@
+"""Nothing outlives a killed run: its workers end within seconds of the command, whatever either was doing, and
+no worker ever holds the run's database open."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GONE_WITHIN = 5.0
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The live processes (not zombies) whose environment carries ``mark``."""
+    found = []
+    needle = f"ARENA_TEST_RUN={mark}".encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            environ = Path(f"/proc/{name}/environ").read_bytes()
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in environ.split(b"\0") and state != "Z":
+            found.append(int(name))
+    return found
+
+
+def open_files(pid: int) -> list[str]:
+    """Where each of process ``pid``'s descriptors points."""
+    targets = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            continue
+    return targets
+
+
+def wait_for(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"never saw {what}")
+
+
+def start_run(tmp_path, mark, *extra):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_TEST_RUN": mark}
+    command = [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n", "200000",
+               "-w", "2", "--db", str(tmp_path / "arena.db"), *extra]
+    return subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def workers_of(process, mark):
+    return [pid for pid in marked_processes(mark) if pid != process.pid]
+
+
+def waiting_for_work(pid):
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "unix_stream_read_generic"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("moment", ["playing", "stopping after Ctrl-C", "busy while its workers wait"])
+def test_a_killed_tournament_leaves_no_process_and_no_worker_holds_the_database(tmp_path, moment):
+    mark = uuid.uuid4().hex
+    process = start_run(tmp_path, mark)
+    try:
+        workers = wait_for(lambda: len(workers_of(process, mark)) == 2 and workers_of(process, mark), 30,
+                           "two workers")
+        wait_for(lambda: (tmp_path / "arena.db-wal").exists(), 30, "the run playing")
+        time.sleep(1.0)
+        held = [target for pid in workers for target in open_files(pid) if Path(target).name.startswith("arena.db")]
+        if moment == "stopping after Ctrl-C":
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.1)
+        elif moment == "busy while its workers wait":
+            process.send_signal(signal.SIGSTOP)  # as busy as can be: it sends no work
+            wait_for(lambda: all(waiting_for_work(pid) for pid in workers), 30, "the workers waiting for work")
+        process.kill()
+        process.wait()
+        left = marked_processes(mark)
+        deadline = time.monotonic() + GONE_WITHIN
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = marked_processes(mark)
+        assert left == [], f"still running {GONE_WITHIN} s after the command was killed: {left}"
+        assert held == []  # forked with the database open, the workers let go of it
+    finally:
+        process.kill()
+        process.wait()
+        for pid in marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)
