@@ -156,7 +156,8 @@ class LeagueLadder:
         everyone = {(b.name, b.version): b for b in (*league.play_bots(league.waiting(), active=True), *needed)}
         config: PluginConfig = sandboxing.play_config(tuple(everyone.values()), league.settings.build_timeout)
         registry = load_registry(config)
-        self._pool = self.executor.start(self.workers, config, sandboxing.play_limits(self.workers), registry)
+        limits = sandboxing.play_limits(self.workers, league.settings.build_bytes)
+        self._pool = self.executor.start(self.workers, config, limits, registry)
         self._pool_bots = frozenset(everyone)
         return self._pool
 
