@@ -3,8 +3,8 @@
 The build runs in a folder of its own at the bot folder's path: a tmpfs of ``build_bytes`` (a
 :class:`SandboxLimits` field) inside the sandbox, so nothing it writes reaches the host's disk while it runs.
 The folder's files are streamed in (a tar archive on the build's stdin, unpacked by the wrapper below); once the
-build succeeds, the wrapper stops everything it started and streams every regular file back, each as a
-``SIZE MODE PATH`` header and its bytes. The arena reads that stream within bounds (:data:`BUILD_FILES`
+build succeeds, the wrapper stops everything it started and streams every regular file back, their
+``SIZE MODE PATH`` headers first, then their bytes. The arena reads that stream within bounds (:data:`BUILD_FILES`
 files, ``build_bytes`` bytes, whatever the stream says) and writes the files the build made or changed into
 the bot's folder (never through a link, never outside the folder), so a build can change nothing but its own
 folder, by no more than its cap. Its output is read as it comes and capped (:class:`CappedOutput`).
@@ -32,6 +32,8 @@ from arena.plugins.programs.output import CHUNK, CappedOutput, drain
 BUILD_FILES = 20_000
 """The most files a bot's folder may hold when its build ends."""
 NO_ROOM = b"No space left on device"
+HEADER_BYTES = 4 << 20
+"""The most bytes the headers of a build's files may take together (their names, mostly)."""
 WRAPPER = r"""
 tar -x -p -f - || { echo "arena: the bot's folder could not be copied into its build" >&2; exit 125; }
 exec 0</dev/null
@@ -39,11 +41,12 @@ exec 0</dev/null
 status=$?
 kill -s KILL -1 2>/dev/null
 [ "$status" -eq 0 ] || exit "$status"
-exec find . -type f -exec sh -c 'for f do stat --printf "%s %a %n\0" -- "$f" && cat -- "$f" || exit 1; done' sh {} +
+list=$(mktemp) && find . -type f -print0 > "$list" || exit 125
+xargs -0 -r stat --printf "%s %a %n\0" -- < "$list" && printf "\0" && xargs -0 -r cat -- < "$list"
 """
 """Run inside the sandbox, in the build's folder: unpack the folder from stdin, run the build (its output on
 stderr), stop whatever it left running (so nothing writes beside what follows), and send every regular file
-back on stdout."""
+back on stdout: a ``SIZE MODE PATH`` header ending in NUL for each, an empty one, then their bytes in order."""
 
 
 class ProductError(Exception):
@@ -140,57 +143,75 @@ def _send_folder(directory: Path, stdin: IO[bytes]) -> None:
 
 
 class _Stream:
-    """The build's file stream, read in chunks, never more than asked for kept."""
+    """The build's file stream, read in chunks, never more than a chunk and a header kept."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self.fd = raw.fileno()
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.start = 0
+
+    def _fill(self) -> bool:
+        chunk = os.read(self.fd, CHUNK)
+        if not chunk:
+            return False
+        del self.buffer[:self.start]
+        self.start = 0
+        self.buffer += chunk
+        return True
 
     def read(self, most: int) -> bytes:
         """Up to ``most`` bytes; empty at the end of the stream."""
-        if not self.buffer:
-            self.buffer = os.read(self.fd, CHUNK)
-        taken, self.buffer = self.buffer[:most], self.buffer[most:]
+        if self.start >= len(self.buffer) and not self._fill():
+            return b""
+        taken = bytes(self.buffer[self.start:self.start + most])
+        self.start += len(taken)
         return taken
 
     def header(self) -> bytes | None:
         """The next header, up to its NUL; None at the end of the stream."""
-        text = b""
-        while b"\0" not in text:
-            chunk = self.read(CHUNK)
-            if not chunk:
-                if text:
+        while (end := self.buffer.find(b"\0", self.start)) < 0:
+            if len(self.buffer) - self.start > 8192:
+                raise ProductError("its files came back garbled")
+            if not self._fill():
+                if self.start < len(self.buffer):
                     raise ProductError("its files came back cut short")
                 return None
-            text += chunk
-            if len(text) > 8192 and b"\0" not in text[:8192]:
-                raise ProductError("its files came back garbled")
-        head, _, rest = text.partition(b"\0")
-        self.buffer = rest + self.buffer
+        head = bytes(self.buffer[self.start:end])
+        self.start = end + 1
         return head
 
 
 def _receive_products(raw: IO[bytes], directory: Path, cap: int) -> None:
-    """Write each file the stream holds that the folder does not already hold as it is, within the bounds."""
+    """Write each file the stream holds that the folder does not already hold as it is, once every header is
+    read and within the bounds (so a build past them brings nothing back)."""
     stream = _Stream(raw)
-    files = total = 0
-    while (header := stream.header()) is not None:
+    files: list[tuple[int, int, bytes]] = []
+    total = named = 0
+    while header := stream.header():
         try:
             size_text, mode_text, name = header.split(b" ", 2)
             size, mode = int(size_text), int(mode_text, 8)
         except ValueError:
             raise ProductError("its files came back garbled") from None
-        files += 1
+        files.append((size, mode, name))
         total += size
-        if files > BUILD_FILES:
+        named += len(header)
+        if len(files) > BUILD_FILES:
             raise ProductError(f"its folder holds more than {BUILD_FILES:,} files")
         if size < 0 or total > cap:
             raise ProductError(f"its folder holds more than {cap:,} bytes (build_bytes)")
+        if named > HEADER_BYTES:
+            raise ProductError(f"its files' names take more than {HEADER_BYTES:,} bytes")
+    if header is None and files:
+        raise ProductError("its files came back cut short")
+    for size, mode, name in files:
         target = _target(directory, name)
         if target is None:
             _skip(stream, size)
         else:
             _take(stream, size, target, mode)
+    if stream.read(1):
+        raise ProductError("its files came back garbled")
 
 
 def _target(directory: Path, name: bytes) -> Path | None:
