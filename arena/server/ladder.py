@@ -167,7 +167,8 @@ class LeagueLadder:
         config: PluginConfig = sandboxing.play_config(tuple(everyone.values()), league.settings.build_timeout,
                                                       self._root.path)
         registry = load_registry(config)
-        self._pool = self.executor.start(self.workers, config, sandboxing.play_limits(self.workers), registry)
+        limits = sandboxing.play_limits(self.workers, league.settings.build_bytes)
+        self._pool = self.executor.start(self.workers, config, limits, registry)
         self._pool_bots = frozenset(everyone)
         return self._pool
 

@@ -233,7 +233,8 @@ class League:
         if _get(self.store, "frozen") or (deadline is not None and now() >= deadline):
             raise ArenaError("submissions are closed: the league's final has begun")
         submission = prepare_submission(Path(path), self.game.name, self.game.roles, self.settings.build_timeout,
-                                        self.settings.upload_bytes, self.settings.upload_files)
+                                        self.settings.upload_bytes, self.settings.upload_files,
+                                        self.settings.build_bytes)
         with self.store.transaction():
             same = self.conn.execute("SELECT id FROM league_versions WHERE team_id = ? AND bot = ? AND version = ?",
                                      (team.id, submission.bot, submission.version)).fetchone()

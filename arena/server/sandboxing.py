@@ -8,6 +8,7 @@ A machine where the sandbox cannot run (no bubblewrap, user namespaces blocked) 
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -40,11 +41,18 @@ def check_module(path: Path, time_limit: float) -> ModuleReport:
         return probe_modules([module], time_limit, SandboxProbe(LIMITS))[module]
 
 
-def build(program: Program, directory: Path, time_limit: float) -> tuple[bool, str]:
-    """Build ``program`` in ``directory`` confined, within ``time_limit`` seconds: whether it built, and its log."""
+def build_limits(build_bytes: int) -> SandboxLimits:
+    """The league's limits, its builds' folders holding at most ``build_bytes`` bytes."""
+    return dataclasses.replace(LIMITS, build_bytes=build_bytes)
+
+
+def build(program: Program, directory: Path, time_limit: float, build_bytes: int) -> tuple[bool, str]:
+    """Build ``program`` in ``directory`` confined, within ``time_limit`` seconds, its folder holding at most
+    ``build_bytes`` bytes: whether it built, and its log."""
     if not program.build:
         return True, "no build step"
-    log = build_in_sandbox(directory, program.build, timeout=min(program.build_timeout, time_limit), limits=LIMITS)
+    log = build_in_sandbox(directory, program.build, timeout=min(program.build_timeout, time_limit),
+                           limits=build_limits(build_bytes))
     summary = f"{' '.join(program.build)} built it in {log.seconds:.1f} s" if log.ok else log.error
     return log.ok, summary + ("\n" + log.output.strip() if log.output.strip() else "")
 
@@ -58,8 +66,8 @@ def play_config(bots: tuple[StoredBot, ...], build_timeout: float, stored_dir: P
                         confined=SandboxProbe(LIMITS), stored_dir=str(root))
 
 
-def play_limits(workers: int) -> Limits:
-    """The limits the league's games are played under: every bot confined in the sandbox, the machine's
-    memory shared by the workers."""
+def play_limits(workers: int, build_bytes: int) -> Limits:
+    """The limits the league's games are played under: every bot confined in the sandbox (its build's folder
+    holding at most ``build_bytes`` bytes), the machine's memory shared by the workers."""
     require()
-    return Limits(memory_limit=default_memory_limit(workers), sandbox=LIMITS)
+    return Limits(memory_limit=default_memory_limit(workers), sandbox=build_limits(build_bytes))

@@ -6,6 +6,7 @@ maps = ["center_block.txt", "empty_room.txt"]   # files in maps/, played in rota
 seed = 1234567                                  # every game's seed derives from it and its place in the queue
 time_limit = 1.0                                # seconds a bot may think per move
 build_timeout = 60.0                            # seconds a submitted bot's build may take
+build_bytes = 268435456                         # bytes a build's folder may hold, sources and products
 challenge_games = 10                            # the most games one challenge may ask for
 challenge_waiting = 20                          # the most challenge games a team may have waiting
 upload_bytes = 1048576                          # the largest submission, all files together
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.play.sandbox.limits import DEFAULT_BUILD_BYTES
 
 SETTINGS_FILE = "league.toml"
 DATABASE_FILE = "arena.db"
@@ -37,6 +39,7 @@ class LeagueSettings:
     seed: int
     time_limit: float = 1.0
     build_timeout: float = 60.0
+    build_bytes: int = DEFAULT_BUILD_BYTES
     challenge_games: int = 10
     challenge_waiting: int = 20
     upload_bytes: int = 2**20
@@ -69,8 +72,8 @@ def _toml_value(value: Any) -> str:
     return repr(value)
 
 
-_NUMBERS = {"time_limit": float, "build_timeout": float, "challenge_games": int, "challenge_waiting": int,
-            "upload_bytes": int, "upload_files": int}
+_NUMBERS = {"time_limit": float, "build_timeout": float, "build_bytes": int, "challenge_games": int,
+            "challenge_waiting": int, "upload_bytes": int, "upload_files": int}
 
 
 def read_settings(folder: Path) -> LeagueSettings:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.core.bot import source_version
 from arena.core.errors import ArenaError
+from arena.play.sandbox.limits import DEFAULT_BUILD_BYTES
 from arena.plugins.programs.manifest import MANIFEST, directory_version, read_manifest, source_files
 from arena.plugins.stored import PROGRAM, PYTHON
 from arena.server import sandboxing
@@ -37,14 +38,14 @@ class Submission:
 
 
 def prepare_submission(path: Path, game: str, roles: tuple[str, ...], build_timeout: float, max_bytes: int,
-                       max_files: int) -> Submission:
+                       max_files: int, build_bytes: int = DEFAULT_BUILD_BYTES) -> Submission:
     """Read and build the submission at ``path``; an :class:`ArenaError` if it is not a bot that plays
     ``game`` in each of its ``roles`` (a league rotates every bot through every seat). A build that fails is
-    no error: it comes back with ``built`` false and its log."""
+    no error: it comes back with ``built`` false and its log. Its folder may hold ``build_bytes`` bytes."""
     if path.is_file() and path.suffix == ".py":
         return _python(path, game, roles, build_timeout, max_bytes)
     if path.is_dir() and (path / MANIFEST).is_file():
-        return _program(path, game, roles, build_timeout, max_bytes, max_files)
+        return _program(path, game, roles, build_timeout, max_bytes, max_files, build_bytes)
     raise ArenaError(f"{path}: submit a Python module (a .py file) or a folder with {MANIFEST}")
 
 
@@ -72,7 +73,7 @@ def _python(path: Path, game: str, roles: tuple[str, ...], build_timeout: float,
 
 
 def _program(folder: Path, game: str, roles: tuple[str, ...], build_timeout: float, max_bytes: int,
-             max_files: int) -> Submission:
+             max_files: int, build_bytes: int) -> Submission:
     manifest = read_manifest(folder / MANIFEST)
     if game not in manifest.games:
         raise ArenaError(f"{folder / MANIFEST}: bot {manifest.name} plays {', '.join(manifest.games)}, not {game}")
@@ -96,5 +97,5 @@ def _program(folder: Path, game: str, roles: tuple[str, ...], build_timeout: flo
             target.write_bytes(data)
             target.chmod(mode | 0o600)
         version = directory_version(copy)
-        built, log = sandboxing.build(manifest.program, copy, build_timeout)
+        built, log = sandboxing.build(manifest.program, copy, build_timeout, build_bytes)
     return Submission(name, version, PROGRAM, files, built, log)

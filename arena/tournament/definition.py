@@ -18,6 +18,7 @@ workers = 2                         # default: all cores (of the cluster, with e
 executor = "local"                  # local | ray (or one a plugin adds)
 address = "auto"                    # with executor = "ray": the cluster (default: $RAY_ADDRESS or a local Ray)
 sandbox = true                      # every bot plays confined (or a table of limits: {memory = "512M", processes = 32})
+# sandbox = {build_bytes = "64M"}   # limits include build_bytes: what a build's folder may hold (default 256M)
 ```
 """
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.play.sandbox.limits import SandboxLimits
+from arena.plugins.programs.output import CappedOutput, drain
 
 BWRAP = "bwrap"
 SETPRIV = "/usr/bin/setpriv"
@@ -97,8 +98,10 @@ class Confinement:
     """How one sandboxed process is confined: its limits, what it sees and where it starts.
 
     ``read_only`` paths are bound read-only at the same place; ``writable`` ones read-write (a build's own
-    copy of a bot folder, a compile cache while it is filled); ``cwd`` is where the process starts (made
-    empty if nothing is bound there); ``env`` is added to the scrubbed environment.
+    copy of a bot folder, a compile cache while it is filled); ``workspace`` is a folder mounted as an empty
+    tmpfs of ``limits.build_bytes`` bytes that the sandbox's user may fill (where a build works, its files
+    streamed in); ``cwd`` is where the process starts (made empty if nothing is bound there); ``env`` is added
+    to the scrubbed environment.
     """
 
     limits: SandboxLimits
@@ -108,6 +111,7 @@ class Confinement:
     sources: Mapping[str, str] = field(default_factory=dict)
     """Where a writable path really is, when that is not the path it is bound at (a build's copy)."""
     env: Mapping[str, str] = field(default_factory=dict)
+    workspace: str | None = None
 
     def command(self, argv: Sequence[str], info_fd: int, block_fd: int | None) -> list[str]:
         """The bubblewrap command line that runs ``argv`` confined. With ``block_fd`` (the arena runs as root)
@@ -131,7 +135,8 @@ class Confinement:
         etc = [str(Path("/etc") / entry) for entry in ETC_ENTRIES if (Path("/etc") / entry).exists()]
         args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(self.limits.scratch),
                  "--tmpfs", SCRATCH]
-        bound = [text for text in dict.fromkeys((*etc, *self.read_only, *self.writable, self.cwd))
+        made = () if self.workspace is None else (self.workspace,)
+        bound = [text for text in dict.fromkeys((*etc, *self.read_only, *self.writable, *made, self.cwd))
                  if not _is_system(text) and text != SCRATCH]
         parents = sorted({str(parent) for text in bound for parent in Path(text).parents
                           if str(parent) not in ("/", SCRATCH) and not _is_system(str(parent))},
@@ -143,7 +148,9 @@ class Confinement:
                 args += ["--ro-bind", seen, seen]
         for changed in dict.fromkeys(self.writable):
             args += ["--bind", self.sources.get(changed, changed), changed]
-        if self.cwd not in (*self.read_only, *self.writable):
+        for folder in made:  # in memory, capped: a build fills no disk of the host's
+            args += ["--perms", "0777", "--size", str(self.limits.build_bytes), "--tmpfs", folder]
+        if self.cwd not in (*self.read_only, *self.writable, *made):
             args += ["--perms", "0755", "--dir", self.cwd]
         args += ["--chdir", self.cwd, "--remount-ro", "/", "--info-fd", str(info_fd), "--"]
         if block_fd is not None:
@@ -198,16 +205,23 @@ class Confinement:
 
     def run(self, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess[bytes]:
         """Run ``argv`` confined to its end (killed with its sandbox after ``timeout`` seconds); its output is
-        captured."""
+        read as it comes and capped (:class:`CappedOutput`: the head and the tail of each stream)."""
         process, inner = self.start(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     start_new_session=True)
+        assert process.stdout is not None and process.stderr is not None
+        out, err = CappedOutput(), CappedOutput()
+        deadline = time.monotonic() + timeout
         try:
-            out, err = process.communicate(timeout=timeout)
+            if not drain([(process.stdout, out), (process.stderr, err)], deadline):
+                raise subprocess.TimeoutExpired(process.args, timeout)
+            process.wait(max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             kill_sandbox(process, inner)
-            process.communicate()
             raise
-        return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+        finally:
+            process.stdout.close()
+            process.stderr.close()
+        return subprocess.CompletedProcess(process.args, process.returncode, out.value(), err.value())
 
 
 def kill_sandbox(process: subprocess.Popen[bytes], inner: int | None) -> None:

@@ -14,6 +14,7 @@ DEFAULT_OPEN_FILES = 256
 DEFAULT_FILE_SIZE = 64 << 20
 DEFAULT_CPU_SECONDS = 600
 DEFAULT_SCRATCH = 64 << 20
+DEFAULT_BUILD_BYTES = 256 << 20
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,9 @@ class SandboxLimits:
 
     ``memory``: bytes of address space per process; ``processes``: processes and threads at once;
     ``open_files``: file descriptors per process; ``file_size``: bytes of the largest file it may write;
-    ``cpu_seconds``: CPU time per process in a game; ``scratch``: bytes of its private scratch folder.
+    ``cpu_seconds``: CPU time per process in a game; ``scratch``: bytes of its private scratch folder;
+    ``build_bytes``: bytes its folder may hold during its build, sources and products together (the build
+    works in a folder of that size in memory, and only what it holds comes back).
     """
 
     memory: int = DEFAULT_MEMORY
@@ -31,6 +34,7 @@ class SandboxLimits:
     file_size: int = DEFAULT_FILE_SIZE
     cpu_seconds: int = DEFAULT_CPU_SECONDS
     scratch: int = DEFAULT_SCRATCH
+    build_bytes: int = DEFAULT_BUILD_BYTES
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -41,8 +45,12 @@ class SandboxLimits:
             raise ArenaError("sandbox processes must be at least 4: the sandbox itself needs some")
 
     def as_json(self) -> dict[str, int]:
-        """The limits as a JSON object (stored with a run's definition)."""
-        return asdict(self)
+        """The limits as a JSON object (stored with a run's definition); ``build_bytes`` only when it is not
+        the default, so runs planned before it existed keep their fingerprints."""
+        data = asdict(self)
+        if self.build_bytes == DEFAULT_BUILD_BYTES:
+            del data["build_bytes"]
+        return data
 
     @classmethod
     def from_json(cls, data: Any, where: str = "sandbox") -> SandboxLimits:

@@ -51,15 +51,17 @@ def spec_files(params: dict[str, Any]) -> dict[str, str]:
     return found
 
 
-def _program_paths(argv: list[str], directory: str) -> list[str]:
-    """What a program's command needs bound besides the system: its folder, and the prefix of a program
-    found on PATH outside the system folders (a JDK under /srv, say)."""
+def _program_paths(program: str | None, directory: str) -> list[str]:
+    """What a program's command needs bound besides the system: its folder, and the prefix of ``program``, the
+    program as found on PATH outside the system folders (a JDK under /srv, say), never the current directory
+    or one holding it. ``None``: the program is in its folder, and a link there leads nowhere outside."""
     paths = [directory]
-    if not argv:
+    if program is None:
         return paths
-    for executable in (Path(argv[0]).absolute(), Path(argv[0]).resolve()):  # a venv's python, and its interpreter
-        if executable.exists() and not executable.is_relative_to(directory):
-            paths.append(str(executable.parent.parent if executable.parent.name == "bin" else executable.parent))
+    for executable in (Path(program).absolute(), Path(program).resolve()):  # a venv's python, and its interpreter
+        prefix = executable.parent.parent if executable.parent.name == "bin" else executable.parent
+        if executable.exists() and not executable.is_relative_to(directory) and _named_folder(str(prefix)):
+            paths.append(str(prefix))
     return paths
 
 
@@ -97,12 +99,18 @@ class SandboxedProgram(ProgramBot):
     def _launch(self, argv: list[str], directory: str) -> ProgramProcess:
         assert self.running is not None
         named_first = self.running.command[0]
-        if os.sep not in named_first and not (Path(directory) / named_first).is_file():
+        found = argv[0]
+        on_path = os.sep not in named_first and not (Path(directory) / named_first).is_file()
+        if on_path:
             argv = [named_first, *argv[1:]]  # a program on PATH: the sandbox's PATH, its system folders
-        owned = tuple(_program_paths(argv, directory)) if self._binds_folder(directory) else ()
+        organisers = isinstance(self, ExecBot)
+        program = found if on_path or organisers else None
+        owned = tuple(_program_paths(program, directory)) if self._binds_folder(directory) else ()
         bound = (*owned, *type(self).extra_read_only)
+        # an organiser's own command line may hand its program files by their paths; a manifest's words are
+        # its author's, and name nothing outside its folder that the sandbox would show
         named = tuple(word for word in argv if Path(word).is_absolute() and Path(word).exists()
-                      and not any(Path(word).is_relative_to(path) for path in bound))
+                      and not any(Path(word).is_relative_to(path) for path in bound)) if organisers else ()
         confinement = Confinement(type(self).limits, read_only=(*owned, *named, *type(self).extra_read_only),
                                   cwd=directory, env=type(self).extra_env)
         return SandboxedProcess(argv, confinement)

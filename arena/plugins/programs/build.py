@@ -15,12 +15,14 @@ import json
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from arena.core.failure import BotFailure
 from arena.plugins.programs.manifest import LOCK, STAMP, Program, directory_hash, file_snapshot, read_stamp
+from arena.plugins.programs.output import CappedOutput, drain
 
 OUTPUT_LINES = 5
 """How many of a failed build's last output lines its failure quotes."""
@@ -83,7 +85,8 @@ def failure_line(command: tuple[str, ...], returncode: int, output: bytes) -> st
 
 
 def execute_here(program: Program, directory: Path) -> tuple[str, bool]:
-    """Run the build command in the bot's folder, in its own process group, under its budget."""
+    """Run the build command in the bot's folder, in its own process group, under its budget; its output is
+    read as it comes and capped (:class:`CappedOutput`), never held whole."""
     error = ""
     timed_out = False
     try:
@@ -92,10 +95,15 @@ def execute_here(program: Program, directory: Path) -> tuple[str, bool]:
     except OSError as exc:
         error = f"{' '.join(program.build)} could not start ({exc.strerror or exc})"
     else:
+        assert process.stdout is not None
+        output = CappedOutput()
+        deadline = time.monotonic() + program.build_timeout
         try:
-            output, _ = process.communicate(timeout=program.build_timeout)
+            if not drain([(process.stdout, output)], deadline):
+                raise subprocess.TimeoutExpired(program.build, program.build_timeout)
+            process.wait(max(0.0, deadline - time.monotonic()))
             if process.returncode != 0:
-                error = failure_line(program.build, process.returncode, output)
+                error = failure_line(program.build, process.returncode, output.value())
         except subprocess.TimeoutExpired:
             error = f"{' '.join(program.build)} took more than its {program.build_timeout:g} s budget"
             timed_out = True
@@ -103,4 +111,5 @@ def execute_here(program: Program, directory: Path) -> tuple[str, bool]:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            process.stdout.close()
     return error, timed_out
