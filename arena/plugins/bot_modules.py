@@ -129,6 +129,10 @@ def bot_module_paths(directory: Path) -> list[Path]:
     return [path for path in sorted(directory.glob("*.py")) if not path.name.startswith("_")]
 
 
+SOURCE_DIGEST = "__arena_source_digest__"
+"""The attribute of an imported bot module holding the hash of the source it was imported from."""
+
+
 def bot_module_name(path: Path) -> str:
     """The name a bot module is imported under: unique per file, so equal file names in two directories
     don't collide."""
@@ -137,18 +141,25 @@ def bot_module_name(path: Path) -> str:
 
 
 def import_bot_module(path: Path) -> ModuleType:
-    """Import the bot module at ``path`` (once per process), or raise :class:`BotModuleError` saying why not.
+    """Import the bot module at ``path`` (once per process and source), or raise :class:`BotModuleError` saying
+    why not. A module whose file has changed since this process imported it is imported again.
 
     Anything the module raises while it runs, ``SystemExit`` included, is the module's failure; only a
     ``KeyboardInterrupt`` (Ctrl-C) goes through as itself.
     """
     module_name = bot_module_name(path)
-    if module_name in sys.modules:
-        return sys.modules[module_name]
+    try:
+        source = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise BotModuleError(ImportProblem(f"cannot be read ({exc.strerror or exc})")) from None
+    known = sys.modules.get(module_name)
+    if known is not None and getattr(known, SOURCE_DIGEST, None) == source:
+        return known
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise BotModuleError(ImportProblem("cannot be imported as a Python module"))
     module = importlib.util.module_from_spec(spec)
+    setattr(module, SOURCE_DIGEST, source)
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
