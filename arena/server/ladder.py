@@ -81,11 +81,19 @@ class LeagueLadder:
         self._thread.start()
 
     def stop(self, timeout: float | None = 30.0) -> None:
-        """Stop the ladder: no new game starts, the workers are stopped, the thread ends."""
+        """Stop the ladder: no new game starts, the workers are stopped, the thread ends.
+
+        Safe from another thread and from a signal handler: the workers are only killed here; the thread
+        that plays closes its executor itself.
+        """
         self._stopping.set()
         pool = self._pool
         if pool is not None:
-            pool.close(terminate=True)
+            interrupt = getattr(pool, "interrupt", None)
+            if interrupt is not None:
+                interrupt()
+            else:  # an executor that cannot be interrupted from outside
+                pool.close(terminate=True)
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -129,6 +137,8 @@ class LeagueLadder:
         if self.max_games is not None:
             batch = batch[:self.max_games - self.games_played]
         pool = self._pool_for(league, batch)
+        if self._stopping.is_set():
+            return True
         self._report(league, "playing")
         setups = {setup.index: setup for setup in league.setups(batch)}
         try:
