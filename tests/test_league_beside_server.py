@@ -142,6 +142,7 @@ def test_every_organiser_command_beside_a_playing_server_keeps_its_database_whol
             result = arena("league", command[0], folder, *command[1:], cwd=tmp_path)
             assert result.returncode == (2 if command[0] == "final-table" else 0), (command, result.stderr)
             assert status(url + "/api/leaderboard") == 200
+        assert all(not link.endswith("(deleted)") for link, _ in open_log(server.pid, folder))
         assert arena("league", "add-team", folder, "carol", cwd=tmp_path).returncode == 0
         assert arena("league", "disable", folder, "bob/random", "1", cwd=tmp_path).returncode == 0
         assert arena("league", "pause", folder, cwd=tmp_path).returncode == 0
