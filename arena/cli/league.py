@@ -18,6 +18,7 @@ from arena.cli.format_options import OutputFormatOption, output_format
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.server.ladder import LeagueLadder
+from arena.server.ladder_lock import LadderLock
 from arena.server.league import League
 
 league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.")
@@ -303,13 +304,14 @@ def run_command(
     if games is not None and games < 1:
         raise ArenaError("--games must be at least 1")
     League.open(folder).close()  # a folder that is no league fails here, in one line
-    ladder = LeagueLadder(folder, ExecutorChoice(executor or "local", address), workers, max_games=games,
-                          on_game=lambda idx: err.print(f"game {idx} stored", highlight=False))
-    signal.signal(signal.SIGTERM, lambda *_: ladder.stop(timeout=0))
-    try:
-        ladder.run()
-    except KeyboardInterrupt:
-        ladder.stop(timeout=0)
+    with LadderLock.take(folder, "arena league run") as lock:
+        ladder = LeagueLadder(folder, ExecutorChoice(executor or "local", address), workers, max_games=games,
+                              on_game=lambda idx: err.print(f"game {idx} stored", highlight=False), lock=lock)
+        signal.signal(signal.SIGTERM, lambda *_: ladder.stop(timeout=0))
+        try:
+            ladder.run()
+        except KeyboardInterrupt:
+            ladder.stop(timeout=0)
     err.print(f"stored {ladder.games_played} games", highlight=False)
 
 

@@ -27,7 +27,8 @@ class Executor(Protocol):
         """Play ``setups``; each outcome comes back once, as soon as its game ends.
 
         An executor may also have ``run_batches(setups)``, yielding lists of the outcomes that arrive
-        together: a tournament then stores each list in one transaction.
+        together: a tournament then stores each list in one transaction; and ``interrupt()``, which another
+        thread calls to stop its workers at once, leaving the closing to the thread that runs it.
         """
         ...
 

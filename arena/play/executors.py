@@ -198,6 +198,7 @@ class WorkerPool:
         self._slots = multiprocessing.get_context("spawn").RawArray("d", SLOT_FIELDS * workers)
         self._pool = [self._start(slot) for slot in range(workers)]
         self.replaced = 0
+        self._interrupted = False
 
     def _start(self, slot: int) -> _Worker:
         for field_index in range(SLOT_FIELDS):
@@ -239,6 +240,8 @@ class WorkerPool:
                 self._top_up(worker, queue, chunk)
             ready = wait([w.conn for w in self._pool] + [w.process.sentinel for w in self._pool], POLL_SECONDS)
             for worker in list(self._pool):
+                if self._interrupted:
+                    return  # no worker is replaced: the caller closes the pool
                 if worker.conn in ready:
                     try:
                         while worker.conn.poll():
@@ -298,6 +301,15 @@ class WorkerPool:
         worker.conn.close()
         self._pool[self._pool.index(worker)] = self._start(worker.slot)
         self.replaced += 1
+
+    def interrupt(self) -> None:
+        """Kill the workers, from another thread or a signal handler: :meth:`run` then ends without replacing
+        them or yielding the games in hand, and the thread running it closes the pool (closing it from here
+        would close its pipes under that thread)."""
+        self._interrupted = True
+        for worker in list(self._pool):
+            with contextlib.suppress(OSError, ValueError):  # gone already
+                worker.process.kill()
 
     def close(self, terminate: bool = False) -> None:
         """Stop the workers: at once with ``terminate``, else after their current batch."""

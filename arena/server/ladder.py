@@ -11,6 +11,10 @@ change (a new submission): they register the league's versions from the database
 Restart-safe: the queue and every finished game are committed as they happen, so a ladder killed
 outright (``kill -9``) loses no finished game; the next one plays the waiting games under the same
 places in the queue (same seeds), and a game stored already is never stored twice.
+
+One ladder plays a league at a time: :meth:`LeagueLadder.run` holds the folder's ladder lock
+(:mod:`arena.server.ladder_lock`) while it plays, or is given it held (``arena serve`` takes it before it
+listens, so a second server is refused before anything starts).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.plugins.stored import prune_unpacked
 from arena.plugins.stored_roots import StoredRoot, make_root
 from arena.server import sandboxing
+from arena.server.ladder_lock import LadderLock
 from arena.server.league import PLAN_AHEAD, RANKED, League
 from arena.server.models import WorkersInfo
 from arena.storage.store import now
@@ -54,12 +59,15 @@ class LeagueLadder:
 
     ``start()`` runs it in a background thread, ``stop()`` ends it cleanly (the games in hand are
     abandoned, not stored: they are played again by the next ladder); ``run()`` runs it in the calling
-    thread until ``stop()`` or ``max_games`` stored games.
+    thread until ``stop()`` or ``max_games`` stored games. ``lock``: the folder's ladder lock, held
+    already (else ``run()`` takes it, and refuses to play if another process holds it).
     """
 
     def __init__(self, folder: str | Path, executor: ExecutorChoice = LOCAL, workers: int | None = None,
-                 max_games: int | None = None, on_game: Callable[[int], None] | None = None):
+                 max_games: int | None = None, on_game: Callable[[int], None] | None = None,
+                 lock: LadderLock | None = None):
         self.folder = Path(folder)
+        self.lock = lock
         self.executor = executor
         self.workers = workers or (default_workers() if executor.name == "local" else 1)
         self.max_games = max_games
@@ -84,11 +92,19 @@ class LeagueLadder:
         self._thread.start()
 
     def stop(self, timeout: float | None = 30.0) -> None:
-        """Stop the ladder: no new game starts, the workers are stopped, the thread ends."""
+        """Stop the ladder: no new game starts, the workers are stopped, the thread ends.
+
+        Safe from another thread and from a signal handler: the workers are only killed here; the thread
+        that plays closes its executor itself.
+        """
         self._stopping.set()
         pool = self._pool
         if pool is not None:
-            pool.close(terminate=True)
+            interrupt = getattr(pool, "interrupt", None)
+            if interrupt is not None:
+                interrupt()
+            else:  # an executor that cannot be interrupted from outside
+                pool.close(terminate=True)
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -106,8 +122,15 @@ class LeagueLadder:
             traceback.print_exc()
 
     def run(self) -> None:
-        """Play until :meth:`stop` (or ``max_games`` stored games). The versions' files are unpacked in a
-        root of the ladder's own, removed when it stops."""
+        """Play until :meth:`stop` (or ``max_games`` stored games); an :class:`ArenaError` if another ladder
+        plays the league. The versions' files are unpacked in a root of the ladder's own, removed when it stops."""
+        if self.lock is not None and self.lock.held:
+            self._play()
+            return
+        with LadderLock.take(self.folder, "a ladder"):
+            self._play()
+
+    def _play(self) -> None:
         self._root = make_root()
         try:
             with League.open(self.folder) as league:
@@ -137,6 +160,8 @@ class LeagueLadder:
         if self.max_games is not None:
             batch = batch[:self.max_games - self.games_played]
         pool = self._pool_for(league, batch)
+        if self._stopping.is_set():
+            return True
         self._report(league, "playing")
         setups = {setup.index: setup for setup in league.setups(batch)}
         try:

@@ -31,7 +31,6 @@ from arena.storage.codec import decode_record, encode_record, record_json
 
 DB_VARIABLE = "ARENA_DB"
 DEFAULT_DB = "arena.db"
-_SQLITE_HEADER = b"SQLite format 3\x00"
 LOCK_WAIT_SECONDS = 60
 
 _COMPACT = (",", ":")
@@ -214,11 +213,15 @@ def _check_existing(path: Path) -> int:
     make opening a database take longer the more games it holds); :meth:`Store.check_before_writing`
     checks the whole file before the first write.
     """
-    with path.open("rb") as handle:
-        header = handle.read(len(_SQLITE_HEADER))
-    if header != _SQLITE_HEADER:
-        raise StoreError(f"{path}: not an arena database (not an SQLite file); it was left untouched")
-    conn = connect_read_only(path)
+    # Read through SQLite, never with open(): closing any descriptor of the file drops every POSIX lock this
+    # process holds on it, so another process would take this one's connections for gone and delete the
+    # write-ahead log under them ("How To Corrupt An SQLite Database File", 2.2).
+    try:
+        conn = connect_read_only(path)
+    except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB":
+            raise StoreError(f"{path}: not an arena database (not an SQLite file); it was left untouched") from None
+        raise StoreError(f"{path}: the database is corrupt or unreadable ({exc}); it was left untouched") from None
     try:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         problem = _integrity_problem(conn, sorted(tables - _GROWING_TABLES))
@@ -254,6 +257,16 @@ def _unreadable_here(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN"))
 
 
+def _reading(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` once it has read the schema (SQLite reads the file only then), else closed and the error raised."""
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 def connect_read_only(path: Path) -> sqlite3.Connection:
     """A connection that can only read ``path``, in a read-only directory or file too.
 
@@ -262,9 +275,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     is opened as immutable. A log with changes but no ``-shm`` cannot be read without writing: refused.
     """
     try:
-        conn = sqlite3.connect(_uri(path, mode="ro"), uri=True)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
+        return _reading(sqlite3.connect(_uri(path, mode="ro"), uri=True))
     except sqlite3.OperationalError as exc:
         if not _unreadable_here(exc):
             raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
@@ -274,9 +285,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         raise StoreError(f"{path}: cannot be read here: its write-ahead log {wal.name} holds changes and "
                          f"{path.name}-shm cannot be created ({problem}); open it once where it can be written")
     try:
-        conn = sqlite3.connect(_uri(path, mode="ro", immutable="1"), uri=True)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
+        return _reading(sqlite3.connect(_uri(path, mode="ro", immutable="1"), uri=True))
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot open database ({exc}); it was left untouched") from None
 

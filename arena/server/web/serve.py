@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
+from arena.server.ladder_lock import LadderLock
 from arena.server.web.connections import ServerLimits, open_files_for
 
 EXTRA_HINT = "the web server needs the league extra: pip install 'bot-arena[league]'"
@@ -29,14 +30,15 @@ def check_installed() -> None:
         raise ArenaError(EXTRA_HINT) from None
 
 
-def ladder_running(folder: Path, executor: ExecutorChoice,
-                   workers: int | None) -> Callable[[], AbstractContextManager[object]]:
-    """What the application enters while it runs: the league's ladder, started and then stopped."""
+def ladder_running(folder: Path, executor: ExecutorChoice, workers: int | None,
+                   lock: LadderLock | None = None) -> Callable[[], AbstractContextManager[object]]:
+    """What the application enters while it runs: the league's ladder (holding ``lock``, if given), started and
+    then stopped."""
     from arena.server.ladder import LeagueLadder
 
     @contextmanager
     def running() -> Iterator[LeagueLadder]:
-        ladder = LeagueLadder(folder, executor=executor, workers=workers)
+        ladder = LeagueLadder(folder, executor=executor, workers=workers, lock=lock)
         ladder.start()
         try:
             yield ladder
@@ -72,8 +74,23 @@ def address_of(sock: socket.socket) -> str:
 def serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers: int | None,
           on_ready: Callable[[str], None] = print, ladder: bool = True, limits: ServerLimits | None = None) -> None:
     """Serve the league in ``folder`` on ``host:port`` (port 0: a free one) until interrupted; ``on_ready`` gets
-    the address once the server listens. Without ``ladder`` no games are played (the pages and the API only).
-    ``limits``: the connections it holds and for how long (:mod:`arena.server.web.connections`)."""
+    the address once the server listens. Without ``ladder`` no games are played (the pages and the API only),
+    and the folder's ladder lock is not taken: another process may play the ladder beside it."""
+    if not ladder:
+        _serve(folder, host, port, executor, workers, on_ready, None, limits)
+        return
+    check_installed()
+    with LadderLock.take(folder, "arena serve") as lock:  # before listening: a second server says whose it is
+
+        def ready(address: str) -> None:
+            lock.note(address)
+            on_ready(address)
+
+        _serve(folder, host, port, executor, workers, ready, lock, limits)
+
+
+def _serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers: int | None,
+           on_ready: Callable[[str], None], lock: LadderLock | None, limits: ServerLimits | None) -> None:
     check_installed()
     import uvicorn
 
@@ -84,7 +101,7 @@ def serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers:
     limits = open_files_for(limits or ServerLimits())
 
     load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False)).executor(executor.name)  # a known one
-    app = create_app(folder, ladder_running(folder, executor, workers)) if ladder else create_app(folder)
+    app = create_app(folder, ladder_running(folder, executor, workers, lock)) if lock else create_app(folder)
     sock = listen(host, port)
     address = address_of(sock)
     config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=True, server_header=False,
