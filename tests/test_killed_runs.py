@@ -53,9 +53,9 @@ def wait_for(condition, seconds, what):
     raise AssertionError(f"never saw {what}")
 
 
-def start_run(tmp_path, mark, *extra):
+def start_run(tmp_path, mark, *extra, bots="random,wallhugger"):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_TEST_RUN": mark}
-    command = [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger", "-n", "200000",
+    command = [sys.executable, "-m", "arena", "tournament", "empty_room", "-b", bots, "-n", "200000",
                "-w", "2", "--db", str(tmp_path / "arena.db"), *extra]
     return subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
@@ -103,4 +103,57 @@ def test_a_killed_tournament_leaves_no_process_and_no_worker_holds_the_database(
         process.kill()
         process.wait()
         for pid in marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
+SLEEPER = """name = "sleeper"
+games = ["tron"]
+command = ["sleep", "600"]
+"""
+"""A program that never reads its pipe: only a kill ends it."""
+
+
+def sandbox_processes(folder: Path) -> list[int]:
+    """Live processes whose command line names ``folder``: bubblewrap, and the runner in the sandbox."""
+    found = []
+    needle = str(folder).encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            command = Path(f"/proc/{name}/cmdline").read_bytes()
+            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in command and state != "Z":
+            found.append(int(name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.needs("bwrap")
+def test_a_killed_sandboxed_run_leaves_no_sandbox_behind(tmp_path):
+    """A worker killed with its command while a sandboxed program thinks, deaf to its closed pipe, takes
+    bubblewrap and the program with it."""
+    bots = tmp_path / "mine"
+    (bots / "sleeper").mkdir(parents=True)
+    (bots / "sleeper" / "arena-bot.toml").write_text(SLEEPER)
+    mark = uuid.uuid4().hex
+    process = start_run(tmp_path, mark, "--sandbox", "--bots-dir", str(bots), "--time-limit", "120",
+                        bots="sleeper,random")
+    try:
+        wait_for(lambda: sandbox_processes(bots), 60, "a sandboxed bot thinking")
+        time.sleep(0.5)
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + GONE_WITHIN
+        left = marked_processes(mark) + sandbox_processes(bots)
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = marked_processes(mark) + sandbox_processes(bots)
+        assert left == [], f"still running {GONE_WITHIN} s after the command was killed: {left}"
+    finally:
+        process.kill()
+        process.wait()
+        for pid in marked_processes(mark) + sandbox_processes(bots):
             os.kill(pid, signal.SIGKILL)
