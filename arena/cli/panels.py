@@ -8,7 +8,8 @@ listed after them; one that names none is listed under :data:`PLUGINS`, last.
 
 from __future__ import annotations
 
-import click
+# typer (0.29 on) carries its own copy of click: its commands and help formatter are that copy's classes
+from typer import _click as click
 from typer.core import TyperGroup
 
 PLAY = "Play"
