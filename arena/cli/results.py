@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -88,7 +88,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
         print_time_use(store, run_id, fmt)
 
 
-def game_summary(run_id: int, game: int, record: dict) -> str:
+def game_summary(run_id: int, game: int, record: dict[str, Any]) -> str:
     """One stored game in words: its players, result, each failure, what each program bot wrote to stderr, and the
     processes its bots left running."""
     lines = [f"run {run_id}, game {game}: {record['game']} on {(record.get('map') or {}).get('name', '-')}, "

@@ -131,7 +131,7 @@ def out_console_print(text: str) -> None:
     out.print(text, highlight=False, soft_wrap=True)
 
 
-def load_model_checkpoint(path: Path) -> dict:
+def load_model_checkpoint(path: Path) -> dict[str, Any]:
     """The checkpoint of a stopped TD run, or a one-line error."""
     data = read_json_file(path, "no checkpoint to resume from", "not a readable checkpoint")
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
