@@ -29,6 +29,7 @@ from arena.cli.common import (
     run_failures,
     user_errors,
 )
+from arena.cli.panels import RESULTS
 from arena.cli.time_use import print_time_use
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.errors import ArenaError
@@ -46,7 +47,7 @@ from arena.storage.sources import use_stored_versions
 from arena.storage.store import Store
 
 
-@app.command("compare")
+@app.command("compare", rich_help_panel=RESULTS)
 @user_errors
 def compare_command(
     new: Annotated[str, typer.Argument(help="The new bot spec (e.g. voronoi:depth=4), or run A.")],
@@ -173,7 +174,7 @@ def _compare_runs(run_a: int, run_b: int, db: Path | None, fmt: str) -> None:
                names=("bot",))
 
 
-@app.command("report")
+@app.command("report", rich_help_panel=RESULTS)
 @user_errors
 def report_command(
     run: Annotated[int | None, typer.Argument(help="The stored run [default: the latest].",

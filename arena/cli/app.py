@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.panels import PanelGroup
 from arena.core.version import VERSION
 
 app = typer.Typer(
@@ -14,6 +15,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    cls=PanelGroup,
 )
 
 

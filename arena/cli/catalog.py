@@ -19,10 +19,11 @@ from arena.cli.common import (
     user_errors,
     warn,
 )
+from arena.cli.panels import TOOLS
 from arena.tournament.map_catalog import map_summaries
 
 
-@app.command("games")
+@app.command("games", rich_help_panel=TOOLS)
 @user_errors
 def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     """List the games the plugins registered."""
@@ -39,7 +40,7 @@ def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
                names=("game",), prose=("roles", "default maps"))
 
 
-@app.command("maps")
+@app.command("maps", rich_help_panel=TOOLS)
 @user_errors
 def maps_command(
     game: Annotated[str | None, typer.Option(help="Only maps for this game.", show_default=False)] = None,
@@ -56,7 +57,7 @@ def maps_command(
     emit_table(["map", "game", "size (WxH)", "players", "title", "from"], rows, fmt, "Maps", names=("map", "game"))
 
 
-@app.command("bots")
+@app.command("bots", rich_help_panel=TOOLS)
 @user_errors
 def bots_command(
     game: Annotated[str | None, typer.Option(help="Only bots that play this game.")] = None,
@@ -84,7 +85,7 @@ TRUST_NOTE = ("Bots are trusted code: without --sandbox a bot runs with your rig
               "the database). Play other people's bots with --sandbox.")
 
 
-@app.command("plugins")
+@app.command("plugins", rich_help_panel=TOOLS)
 @user_errors
 def plugins_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
     """List the loaded plugins: built-ins, entry points (group "arena") and bot directories."""

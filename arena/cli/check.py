@@ -18,11 +18,12 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.panels import TOOLS
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.play.sandbox.limits import SandboxLimits
 from arena.testing import ConformanceReport, check_bot, check_game
 
-check = command_group(app, "check", "Check a game plugin or a bot against the arena's contracts.")
+check = command_group(app, "check", "Check a game plugin or a bot against the arena's contracts.", panel=TOOLS)
 FAILED_EXIT_CODE = 1
 
 Maps = Annotated[list[str] | None, typer.Option(

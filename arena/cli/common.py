@@ -84,16 +84,19 @@ def user_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def command_group(app: typer.Typer, name: str, help_text: str) -> typer.Typer:
-    """The sub-command group ``name`` of ``app`` (such as ``train``), created if no plugin has added it yet.
+def command_group(app: typer.Typer, name: str, help_text: str, panel: str | None = None) -> typer.Typer:
+    """The sub-command group ``name`` of ``app`` (such as ``train``), created if no plugin has added it yet,
+    listed by ``arena --help`` under ``panel`` (:mod:`arena.cli.panels`; the first panel given wins).
 
     Plugins add their commands to shared groups through this, so ``arena train`` lists every plugin's.
     """
     for group in app.registered_groups:
         if group.name == name and group.typer_instance is not None:
+            if group.rich_help_panel is None:
+                group.rich_help_panel = panel
             return group.typer_instance
     group_app = typer.Typer(help=help_text, no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-    app.add_typer(group_app, name=name)
+    app.add_typer(group_app, name=name, rich_help_panel=panel)
     return group_app
 
 

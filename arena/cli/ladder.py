@@ -24,6 +24,7 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.format_options import OutputFormatOption, output_format
+from arena.cli.panels import PLAY
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
@@ -35,7 +36,7 @@ from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_
 from arena.tournament.selection import default_maps, load_maps
 
 
-@app.command("ladder")
+@app.command("ladder", rich_help_panel=PLAY)
 @user_errors
 def ladder_command(
     maps: Annotated[list[str] | None, typer.Argument(

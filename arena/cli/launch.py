@@ -24,15 +24,12 @@ from arena.cli.placeholders import fill_placeholders
 from arena.cli.usage import missing_value
 
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
-    "arena.cli.analysis": ("compare", "report"),
-    "arena.cli.catalog": ("games", "maps", "bots", "plugins"),
-    "arena.cli.check": ("check game", "check bot"),
     "arena.cli.play": ("play",),
-    "arena.cli.playability": ("playability",),
-    "arena.cli.records": ("export", "replay"),
     "arena.cli.tournament": ("tournament",),
-    "arena.cli.results": ("runs", "show", "ratings"),
     "arena.cli.ladder": ("ladder",),
+    "arena.cli.results": ("runs", "show", "ratings"),
+    "arena.cli.analysis": ("compare", "report"),
+    "arena.cli.records": ("export", "replay"),
     "arena.cli.league": (
         "league new", "league add-team", "league remove-team", "league rename-team", "league rotate-token",
         "league revoke-token", "league submit", "league activate", "league disable", "league pause",
@@ -40,9 +37,13 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
         "league standings", "league queue", "league workers", "league challenge", "league final",
         "league final-table", "league run"),
     "arena.cli.serve": ("serve", "submit"),
+    "arena.cli.playability": ("playability",),
+    "arena.cli.catalog": ("games", "maps", "bots", "plugins"),
+    "arena.cli.check": ("check game", "check bot"),
 }
-"""Each built-in command module, in the order ``arena --help`` lists their commands, with the commands it adds;
-a group's as ``group command`` (plugins may add commands to a group, so naming a group alone loads them all)."""
+"""Each built-in command module, in the order ``arena --help`` lists their commands within its panels (a group
+after the other commands of its panel), with the commands it adds; a group's as ``group command`` (plugins may
+add commands to a group, so naming a group alone loads them all)."""
 
 
 def command_module(argv: Sequence[str]) -> str | None:

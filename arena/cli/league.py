@@ -15,13 +15,15 @@ import typer
 from arena.cli.app import app
 from arena.cli.common import Address, ExecutorName, command_group, emit_table, err, user_errors
 from arena.cli.format_options import OutputFormatOption, output_format
+from arena.cli.panels import LEAGUE
 from arena.core.errors import ArenaError
 from arena.play.executor_choice import ExecutorChoice
 from arena.server.ladder import LeagueLadder
 from arena.server.ladder_lock import LadderLock
 from arena.server.league import League
 
-league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.")
+league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.",
+                           panel=LEAGUE)
 
 Folder = Annotated[Path, typer.Argument(help="The league's folder (league.toml, maps/, arena.db).",
                                         show_default=False)]

@@ -26,6 +26,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.panels import PLAY
 from arena.cli.players import seat_names, with_bot_names
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
 from arena.core.bot import BotSpec
@@ -40,7 +41,7 @@ from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
 
 
-@app.command("play")
+@app.command("play", rich_help_panel=PLAY)
 @user_errors
 def play_command(
     bots: Annotated[list[str], typer.Argument(help="One bot spec per seat, e.g. random floodfill.")],

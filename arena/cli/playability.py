@@ -25,6 +25,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.panels import RESEARCH
 from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
 from arena.learning.playability import PlayabilityStudy, PublishedRow, StudyRun, train_seeds
@@ -35,7 +36,7 @@ from arena.stats.seeds import pooled
 MAX_SEEDS = 1000
 
 
-@app.command("playability")
+@app.command("playability", rich_help_panel=RESEARCH)
 @user_errors
 def playability_command(
     game: Annotated[str, typer.Argument(help="The game whose design to judge (one with a registered study, such "

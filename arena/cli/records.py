@@ -14,6 +14,7 @@ from rich.text import Text
 
 from arena.cli.app import app
 from arena.cli.common import BotsDir, Db, err, load_registry_reporting, out, plugin_config, user_errors
+from arena.cli.panels import RESULTS
 from arena.cli.players import seat_names, with_bot_names
 from arena.core.clock import DEFAULT_TIME_LIMIT, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
@@ -26,7 +27,7 @@ from arena.storage.store import Store
 MAX_DIFFERENCES_SHOWN = 10
 
 
-@app.command("export")
+@app.command("export", rich_help_panel=RESULTS)
 @user_errors
 def export_command(
     run: Annotated[int, typer.Argument(help="The stored run to export.")],
@@ -69,7 +70,7 @@ def export_command(
             err.print(f"{len(rows)} records written to {jsonl}", highlight=False)
 
 
-@app.command("replay")
+@app.command("replay", rich_help_panel=RESULTS)
 @user_errors
 def replay_command(
     targets: Annotated[list[str], typer.Argument(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -21,6 +21,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.format_options import OutputFormatOption, output_format, show_standings
+from arena.cli.panels import RESULTS
 from arena.cli.time_use import print_time_use
 from arena.core.errors import ArenaError
 from arena.report.replay_page import build_replay_html
@@ -30,7 +31,7 @@ from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run
 from arena.storage.store import Store
 
 
-@app.command("runs")
+@app.command("runs", rich_help_panel=RESULTS)
 @user_errors
 def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
     """List the stored runs: name, game, format, how many bots, the best rated at the end, status, duration."""
@@ -43,7 +44,7 @@ def runs_command(db: Db = None, formats: OutputFormatOption = None) -> None:
                "Runs", names=("run", "game", "format", "bots", "leader", "status", "games", "took"), prose=("name",))
 
 
-@app.command("show")
+@app.command("show", rich_help_panel=RESULTS)
 @user_errors
 def show_command(run: Annotated[int | None, typer.Argument(help="The run to show [default: the latest].",
                                                          show_default=False)] = None,
@@ -87,7 +88,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
         print_time_use(store, run_id, fmt)
 
 
-def game_summary(run_id: int, game: int, record: dict) -> str:
+def game_summary(run_id: int, game: int, record: dict[str, Any]) -> str:
     """One stored game in words: its players, result, each failure, what each program bot wrote to stderr, and the
     processes its bots left running."""
     lines = [f"run {run_id}, game {game}: {record['game']} on {(record.get('map') or {}).get('name', '-')}, "
@@ -120,7 +121,7 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in values)
 
 
-@app.command("ratings")
+@app.command("ratings", rich_help_panel=RESULTS)
 @user_errors
 def ratings_command(
     game: Annotated[str | None, typer.Option(help="Only this game.", show_default=False)] = None,

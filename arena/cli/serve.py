@@ -10,12 +10,13 @@ from rich.markup import escape
 
 from arena.cli.app import app
 from arena.cli.common import Address, ExecutorName, err, out, user_errors
+from arena.cli.panels import LEAGUE
 from arena.play.executor_choice import ExecutorChoice
 from arena.server.web import client
 from arena.server.web.connections import HEADER_SECONDS, KEEP_ALIVE_SECONDS, ServerLimits
 
 
-@app.command()
+@app.command(rich_help_panel=LEAGUE)
 @user_errors
 def serve(
     folder: Annotated[Path, typer.Argument(help="The league's folder (made by 'arena league new').",
@@ -63,7 +64,7 @@ def serve(
                limits=limits)
 
 
-@app.command()
+@app.command(rich_help_panel=LEAGUE)
 @user_errors
 def submit(
     path: Annotated[Path, typer.Argument(help="The bot: a .py file, or a folder with arena-bot.toml.",

@@ -29,6 +29,7 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.format_options import FormatOption, show_standings, split_formats
+from arena.cli.panels import PLAY
 from arena.cli.time_use import print_time_use
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit
 from arena.core.bot import split_bot_list
@@ -45,7 +46,7 @@ from arena.tournament.selection import command_line_definition
 from arena.tournament.stored_versions import with_stored_versions
 
 
-@app.command("tournament")
+@app.command("tournament", rich_help_panel=PLAY)
 @user_errors
 def tournament_command(
     targets: Annotated[list[str] | None, typer.Argument(

@@ -279,7 +279,8 @@ class WorkerPool:
 
     def _overdue(self, worker: _Worker) -> bool:
         base = worker.slot * SLOT_FIELDS
-        started, limit = self._slots[base], self._slots[base + 2]
+        started: float = self._slots[base]
+        limit: float = self._slots[base + 2]
         return started > 0 and time.monotonic() - started > self.limits.kill_after(limit)
 
     def _replace(self, worker: _Worker, queue: SetupQueue, killed: bool) -> Iterator[list[MatchOutcome]]:

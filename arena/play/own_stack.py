@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import greenlet
 
@@ -76,7 +76,7 @@ class SeatStack:
                 raise value
             finally:
                 value = None  # no cycle through this frame
-        return value
+        return cast(T, value)  # what ``function`` returned, passed back by the greenlet
 
 
 class OwnStackBot(Bot):

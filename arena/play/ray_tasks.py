@@ -32,7 +32,7 @@ def arena_code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def run_checked(version: str, fn: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
+def run_checked(version: str, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Run ``fn(*args, **kwargs)`` after checking that this node's arena is the scheduled ``version``."""
     here = arena_code_version()
     if here != version:
@@ -52,9 +52,10 @@ class RayTaskPool(Executor):
         self.task = self.ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(run_checked)
         self.version = arena_code_version()
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Run ``fn(*args, **kwargs)`` as a Ray task; a future of its result."""
-        return self.task.remote(self.version, fn, args, kwargs).future()
+        future: Future[Any] = self.task.remote(self.version, fn, args, kwargs).future()
+        return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Leave the cluster (stopping the local Ray, if this pool started it)."""

@@ -93,7 +93,9 @@ def register_commands(app: typer.Typer) -> None:
 
     Args:
         app: the ``typer.Typer`` application of the ``arena`` command; add commands with
-            ``app.command("name")(function)`` or groups with ``app.add_typer``.
+            ``app.command("name")(function)`` or groups with ``app.add_typer``. ``arena --help`` lists a
+            command under the panel it names as typer's ``rich_help_panel`` does (``Play``, ``Results``,
+            ``League``, ``Research``, ``Tools``, or one of its own); one that names none under ``Plugins``.
 
     Called once when the command line starts, before arguments are parsed, unless the arguments name a
     built-in command (``arena tournament ...``, ``arena check bot ...``): that loads no plugin command.

@@ -31,7 +31,7 @@ def declared_spaces(session: GameSession) -> tuple[spaces.Dict, spaces.Discrete]
     return observation, spaces.Discrete(count)
 
 
-class ArenaAECEnv(AECEnv):
+class ArenaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types: AECEnv is Any
     """An arena game as a PettingZoo AEC environment; build it with :func:`arena.rl.pettingzoo_env`.
 
     Agents are ``player_0``, ``player_1``... (seat 0, 1...), the seats opponents don't play. Each agent's
@@ -39,6 +39,12 @@ class ArenaAECEnv(AECEnv):
     game's numbered actions. Rewards come when a seat's final rank is known: +1 / 0 / -1 by rank (see
     :func:`arena.rl.session.rank_reward`), plus shaping if asked for. A masked-out action loses the game.
     """
+
+    # set by declare_agents
+    possible_agents: list[str]
+    observation_spaces: dict[str, spaces.Dict]
+    action_spaces: dict[str, spaces.Discrete]
+    _seats: dict[str, int]
 
     metadata = {"name": "arena_v1", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -49,15 +55,15 @@ class ArenaAECEnv(AECEnv):
         declare_agents(self, session)
         self.metadata = {**self.metadata, "name": f"arena_{session.choice.game_cls.name}_v1"}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space (the same object every call)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's action space (the same object every call)."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` makes it the game arena plays with that seed."""
         self.session.reset(seed)
         self.agents = list(self.possible_agents)

@@ -35,7 +35,8 @@ class ArenaGymEnv(gymnasium.Env):
         self.action_space: spaces.Discrete = action
         self._mask = np.zeros(action.n, dtype=np.int8)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game; ``seed`` makes it the game arena plays with that seed."""
         super().reset(seed=seed)
         self.session.reset(seed)

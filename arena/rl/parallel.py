@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
@@ -12,7 +13,7 @@ from arena.rl.aec import declare_agents
 from arena.rl.session import GameSession, agent_name
 
 
-class ArenaParallelEnv(ParallelEnv):
+class ArenaParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no types: ParallelEnv is Any
     """A simultaneous-move arena game as a PettingZoo parallel environment; build it with
     :func:`arena.rl.parallel_env`.
 
@@ -20,6 +21,12 @@ class ArenaParallelEnv(ParallelEnv):
     powerups on), the others' actions are ignored and their masks are all zero. Observations, rewards and
     agent names are those of :class:`arena.rl.aec.ArenaAECEnv`.
     """
+
+    # set by declare_agents
+    possible_agents: list[str]
+    observation_spaces: dict[str, spaces.Dict]
+    action_spaces: dict[str, spaces.Discrete]
+    _seats: dict[str, int]
 
     metadata = {"name": "arena_parallel_v1", "render_modes": ["ansi"]}
 
@@ -32,22 +39,24 @@ class ArenaParallelEnv(ParallelEnv):
         declare_agents(self, session)
         self.agents: list[str] = []
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space (the same object every call)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's action space (the same object every call)."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Start a new game; ``seed`` makes it the game arena plays with that seed."""
         self.session.reset(seed)
         self.agents = list(self.possible_agents)
         return {agent: self.session.observe(self._seats[agent]) for agent in self.agents}, \
             {agent: {} for agent in self.agents}
 
-    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float],
+                                                     dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         """Play one turn with every live agent's action; agents whose rank is settled are done."""
         session = self.session
         before = {seat: session.settled(seat) for seat in session.learners}

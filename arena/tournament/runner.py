@@ -237,7 +237,8 @@ def _arrivals(setups: Iterable[MatchSetup], registry: Registry, pool: Executor |
     batch (:meth:`WorkerPool.run_batches`), one game otherwise."""
     if pool is None:
         return ([outcome] for outcome in run_in_process(setups, registry))
-    run_batches = getattr(pool, "run_batches", None)
+    run_batches: Callable[[Iterable[MatchSetup]], Iterator[list[MatchOutcome]]] | None = getattr(
+        pool, "run_batches", None)
     if run_batches is not None:
         return run_batches(setups)
     return ([outcome] for outcome in pool.run(setups))

@@ -139,7 +139,8 @@ class Network:
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The network's output for each row of ``rows``."""
         hidden = 1.0 / (1.0 + np.exp(-(rows @ self.w1 + self.b1)))
-        return 1.0 / (1.0 + np.exp(-(hidden @ self.w2 + self.b2)))
+        output: np.ndarray = 1.0 / (1.0 + np.exp(-(hidden @ self.w2 + self.b2)))
+        return output
 
     def value_and_gradient(self, row: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The output for one input row, and its gradient by weight array (w1, b1, w2, b2)."""

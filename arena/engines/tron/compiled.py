@@ -21,6 +21,7 @@ import time
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit, objmode
 
 WIN = 100_000
@@ -33,6 +34,11 @@ KILLER_OFFSET = 128
 NODES, HORIZON, TIMED_OUT, EPOCH, ORDERS = 0, 1, 2, 3, 4
 CLOCK_EVERY = 255  # look at the clock when ``nodes & CLOCK_EVERY == 0``
 NO_NODE_LIMIT = 1 << 62
+
+Board = npt.NDArray[np.uint8]
+"""A padded grid, flat: 1 for an empty cell."""
+Work = npt.NDArray[np.int64]
+"""Counters, tags, killer moves, history and the other work arrays of the compiled code."""
 
 
 @njit(cache=True)
@@ -51,7 +57,8 @@ CELLS_SHIFT, BLACKS_SHIFT, FIELD = 42, 21, (1 << 21) - 1
 
 
 @njit(cache=True)
-def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edge_weight, counters, chambers):
+def _one_pass_territory(head: int, mark: int, base: int, tags: Work, stride: int, colour: Work, cell_weight: int,
+                        edge_weight: int, counters: Work, chambers: Work) -> int:
     """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
 
     The same value as :func:`arena.engines.tron.search.territory_value`: a depth-first search from the
@@ -150,7 +157,7 @@ def _one_pass_territory(head, mark, base, tags, stride, colour, cell_weight, edg
 
 
 @njit(cache=True)
-def _next_layer(front, start, end, tags, mark, count):
+def _next_layer(front: Work, start: int, end: int, tags: Work, mark: int, count: int) -> tuple[int, int]:
     """Move the new layer ``front[start:end]`` to the front and add its cells owned by ``mark`` to ``count``.
 
     Returns the layer's size and the new count.
@@ -166,7 +173,8 @@ def _next_layer(front, start, end, tags, mark, count):
 
 
 @njit(cache=True)
-def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight, counters, tags, scratch, chambers):
+def evaluate(free: Board, me: int, op: int, stride: int, evaluation: int, colour: Work, cell_weight: int,
+             edge_weight: int, counters: Work, tags: Work, scratch: Work, chambers: Work) -> int:
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
     Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's but
@@ -220,9 +228,10 @@ def evaluate(free, me, op, stride, evaluation, colour, cell_weight, edge_weight,
 
 
 @njit(cache=True)
-def search(free, me, op, depth, alpha, beta, ours, simultaneous, stride, evaluation, colour, cell_weight,
-           edge_weight, by_history, killers, history, counters, deadline, node_limit, tags, scratch, chambers,
-           draw):
+def search(free: Board, me: int, op: int, depth: int, alpha: int, beta: int, ours: bool, simultaneous: bool,
+           stride: int, evaluation: int, colour: Work, cell_weight: int, edge_weight: int, by_history: bool,
+           killers: Work, history: Work, counters: Work, deadline: float, node_limit: int, tags: Work, scratch: Work,
+           chambers: Work, draw: int) -> int:
     """Alpha-beta from a node: ours (``ours``, a max node) or the opponent's reply; returns its value.
 
     The node semantics are those of ``Searcher._mine`` and ``Searcher._reply``, and so is the move

@@ -27,7 +27,7 @@ import time
 import numpy as np
 from numba import njit
 
-from arena.engines.tron.compiled import perf_clock, square_colours
+from arena.engines.tron.compiled import Board, Work, perf_clock, square_colours
 
 NODES, TIMED_OUT, EPOCH = 0, 1, 2
 CLOCK_EVERY = 63  # look at the clock when ``nodes & CLOCK_EVERY == 0``
@@ -51,7 +51,7 @@ TASK_ROWS = 3
 
 
 @njit(cache=True)
-def _parity(count, blacks, head_colour):
+def _parity(count: int, blacks: int, head_colour: int) -> int:
     """:func:`~arena.engines.tron.search.parity_bound` of a room of ``count`` cells, ``blacks`` of them black."""
     whites = count - blacks
     if head_colour:
@@ -62,7 +62,7 @@ def _parity(count, blacks, head_colour):
 
 
 @njit(cache=True)
-def _reachable(free, entry, stride, epoch, cells, rooms):
+def _reachable(free: Board, entry: int, stride: int, epoch: int, cells: Work, rooms: Work) -> int:
     """The free cells reachable from ``entry`` (itself not counted) through rooms and points not yet used."""
     seen, queue, label, used = cells[SEEN], cells[QUEUE], cells[LABEL], cells[USED]
     taken = rooms[TAKEN]
@@ -87,7 +87,7 @@ def _reachable(free, entry, stride, epoch, cells, rooms):
 
 
 @njit(cache=True)
-def _grown(tasks, needed):
+def _grown(tasks: Work, needed: int) -> Work:
     """``tasks`` with room for at least ``needed`` columns (a copy when it has to grow)."""
     if needed <= tasks.shape[1]:
         return tasks
@@ -97,7 +97,8 @@ def _grown(tasks, needed):
 
 
 @njit(cache=True)
-def chamber_space(free, head, stride, colour, counters, cells, rooms, adjacent, frames, tasks):
+def chamber_space(free: Board, head: int, stride: int, colour: Work, counters: Work, cells: Work, rooms: Work,
+                  adjacent: Work, frames: Work, tasks: Work) -> int:
     """The value of :func:`arena.engines.tron.search.chamber_space` for the head at ``head`` (not free) in ``free``.
 
     Tarjan's low links from the head find the articulation points of its region; a breadth-first search
@@ -275,7 +276,7 @@ def chamber_space(free, head, stride, colour, counters, cells, rooms, adjacent, 
                 used[entry] = 1
                 level += 1
                 break
-            done = value_of[level]
+            done: int = value_of[level]
             if level == 0:
                 return done
             free_task = task_end[level - 1]
@@ -290,7 +291,8 @@ def chamber_space(free, head, stride, colour, counters, cells, rooms, adjacent, 
 
 
 @njit(cache=True)
-def fill(free, me, depth, stride, colour, counters, deadline, node_limit, cells, rooms, adjacent, frames, tasks):
+def fill(free: Board, me: int, depth: int, stride: int, colour: Work, counters: Work, deadline: float, node_limit: int,
+         cells: Work, rooms: Work, adjacent: Work, frames: Work, tasks: Work) -> int:
     """The value of ``Searcher.fill(free, me, depth)``: the most moves the head at ``me`` makes alone, searched
     ``depth`` moves (N, E, S, W) and then estimated by :func:`chamber_space`.
 

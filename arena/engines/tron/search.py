@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from arena.engines.tron.compiled_fill import CompiledFill
+    from arena.games.tron.observation import TronObservation
 
 WIN = 100_000
 """The value of a won position (a loss is ``-WIN``); wins sooner and losses later score better."""
@@ -750,7 +751,7 @@ class Position:
         self.simultaneous = simultaneous
 
     @classmethod
-    def from_observation(cls, obs) -> Position:  # any Tron or Snafu observation
+    def from_observation(cls, obs: TronObservation) -> Position:  # any Tron or Snafu observation
         """The search position of a Tron or Snafu observation."""
         seats = len(obs.heads)
         later = [(obs.seat + offset) % seats for offset in range(1, seats)]
@@ -765,7 +766,7 @@ class Position:
         return tuple(op for op in self.ops if reach & (1 << op + 1 | 1 << op - 1 | 1 << op + s | 1 << op - s))
 
 
-def action_for(obs, step: int) -> str:  # any Tron or Snafu observation
+def action_for(obs: TronObservation, step: int) -> str:  # any Tron or Snafu observation
     """The action of ``obs`` that moves the head by ``step`` (absolute in Tron, relative in Snafu).
 
     Falls back to a safe move, then to any legal one, when no action makes that step.

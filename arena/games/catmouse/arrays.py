@@ -14,14 +14,19 @@ obstacles (none when it is not the seat's turn).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from arena.games.catmouse.rules import MOVES
 
+if TYPE_CHECKING:
+    from arena.games.catmouse.game import CatMouseObservation
+
 PLANES = 5
 
 
-def catmouse_array(obs) -> np.ndarray:
+def catmouse_array(obs: CatMouseObservation) -> np.ndarray:
     """A :class:`~arena.games.catmouse.game.CatMouseObservation` as planes (see the module's documentation)."""
     planes = np.zeros((PLANES, obs.height, obs.width), dtype=np.float32)
     planes[0] = np.frombuffer(obs.blocked, dtype=np.uint8).reshape(obs.height, obs.width)
@@ -35,13 +40,14 @@ def catmouse_array(obs) -> np.ndarray:
     return planes
 
 
-def catmouse_mask(obs) -> np.ndarray:
+def catmouse_mask(obs: CatMouseObservation) -> np.ndarray:
     """1 for each of ``U``, ``D``, ``L``, ``R`` the seat may play now."""
     legal = set(obs.legal_moves()) if obs.to_move == obs.role else set()
     return np.array([move in legal for move in MOVES], dtype=np.int8)
 
 
-def closeness(obs) -> float:
+def closeness(obs: CatMouseObservation) -> float:
     """How near the cat is to the mouse, in ``[0, 1]`` (1: same cell), by Manhattan distance."""
     (cx, cy), (mx, my) = obs.cat, obs.mouse
-    return 1.0 - (abs(cx - mx) + abs(cy - my)) / (obs.width + obs.height)
+    share: float = (abs(cx - mx) + abs(cy - my)) / (obs.width + obs.height)
+    return 1.0 - share

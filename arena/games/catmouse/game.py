@@ -50,7 +50,7 @@ MAX_MOVE_LIMIT = 100_000
 _NUMBER = re.compile(r"^[1-9][0-9]{0,5}$")
 
 
-class MoveLimitChoices(tuple):
+class MoveLimitChoices(tuple[str, ...]):
     """The values ``max_moves`` accepts: ``auto`` or a whole number from 1 to 100000.
 
     It iterates over two examples (``auto`` and the largest limit), so listings stay short, while ``in``

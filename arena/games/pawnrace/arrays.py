@@ -16,10 +16,14 @@ towards its base); the mask marks the legal ones.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arena.games.pawnrace.rules import BASE, STEPS, WHITE, Setup, move_name
+from arena.games.pawnrace.rules import BASE, STEPS, WHITE, Setup, Square, move_name
+
+if TYPE_CHECKING:
+    from arena.games.pawnrace.game import PawnRaceObservation
 
 PLANES = 6
 MAX_PAWNS = 12
@@ -35,18 +39,19 @@ def _own(square: tuple[int, int], n: int, seat: int) -> tuple[int, int]:
 def action_table(n: int, a: int, seat: int) -> tuple[str, ...]:
     """The move each action index names for ``seat`` on an ``n x n`` board with ``a x a`` bases."""
     setup = Setup(n, a)
-    moves: list[tuple] = []
+    moves: list[tuple[Square | str, Square]] = []
     for y in range(n):
         for x in range(n):
             for dx, dy in STEPS:
                 if 0 <= x + dx < n and 0 <= y + dy < n:
                     moves.append(((x, y), (x + dx, y + dy)))
     moves += [(BASE, exit_) for exit_ in setup.exits(WHITE)]
-    real = [(origin if origin == BASE else _own(origin, n, seat), _own(target, n, seat)) for origin, target in moves]
+    real = [(origin if isinstance(origin, str) else _own(origin, n, seat), _own(target, n, seat))  # str: BASE
+            for origin, target in moves]
     return tuple(move_name(move) for move in real)
 
 
-def pawnrace_array(obs) -> np.ndarray:
+def pawnrace_array(obs: PawnRaceObservation) -> np.ndarray:
     """A :class:`~arena.games.pawnrace.game.PawnRaceObservation` as planes (see the module's documentation)."""
     n, a, seat = obs.n, obs.a, obs.seat
     planes = np.zeros((PLANES, n, n), dtype=np.float32)
@@ -61,14 +66,15 @@ def pawnrace_array(obs) -> np.ndarray:
     return planes
 
 
-def pawnrace_mask(obs) -> np.ndarray:
+def pawnrace_mask(obs: PawnRaceObservation) -> np.ndarray:
     """1 for each action index whose move is legal now."""
     legal = set(obs.legal)
     return np.array([move in legal for move in action_table(obs.n, obs.a, obs.seat)], dtype=np.int8)
 
 
-def progress(obs) -> float:
+def progress(obs: PawnRaceObservation) -> float:
     """How far the seat's most advanced pawn has come, in ``[0, 1]`` (1: in the enemy base)."""
     if not obs.mine:
         return 0.0
-    return 1.0 - min(obs.distance_to_goal(square) for square in obs.mine) / (2 * obs.n)
+    nearest: int = min(obs.distance_to_goal(square) for square in obs.mine)
+    return 1.0 - nearest / (2 * obs.n)

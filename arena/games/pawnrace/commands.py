@@ -22,6 +22,7 @@ from arena.cli.common import (
     user_errors,
 )
 from arena.cli.interrupts import stop_requests
+from arena.cli.panels import RESEARCH
 from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
 from arena.core.json_files import read_json_file
@@ -42,10 +43,10 @@ CHECKPOINT_FORMAT = "arena-pawnrace-td-checkpoint/1"
 
 def add_commands(app: typer.Typer) -> None:
     """Add the pawn-race commands to the ``arena`` application."""
-    solve = command_group(app, "solve", "Solve games exactly.")
+    solve = command_group(app, "solve", "Solve games exactly.", RESEARCH)
     solve.command("pawnrace")(user_errors(solve_command))
     solve.command("pawnrace-claims")(user_errors(claims_command))
-    train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
+    train = command_group(app, "train", "Train learning bots and reproduce published training runs.", RESEARCH)
     train.command("pawnrace-td")(user_errors(train_td_command))
 
 
@@ -130,7 +131,7 @@ def out_console_print(text: str) -> None:
     out.print(text, highlight=False, soft_wrap=True)
 
 
-def load_model_checkpoint(path: Path) -> dict:
+def load_model_checkpoint(path: Path) -> dict[str, Any]:
     """The checkpoint of a stopped TD run, or a one-line error."""
     data = read_json_file(path, "no checkpoint to resume from", "not a readable checkpoint")
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:

@@ -171,7 +171,7 @@ class PawnRaceGame(Game):
         self.num_seats = 2
         self._legal = self._moves()
 
-    def _moves(self) -> dict[str, tuple]:
+    def _moves(self) -> dict[str, tuple[Square | str, Square]]:
         return {move_name(move): move for move in legal_moves(self.setup, self.position)}
 
     def to_act(self) -> Sequence[int]:

@@ -25,10 +25,15 @@ around the board's middle.
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from arena.games.tron.board import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL
+from arena.games.tron.observation import PowerupObservation, TronObservation
+
+if TYPE_CHECKING:
+    from arena.games.tron.snafu import SnafuObservation
 
 POWERUP_KINDS = ("trap", "bomb", "armor", "speed")
 BASE_PLANES = 5
@@ -36,22 +41,22 @@ POWERUP_PLANES = 8
 SNAFU_PLANES = 2
 
 
-def _grid(obs) -> np.ndarray:
+def _grid(obs: TronObservation) -> np.ndarray:
     """The cells of the board without the padding, ``height x width``."""
     cells = np.frombuffer(obs.cells, dtype=np.uint8).reshape(obs.height + 2, obs.stride)
     return cells[1:-1, 1:-1]
 
 
-def _yx(obs, index: int) -> tuple[int, int]:
+def _yx(obs: TronObservation, index: int) -> tuple[int, int]:
     y, x = divmod(index, obs.stride)
     return y - 1, x - 1
 
 
-def board_planes(obs, extra: int = 0) -> np.ndarray:
+def board_planes(obs: TronObservation, extra: int = 0) -> np.ndarray:
     """The five base planes of a Tron observation (plus powerup planes if it has powerups), not centred,
     with ``extra`` empty planes at the end for the caller to fill."""
     grid = _grid(obs)
-    powerups = hasattr(obs, "placed")
+    powerups = isinstance(obs, PowerupObservation)
     count = BASE_PLANES + (POWERUP_PLANES if powerups else 0) + extra
     planes = np.zeros((count, obs.height, obs.width), dtype=np.float32)
     own = TRAIL + obs.seat
@@ -61,7 +66,7 @@ def board_planes(obs, extra: int = 0) -> np.ndarray:
     for seat, head in enumerate(obs.heads):
         if head != DEAD:
             planes[3 if seat == obs.seat else 4][_yx(obs, head)] = 1
-    if powerups:
+    if isinstance(obs, PowerupObservation):
         planes[5] = grid == BARRIER
         for index, kind in obs.placed:
             planes[6 + POWERUP_KINDS.index(kind)][_yx(obs, index)] = 1
@@ -71,7 +76,7 @@ def board_planes(obs, extra: int = 0) -> np.ndarray:
     return planes
 
 
-def center(planes: np.ndarray, obs) -> np.ndarray:
+def center(planes: np.ndarray, obs: TronObservation) -> np.ndarray:
     """A ``(2 height - 1) x (2 width - 1)`` window of ``planes`` around the seat's head; off the board is wall
     (plane 0), empty on every other plane."""
     count, height, width = planes.shape
@@ -84,13 +89,13 @@ def center(planes: np.ndarray, obs) -> np.ndarray:
     return window
 
 
-def tron_array(obs, centered: bool = False) -> np.ndarray:
+def tron_array(obs: TronObservation, centered: bool = False) -> np.ndarray:
     """A Tron observation as planes (see the module's documentation)."""
     planes = board_planes(obs)
     return center(planes, obs) if centered else planes
 
 
-def snafu_array(obs, centered: bool = False) -> np.ndarray:
+def snafu_array(obs: SnafuObservation, centered: bool = False) -> np.ndarray:
     """A Snafu observation as planes: Tron's five and the two cells ``straight`` leads to; centred and turned
     so that the seat's heading points up when ``centered``."""
     planes = board_planes(obs, extra=SNAFU_PLANES)

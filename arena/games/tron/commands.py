@@ -27,6 +27,7 @@ from arena.cli.common import (
     plugin_config,
     user_errors,
 )
+from arena.cli.panels import RESEARCH, TOOLS
 from arena.core.errors import ArenaError
 from arena.games.tron.aichallenge import import_aic
 
@@ -36,11 +37,11 @@ if TYPE_CHECKING:
 
 def add_commands(app: typer.Typer) -> None:
     """Add the Tron commands to the ``arena`` application."""
-    app.command("import-aic")(user_errors(import_aic_command))
-    train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
+    app.command("import-aic", rich_help_panel=TOOLS)(user_errors(import_aic_command))
+    train = command_group(app, "train", "Train learning bots and reproduce published training runs.", RESEARCH)
     train.command("tron-eval")(user_errors(train_eval_command))
     train.command("snafu-cla")(user_errors(train_cla_command))
-    experiment = command_group(app, "experiment", "Run published experiments again.")
+    experiment = command_group(app, "experiment", "Run published experiments again.", RESEARCH)
     experiment.command("snafu-scaling")(user_errors(scaling_command))
 
 

@@ -138,6 +138,7 @@ def _choose(rules: Rules, controller: Any, role: int, here: np.ndarray, other: n
     ox, oy = xs[other][:, None], ys[other][:, None]
     if isinstance(controller, tuple):
         gap = ((tx - ox) ** 2 + (ty - oy) ** 2).astype(np.float64)
+        move: np.ndarray
         if role == CAT:
             move = np.argmin(np.where(valid, gap, np.inf), axis=1)
         else:
@@ -174,4 +175,5 @@ def _choose(rules: Rules, controller: Any, role: int, here: np.ndarray, other: n
     count = mask.sum(axis=1)
     pick = (draws * count).astype(np.int64)
     rank = np.cumsum(mask, axis=1) - 1
-    return np.argmax(mask & (rank == pick[:, None]), axis=1)
+    picked: np.ndarray = np.argmax(mask & (rank == pick[:, None]), axis=1)
+    return picked

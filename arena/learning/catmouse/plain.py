@@ -113,7 +113,7 @@ def _choose(controller: Any, role: int, here: int, other: int, width: int, heigh
             sy, v_edge = window_axis(min(hy, oy), height)
             entry = (((((cat_xy[0] - sx) * 3 + (cat_xy[1] - sy)) * 3 + (mouse_xy[0] - sx)) * 3
                       + (mouse_xy[1] - sy)) * 3 + h_edge) * 3 + v_edge
-            move = controller[1][entry]
+            move: int = controller[1][entry]
             if options[move] >= 0:
                 return move
         best, best_gap = -1, 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from arena.games.pawnrace.rules import BLACK, STEPS, WHITE, Setup
@@ -20,6 +21,13 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _BIN_SHARES = (0.0, 0.25, 0.5, 0.75)
+
+Board = npt.NDArray[np.int8]
+"""The cells of a position: 0 empty, 1 a white pawn, 2 a black one."""
+Ints = npt.NDArray[np.int64]
+"""Pawns waiting, the board's tables (bases, distances, neighbours, exits, inputs) and lists of moves or inputs."""
+Floats = npt.NDArray[np.float64]
+"""Weights, eligibility traces, input values and hidden layers."""
 
 
 @dataclass(frozen=True)
@@ -91,14 +99,16 @@ def _below(state: np.ndarray, count: int) -> int:
 
 
 @njit(cache=True)
-def _pawn_can_go(board, side, cell, target, base_of, distance) -> bool:
+def _pawn_can_go(board: Board, side: int, cell: int, target: int, base_of: Ints, distance: Ints) -> bool:
     if target < 0 or base_of[target] == side or board[target] != 0:
         return False
-    return base_of[target] == 1 - side or distance[side, target] >= distance[side, cell]
+    can: bool = base_of[target] == 1 - side or distance[side, target] >= distance[side, cell]
+    return can
 
 
 @njit(cache=True)
-def legal_moves(board, waiting, side, base_of, distance, neighbours, exits, origins, targets) -> int:
+def legal_moves(board: Board, waiting: Ints, side: int, base_of: Ints, distance: Ints, neighbours: Ints, exits: Ints,
+                origins: Ints, targets: Ints) -> int:
     """Fill ``origins`` and ``targets`` with ``side``'s legal moves (origin -1: from the base); their number."""
     count = 0
     if waiting[side] > 0:
@@ -120,7 +130,7 @@ def legal_moves(board, waiting, side, base_of, distance, neighbours, exits, orig
 
 
 @njit(cache=True)
-def _stuck(board, side, cell, base_of, distance, neighbours) -> bool:
+def _stuck(board: Board, side: int, cell: int, base_of: Ints, distance: Ints, neighbours: Ints) -> bool:
     for step in range(4):  # noqa: SIM110 - numba compiles the loop, not all() of a generator
         if _pawn_can_go(board, side, cell, neighbours[cell, step], base_of, distance):
             return False
@@ -128,7 +138,8 @@ def _stuck(board, side, cell, base_of, distance, neighbours) -> bool:
 
 
 @njit(cache=True)
-def _remove_stuck(board, waiting, to_move, removal_all, base_of, distance, neighbours, exits, doomed) -> None:
+def _remove_stuck(board: Board, waiting: Ints, to_move: int, removal_all: bool, base_of: Ints, distance: Ints,
+                  neighbours: Ints, exits: Ints, doomed: Ints) -> None:
     found = 0  # every stuck pawn is found before any is removed
     blocked = np.zeros(2, dtype=np.bool_)
     for side in range(2):
@@ -151,8 +162,8 @@ def _remove_stuck(board, waiting, to_move, removal_all, base_of, distance, neigh
 
 
 @njit(cache=True)
-def play_move(board, waiting, side, origin, target, moves, removal_all, max_moves, base_of, distance, neighbours,
-              exits, doomed) -> int:
+def play_move(board: Board, waiting: Ints, side: int, origin: int, target: int, moves: int, removal_all: bool,
+              max_moves: int, base_of: Ints, distance: Ints, neighbours: Ints, exits: Ints, doomed: Ints) -> int:
     """Play ``side``'s move in place, the ``moves``-th of the game counting from 1; the result: -2 the game goes
     on, -1 a draw, else the winning side."""
     if origin < 0:
@@ -180,7 +191,8 @@ def play_move(board, waiting, side, origin, target, moves, removal_all, max_move
 
 
 @njit(cache=True)
-def active_inputs(board, waiting, pawns, input_of, inputs, printed, active, signs) -> int:
+def active_inputs(board: Board, waiting: Ints, pawns: int, input_of: Ints, inputs: int, printed: bool, active: Ints,
+                  signs: Floats) -> int:
     """Fill ``active`` with the indices of the non-zero inputs of a position that goes on and ``signs`` with
     their values (1, or -1 for a black pawn's square with ``printed`` inputs); their number."""
     count = 0
@@ -204,7 +216,8 @@ def active_inputs(board, waiting, pawns, input_of, inputs, printed, active, sign
 
 
 @njit(cache=True)
-def network_value(w1, b1, w2, b2, active, signs, count, hidden) -> float:
+def network_value(w1: Floats, b1: Floats, w2: Floats, b2: float, active: Ints, signs: Floats, count: int,
+                  hidden: Floats) -> float:
     """The network's output for the inputs ``active[:count]`` of values ``signs[:count]`` (all others 0), its
     hidden layer in ``hidden``."""
     total = b2
@@ -214,11 +227,13 @@ def network_value(w1, b1, w2, b2, active, signs, count, hidden) -> float:
             sum_in += signs[index] * w1[active[index], j]
         hidden[j] = 1.0 / (1.0 + np.exp(-sum_in))
         total += hidden[j] * w2[j]
-    return 1.0 / (1.0 + np.exp(-total))
+    value: float = 1.0 / (1.0 + np.exp(-total))
+    return value
 
 
 @njit(cache=True)
-def _learn(w1, b1, w2, b2, e1, eb1, e2, eb2, step) -> None:
+def _learn(w1: Floats, b1: Floats, w2: Floats, b2: Floats, e1: Floats, eb1: Floats, e2: Floats, eb2: Floats,
+           step: float) -> None:
     for i in range(w1.shape[0]):
         for j in range(w1.shape[1]):
             w1[i, j] += step * e1[i, j]
@@ -229,7 +244,8 @@ def _learn(w1, b1, w2, b2, e1, eb1, e2, eb2, step) -> None:
 
 
 @njit(cache=True)
-def _extend_trace(e1, eb1, e2, eb2, decay, value, w2, hidden, active, signs, count) -> None:
+def _extend_trace(e1: Floats, eb1: Floats, e2: Floats, eb2: Floats, decay: float, value: float, w2: Floats,
+                  hidden: Floats, active: Ints, signs: Floats, count: int) -> None:
     """``e = decay * e + grad V``, the gradient taken at the output ``value`` and its ``hidden`` layer."""
     d_out = value * (1.0 - value)
     e1 *= decay
@@ -243,8 +259,10 @@ def _extend_trace(e1, eb1, e2, eb2, decay, value, w2, hidden, active, signs, cou
 
 
 @njit(cache=True)
-def self_play_game(w1, b1, w2, b2, rng, pawns, removal_all, max_moves, base_of, distance, neighbours, exits,
-                   input_of, printed, gamma, lam, alpha, greedy, win_reward, loss_reward):
+def self_play_game(w1: Floats, b1: Floats, w2: Floats, b2: Floats, rng: npt.NDArray[np.uint64], pawns: int,
+                   removal_all: bool, max_moves: int, base_of: Ints, distance: Ints, neighbours: Ints, exits: Ints,
+                   input_of: Ints, printed: bool, gamma: float, lam: float, alpha: float, greedy: float,
+                   win_reward: float, loss_reward: float) -> tuple[int, int]:
     """Play one game between the networks ``[w1[s], b1[s], w2[s], b2[s:s+1]]`` of side ``s``, each learning
     after its moves (the last one rewarded ``win_reward`` for a win, ``loss_reward`` for a loss, 0 for a draw);
     returns the winner (-1 a draw) and the number of moves."""

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from arena.engines.pawnrace.td_model import Features, Network
-from arena.games.pawnrace.rules import BASE, STEPS, Setup, legal_moves, play, start
+from arena.games.pawnrace.rules import STEPS, Setup, Square, legal_moves, play, start
 from arena.learning.pawnrace.network_kernel import next_double
 from arena.learning.pawnrace.td_table import TdSettings
 
 
-def kernel_order(setup: Setup, side: int, move: tuple) -> tuple[int, int, int]:
+def kernel_order(setup: Setup, side: int, move: tuple[Square | str, Square]) -> tuple[int, int, int]:
     """Where the compiled generator lists a move: base exits first, then pawns by cell, steps in order."""
     origin, target = move
-    if origin == BASE:
+    if isinstance(origin, str):  # the base: a pawn enters the board
         return (0, setup.exits(side).index(target), 0)
     step = STEPS.index((target[0] - origin[0], target[1] - origin[1]))
     return (1, origin[1] * setup.n + origin[0], step)

@@ -29,7 +29,8 @@ from arena.engines.pawnrace.td_model import (  # noqa: F401 - Features, choose_b
 )
 from arena.games.pawnrace.rules import BLACK, WHITE
 from arena.learning.pawnrace.initial_weights import initial_networks
-from arena.learning.pawnrace.td_table import BlockStats, SelfPlayTrainer, TdSettings
+from arena.learning.pawnrace.td_table import SelfPlayTrainer, TdSettings
+from arena.stats.playability import BlockStats
 
 
 def network_settings(settings: TdSettings) -> TdSettings:

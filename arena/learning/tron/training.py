@@ -23,7 +23,7 @@ from arena.learning.tron.dataset import DataSet, split_games
 
 def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Least-squares weights (no intercept) predicting ``y - 0.5`` from ``x``."""
-    weights, *_ = np.linalg.lstsq(x, y - 0.5, rcond=None)
+    weights: np.ndarray = np.linalg.lstsq(x, y - 0.5, rcond=None)[0]
     return weights
 
 

@@ -23,9 +23,17 @@ else is occupied; headings are indices into ``("N", "E", "S", "W")``.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from arena.core.errors import ArenaError
+
+Cells = npt.NDArray[np.uint8]
+"""The board, padded, flat: 0 for an empty cell."""
+Codes = npt.NDArray[np.int64]
+"""Feature codes, or the switches of a reading."""
+Vector = npt.NDArray[np.float64]
+"""A state vector."""
 
 LETTERS = "POWR"
 SIZES = {"P": 2, "O": 2, "W": 3, "R": 1}
@@ -52,7 +60,8 @@ PAPER_CODES = np.zeros(6, dtype=np.int64)  # arena.engines.tron.snafu.reading.PA
 
 
 @njit(cache=True)
-def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
+def state_vector(cells: Cells, width: int, height: int, x: int, y: int, heading: int, ox: int, oy: int, turn: int,
+                 codes: Codes, out: Vector) -> None:
     """Write into ``out`` the state of the player at ``(x, y)`` facing ``heading`` (0 N, 1 E, 2 S, 3 W), the
     opponent at ``(ox, oy)``, before the move of round ``turn + 1``, for the feature ``codes``, read as the
     paper writes it."""
@@ -60,7 +69,8 @@ def state_vector(cells, width, height, x, y, heading, ox, oy, turn, codes, out):
 
 
 @njit(cache=True)
-def read_state(cells, width, height, x, y, heading, ox, oy, turn, codes, reading, out):
+def read_state(cells: Cells, width: int, height: int, x: int, y: int, heading: int, ox: int, oy: int, turn: int,
+               codes: Codes, reading: Codes, out: Vector) -> None:
     """:func:`state_vector` under the switches ``reading`` (:meth:`.reading.Reading.codes`): P up to the first
     occupied cell when ``reading[0]`` (perception ``trails``), R divided by the board's cells when
     ``reading[1]`` (round ``scaled``), W along rays when ``reading[3]`` (walls ``rays``)."""
@@ -97,7 +107,7 @@ def read_state(cells, width, height, x, y, heading, ox, oy, turn, codes, reading
 
 
 @njit(cache=True)
-def _to_occupied(cells, width, x, y, dx, dy):
+def _to_occupied(cells: Cells, width: int, x: int, y: int, dx: int, dy: int) -> int:
     """Free cells between ``(x, y)`` and the first occupied cell (or the edge) in direction ``(dx, dy)``."""
     stride = width + 2
     count = 0
@@ -109,7 +119,7 @@ def _to_occupied(cells, width, x, y, dx, dy):
 
 
 @njit(cache=True)
-def _ray_share(cells, width, height, x, y, dx, dy):
+def _ray_share(cells: Cells, width: int, height: int, x: int, y: int, dx: int, dy: int) -> float:
     """The occupied share of the cells from ``(x, y)`` (excluded) to the edge in direction ``(dx, dy)``; 1 when
     there are none."""
     stride = width + 2
@@ -123,7 +133,7 @@ def _ray_share(cells, width, height, x, y, dx, dy):
 
 
 @njit(cache=True)
-def _to_edge(x, y, dx, dy, width, height):
+def _to_edge(x: int, y: int, dx: int, dy: int, width: int, height: int) -> int:
     """Free cells (of the board, walls or not) between ``(x, y)`` and the edge in direction ``(dx, dy)``."""
     if dx > 0:
         return width - 1 - x
@@ -135,7 +145,8 @@ def _to_edge(x, y, dx, dy, width, height):
 
 
 @njit(cache=True)
-def _wall_shares(cells, width, height, x, y, fx, fy, rx, ry, out, position):
+def _wall_shares(cells: Cells, width: int, height: int, x: int, y: int, fx: int, fy: int, rx: int, ry: int, out: Vector,
+                 position: int) -> None:
     """The occupied shares of the half-planes ahead, left and right, into ``out[position:position + 3]``."""
     stride = width + 2
     ahead = left = right = 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from arena.core.errors import ArenaError
@@ -27,9 +28,14 @@ ACTIONS = ("straight", "right", "left")
 NO_MATCH = -1
 TABLE_FORMAT = "arena-snafu-cla-table/1"
 
+Vectors = npt.NDArray[np.float64]
+"""A state vector, its unit vector, or the table's rows of them."""
+Scores = npt.NDArray[np.int64]
+"""An entry's score of each decision, the table's rows of them, or a list of entries."""
+
 
 @njit(cache=True)
-def unit_vector(vector, out):
+def unit_vector(vector: Vectors, out: Vectors) -> None:
     """Write ``vector / |vector|`` into ``out`` (zeros for a zero vector)."""
     total = 0.0
     for value in vector:
@@ -40,7 +46,7 @@ def unit_vector(vector, out):
 
 
 @njit(cache=True)
-def _similarity(units, entry, unit):
+def _similarity(units: Vectors, entry: int, unit: Vectors) -> float:
     total = 0.0
     for i in range(unit.shape[0]):
         total += units[entry, i] * unit[i]
@@ -48,7 +54,7 @@ def _similarity(units, entry, unit):
 
 
 @njit(cache=True)
-def decision(scores, similarity, c, t):
+def decision(scores: Scores, similarity: float, c: float, t: float) -> int:
     """The decision an entry with ``scores`` at ``similarity`` dictates under ``c`` and ``t``, else -1."""
     if similarity < c:
         return -1
@@ -59,7 +65,7 @@ def decision(scores, similarity, c, t):
 
 
 @njit(cache=True)
-def decisive_entries(scores, size, t):
+def decisive_entries(scores: Scores, size: int, t: float) -> Scores:
     """The entries, in order, whose best decision beats both others by more than ``t``: the only entries
     whose match dictates a decision."""
     found = np.empty(size, dtype=np.int64)
@@ -72,7 +78,7 @@ def decisive_entries(scores, size, t):
 
 
 @njit(cache=True)
-def is_beaten(units, size, unit, entry, similarity):
+def is_beaten(units: Vectors, size: int, unit: Vectors, entry: int, similarity: float) -> bool:
     """Whether another of the ``size`` entries comes before ``entry`` (of ``similarity`` to ``unit``) under the
     rule: more similar, or as similar and earlier. It stops at the first such entry."""
     for other in range(size):
@@ -83,7 +89,7 @@ def is_beaten(units, size, unit, entry, similarity):
 
 
 @njit(cache=True)
-def most_similar(units, size, state, unit_buffer, c):
+def most_similar(units: Vectors, size: int, state: Vectors, unit_buffer: Vectors, c: float) -> int:
     """The entry most similar to ``state`` (the earliest on a tie) if that similarity is at least ``c``, else
     -1."""
     unit_vector(state, unit_buffer)
@@ -96,7 +102,8 @@ def most_similar(units, size, state, unit_buffer, c):
 
 
 @njit(cache=True)
-def select(units, scores, size, decisive, state, unit_buffer, c, t):
+def select(units: Vectors, scores: Scores, size: int, decisive: Scores, state: Vectors, unit_buffer: Vectors, c: float,
+           t: float) -> int:
     """The decision the table dictates for ``state`` (see the module's rule), or -1 to play as the opponent;
     ``decisive`` is the table's :func:`decisive_entries` under ``t``.
 

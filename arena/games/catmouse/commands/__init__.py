@@ -10,13 +10,14 @@ import typer
 from rich.console import Console
 
 from arena.cli.common import command_group, err, out, user_errors
+from arena.cli.panels import RESEARCH
 from arena.core.errors import ArenaError
 
 
 def add_commands(app: typer.Typer) -> None:
     """Add the cat-and-mouse commands to the ``arena`` application."""
-    train = command_group(app, "train", "Train learning bots and reproduce published training runs.")
-    solve = command_group(app, "solve", "Solve games exactly.")
+    train = command_group(app, "train", "Train learning bots and reproduce published training runs.", RESEARCH)
+    solve = command_group(app, "solve", "Solve games exactly.", RESEARCH)
     train.command("catmouse-full")(user_errors(train_full_command))
     train.command("catmouse-window")(user_errors(train_window_command))
     solve.command("catmouse")(user_errors(solve_command))

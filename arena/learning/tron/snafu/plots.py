@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.learning.tron.snafu.summary import Curve, StrategySummary
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 MISSING = "plots need matplotlib: pip install -e '.[plots]'"
 
@@ -49,7 +53,7 @@ def plot_curves(summaries: list[StrategySummary], path: Path) -> None:
     plt.close(figure)
 
 
-def _band(axis, found: Curve, label: str, color: str) -> None:
+def _band(axis: Axes, found: Curve, label: str, color: str) -> None:
     games = np.arange(1, len(found.mean) + 1)
     axis.plot(games, found.mean, color=color, label=label)
     axis.fill_between(games, found.mean - found.sd, found.mean + found.sd, color=color, alpha=0.2)

@@ -13,34 +13,37 @@ of its seed (and of nothing else the process has done, as long as nothing else d
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
-from arena.engines.tron.snafu.features import FORWARD, PAPER_CODES, read_state
-from arena.engines.tron.snafu.table import decisive_entries, most_similar, select
+from arena.engines.tron.snafu.features import FORWARD, PAPER_CODES, Cells, Codes, read_state
+from arena.engines.tron.snafu.table import Scores, Vectors, decisive_entries, most_similar, select
 
 STRAIGHT, RIGHT, LEFT = 0, 1, 2
+Integers = npt.NDArray[np.int64]
+"""Decisions, table entries, or the record of a game."""
 TURN = np.array([0, 1, 3], dtype=np.int64)  # quarter turns clockwise for straight, right, left
 
 
 @njit(cache=True)
-def seed_games(seed):
+def seed_games(seed: int) -> None:
     """Seed the generator the games draw from."""
     np.random.seed(seed)
 
 
 @njit(cache=True)
-def _ahead(x, y, heading, action):
+def _ahead(x: int, y: int, heading: int, action: int) -> tuple[int, int, int]:
     direction = (heading + TURN[action]) % 4
     return x + FORWARD[direction, 0], y + FORWARD[direction, 1], direction
 
 
 @njit(cache=True)
-def _empty(cells, width, height, x, y):
+def _empty(cells: Cells, width: int, height: int, x: int, y: int) -> bool:
     return 0 <= x < width and 0 <= y < height and cells[(y + 1) * (width + 2) + x + 1] == 0
 
 
 @njit(cache=True)
-def mindless_move(cells, width, height, x, y, heading):
+def mindless_move(cells: Cells, width: int, height: int, x: int, y: int, heading: int) -> int:
     """The pseudo-random opponent's decision (0 straight, 1 right, 2 left) at ``(x, y)`` facing ``heading``."""
     nx, ny, _ = _ahead(x, y, heading, STRAIGHT)
     if _empty(cells, width, height, nx, ny):
@@ -53,12 +56,14 @@ def mindless_move(cells, width, height, x, y, heading):
             safe[count] = action
             count += 1
     if count:
-        return safe[np.random.randint(count)]
+        chosen: int = safe[np.random.randint(count)]
+        return chosen
     return (STRAIGHT, LEFT, RIGHT)[np.random.randint(3)]
 
 
 @njit(cache=True)
-def play_game(width, height, codes, units, scores, size, c, t, states_out, actions_out, record):
+def play_game(width: int, height: int, codes: Codes, units: Vectors, scores: Scores, size: int, c: float, t: float,
+              states_out: Vectors, actions_out: Integers, record: Integers) -> tuple[int, int]:
     """Play one game under the paper's literal reading; return ``(outcome, rounds)`` with outcome 1 if the CLA
     won, -1 if it lost, 0 a tie.
 
@@ -72,8 +77,9 @@ def play_game(width, height, codes, units, scores, size, c, t, states_out, actio
 
 
 @njit(cache=True)
-def play_read_game(width, height, codes, reading, units, scores, size, c, t, states_out, actions_out, kept_out,
-                   record):
+def play_read_game(width: int, height: int, codes: Codes, reading: Codes, units: Vectors, scores: Scores, size: int,
+                   c: float, t: float, states_out: Vectors, actions_out: Integers, kept_out: Integers, record: Integers
+                   ) -> tuple[int, int]:
     """:func:`play_game` under the switches ``reading`` (:meth:`arena.engines.tron.snafu.reading.Reading.codes`).
 
     The state is read with them; with ``reading[2]`` (dictation ``safe``) a decision of the table onto an
