@@ -13,13 +13,14 @@ def test_an_old_module_is_the_new_one(old):
 
 
 def test_old_imports_give_the_same_classes():
-    from arena.league.facade import League
-    from arena.league.league_ladder import LeagueLadder
-    from arena.league.web.client import multipart_body
     from arena.server.ladder import LeagueLadder as OldLadder
     from arena.server.league import RANKED
     from arena.server.league import League as OldLeague
     from arena.server.web.client import multipart_body as old_multipart_body
+
+    from arena.league.facade import League
+    from arena.league.league_ladder import LeagueLadder
+    from arena.league.web.client import multipart_body
 
     assert (OldLeague, OldLadder, old_multipart_body, RANKED) == (League, LeagueLadder, multipart_body, "ranked")
 
