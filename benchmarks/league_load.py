@@ -32,9 +32,9 @@ from pathlib import Path
 
 from timing import Figures, add_json_option
 
+from arena.league.facade import League
 from arena.play.referee import play
 from arena.plugins.registry import load_registry
-from arena.server.league import League
 
 BOTS = {  # team: (bot module, source); a bot's moves depend only on the board, never on its rng
     "ada": ("hugger", "return max(moves, key=obs.walls_around) if moves else 'N'"),

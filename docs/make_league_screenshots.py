@@ -18,11 +18,11 @@ from pathlib import Path
 import uvicorn
 from playwright.sync_api import sync_playwright
 
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
+from arena.league.web.app import create_app
+from arena.league.web.serve import address_of, listen
 from arena.play.executor_choice import LOCAL
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
-from arena.server.web.app import create_app
-from arena.server.web.serve import address_of, listen
 
 DOCS = Path(__file__).resolve().parent
 BOTS = Path(__file__).resolve().parent.parent / "bots"

@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
+from arena.league import sandboxing
+from arena.league.facade import PLAN_AHEAD, RANKED, League
 from arena.play.limits import MoveGuard, alarm_tick
 from arena.play.referee import play
 from arena.play.sandbox import SandboxedBots
 from arena.plugins.registry import load_registry
-from arena.server import sandboxing
-from arena.server.league import PLAN_AHEAD, RANKED, League
 from tests.helpers import REPO, write_module
 
 SHIPPED = REPO / "bots"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from arena.server.league import League
+from arena.league.facade import League
 from tests.helpers import REPO
 
 

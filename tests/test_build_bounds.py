@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.league.facade import League
+from arena.league.settings import read_settings
 from arena.play.sandbox import SandboxLimits, build_in_sandbox
 from arena.play.sandbox.build import BUILD_FILES, ProductError, _receive_products
-from arena.server.league import League
-from arena.server.settings import read_settings
 from arena.tournament.definition import load_definition
 from tests.helpers import REPO, write_module
 

@@ -6,8 +6,9 @@ Ranks, lowest first (a module may import modules of its own rank or lower):
 (``arena.engines.<game>``); 3 play; 4 stats; 5 storage; 6 tournament; 7 learning (``arena.learning``), the
 conformance kit (``arena.testing``), report and the reinforcement-learning bindings (``arena.rl``); 8 the
 public API (``arena/__init__``); 9 the command line: ``arena.cli``, and each game's ``commands`` and ``plugin``
-modules (its CLI and the hook module that adds it), and beside it the league (``arena.server``), whose
-``arena league`` commands the command line holds.
+modules (its CLI and the hook module that adds it), and beside it the league (``arena.league``, with its web
+server), whose ``arena league`` and ``arena serve`` commands the command line holds; ``arena.server``, the
+league's old import paths, ranks with it.
 
 The old paths of the engine modules (``arena.games.tron.search`` and the like, kept for old imports) rank
 with the engines they alias, so nothing in ``arena.games`` can use them.
@@ -31,9 +32,10 @@ from arena.plugins.registry import BUILTIN_PLUGINS, load_registry
 PACKAGE = Path(__file__).resolve().parent.parent / "arena"
 
 RANKS = {"core": 0, "plugins": 1, "games": 1, "engines": 2, "play": 3, "stats": 4, "storage": 5, "tournament": 6,
-         "learning": 7, "testing": 7, "report": 7, "rl": 7, "cli": 9, "server": 9}
+         "learning": 7, "testing": 7, "report": 7, "rl": 7, "cli": 9, "league": 9,
+         "server": 9}
 CLI_MODULES_OF_A_GAME = ("commands", "plugin")
-SIDEWAYS = {("games", "cli"), ("cli", "server")}
+SIDEWAYS = {("games", "cli"), ("cli", "league")}
 """(importer's package, imported package) pairs of one rank that may import each other."""
 BOTS = PACKAGE.parent / "bots"
 MOVED_TO_ENGINES = {f"arena.games.tron.{name}" for name in

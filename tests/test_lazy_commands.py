@@ -124,7 +124,7 @@ def test_a_built_in_command_loads_its_module_alone_and_shows_the_same_help(tmp_p
     code, out, err, loaded = run_script(tmp_path, *args)
     assert (code, err) == (0, "")
     assert command_modules(loaded) == {module}
-    assert not {"arena.cli.main", "arena.cli.serve", "arena.server.web.client"} & loaded
+    assert not {"arena.cli.main", "arena.cli.serve", "arena.league.web.client"} & loaded
     assert out == whole_script_help(*args[:-1])
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from arena.core.errors import ArenaError
-from arena.server.ladder_lock import LOCK_FILE, LadderLock
-from arena.server.league import League
+from arena.league.facade import League
+from arena.league.ladder_lock import LOCK_FILE, LadderLock
 from arena.storage.store import Store
 from tests.league_helpers import shipped_bot
 

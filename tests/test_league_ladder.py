@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
 from tests.league_helpers import play_in_process, results, shipped_bot
 
 pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox

@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from arena.server.matchmaking import Candidate, next_match, plan_matches, scheduled, starting_pass, weight
-from arena.server.ratings import RatingState
+from arena.league.matchmaking import Candidate, next_match, plan_matches, scheduled, starting_pass, weight
+from arena.league.rating_state import RatingState
 from arena.stats.ratings import MU, SIGMA, environment, smoothed_draw_rate
 
 BOTS = 30

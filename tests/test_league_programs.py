@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
+from arena.league.web import data
 from arena.play.executor_choice import LOCAL
 from arena.plugins.stored_roots import base_folder
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
-from arena.server.web import data
 from tests.helpers import REPO, write_module
 from tests.test_web_sessions import sign_in
 from tests.web_server import LiveServer

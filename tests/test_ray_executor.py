@@ -22,13 +22,13 @@ import pytest
 
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.limits import Limits
 from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
 from tests.league_helpers import results, shipped_bot
 from tests.ray_cluster import ray_cluster, stop_processes_under
 from tests.verdicts import EXPECTED, check_verdicts, play_gauntlet

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.server.league import League
+from arena.league.facade import League
 from arena.storage.codec import record_json
 from arena.storage.store import Store
 from tests.helpers import REPO, write_module

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
 from arena.plugins.registry import PluginConfig, load_registry
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
 from arena.storage.store import Store
 from tests.helpers import REPO, write_module
 from tests.league_helpers import shipped_bot

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from arena.server.web.privacy import short_failure
+from arena.league.web.privacy import short_failure
 from tests.web_server import LiveServer, new_league, play_games, submit_bots
 
 SOURCE_MARK = "source-mark-Kp37"

@@ -10,8 +10,8 @@ import urllib.request
 
 import pytest
 
-from arena.server.league import League
-from arena.server.web.sessions import SESSION_COOKIE
+from arena.league.facade import League
+from arena.league.web.sessions import SESSION_COOKIE
 from tests.web_server import LiveServer, new_league
 
 

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from arena.server.web.uploads import UploadError, UploadLimits, unpack_upload
+from arena.league.web.uploads import UploadError, UploadLimits, unpack_upload
 
 LIMITS = UploadLimits(max_bytes=100_000, max_files=5, max_unpacked_bytes=50_000)
 

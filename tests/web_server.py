@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import uvicorn
 
+from arena.league.facade import League
+from arena.league.league_ladder import LeagueLadder
+from arena.league.web.app import create_app
+from arena.league.web.serve import address_of, ladder_running, listen
 from arena.play.executor_choice import LOCAL
-from arena.server.ladder import LeagueLadder
-from arena.server.league import League
-from arena.server.web.app import create_app
-from arena.server.web.serve import address_of, ladder_running, listen
 from tests.helpers import write_module
 
 HUGGER = """

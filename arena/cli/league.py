@@ -1,6 +1,6 @@
 """The ``arena league`` commands: make a league, run it as its organiser, and play its ladder from a terminal.
 
-Each command is a few lines over :class:`arena.server.league.League`; tokens are printed alone on stdout so
+Each command is a few lines over :class:`arena.league.facade.League`; tokens are printed alone on stdout so
 a script can capture them (``TOKEN=$(arena league add-team myleague alice)``).
 """
 
@@ -17,10 +17,10 @@ from arena.cli.common import Address, ExecutorName, command_group, emit_table, e
 from arena.cli.format_options import OutputFormatOption, output_format
 from arena.cli.panels import LEAGUE
 from arena.core.errors import ArenaError
+from arena.league.facade import League
+from arena.league.ladder_lock import LadderLock
+from arena.league.league_ladder import LeagueLadder
 from arena.play.executor_choice import ExecutorChoice
-from arena.server.ladder import LeagueLadder
-from arena.server.ladder_lock import LadderLock
-from arena.server.league import League
 
 league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.",
                            panel=LEAGUE)

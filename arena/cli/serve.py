@@ -11,9 +11,9 @@ from rich.markup import escape
 from arena.cli.app import app
 from arena.cli.common import Address, ExecutorName, err, out, user_errors
 from arena.cli.panels import LEAGUE
+from arena.league.web import client
+from arena.league.web.connections import HEADER_SECONDS, KEEP_ALIVE_SECONDS, ServerLimits
 from arena.play.executor_choice import ExecutorChoice
-from arena.server.web import client
-from arena.server.web.connections import HEADER_SECONDS, KEEP_ALIVE_SECONDS, ServerLimits
 
 
 @app.command(rich_help_panel=LEAGUE)
@@ -41,8 +41,8 @@ def serve(
 ) -> None:
     """Serve a league on the web: the leaderboard, bots, games and replays, team and organiser pages, a JSON API,
     with its ladder playing ranked games until Ctrl-C."""
-    from arena.server.web.serve import check_installed
-    from arena.server.web.serve import serve as run_server
+    from arena.league.web.serve import check_installed
+    from arena.league.web.serve import serve as run_server
 
     check_installed()
     if not (0 <= port <= 65535):

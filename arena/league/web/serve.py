@@ -13,9 +13,9 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from arena.core.errors import ArenaError
+from arena.league.ladder_lock import LadderLock
+from arena.league.web.connections import ServerLimits, open_files_for
 from arena.play.executor_choice import ExecutorChoice
-from arena.server.ladder_lock import LadderLock
-from arena.server.web.connections import ServerLimits, open_files_for
 
 EXTRA_HINT = "the web server needs the league extra: pip install 'bot-arena[league]'"
 
@@ -34,7 +34,7 @@ def ladder_running(folder: Path, executor: ExecutorChoice, workers: int | None,
                    lock: LadderLock | None = None) -> Callable[[], AbstractContextManager[object]]:
     """What the application enters while it runs: the league's ladder (holding ``lock``, if given), started and
     then stopped."""
-    from arena.server.ladder import LeagueLadder
+    from arena.league.league_ladder import LeagueLadder
 
     @contextmanager
     def running() -> Iterator[LeagueLadder]:
@@ -94,9 +94,9 @@ def _serve(folder: Path, host: str, port: int, executor: ExecutorChoice, workers
     check_installed()
     import uvicorn
 
+    from arena.league.web.app import create_app
+    from arena.league.web.guarded_h11 import uvicorn_options
     from arena.plugins.registry import PluginConfig, load_registry
-    from arena.server.web.app import create_app
-    from arena.server.web.guarded_h11 import uvicorn_options
 
     limits = open_files_for(limits or ServerLimits())
 

@@ -1,4 +1,4 @@
-"""The h11 protocol of uvicorn with the two guards uvicorn lacks (:mod:`arena.server.web.connections` says why): a
+"""The h11 protocol of uvicorn with the two guards uvicorn lacks (:mod:`arena.league.web.connections` says why): a
 deadline for each request head, and connections beyond the limit turned away at once."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from arena.server.web.connections import MAX_CONNECTIONS, ServerLimits
+from arena.league.web.connections import MAX_CONNECTIONS, ServerLimits
 
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 52\r\n"
         b"connection: close\r\n\r\nthe server has too many connections: try again soon\n")
@@ -17,7 +17,7 @@ BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=
 
 def uvicorn_options(limits: ServerLimits) -> dict[str, Any]:
     """The options of ``uvicorn.Config`` that carry ``limits`` (settled by
-    :func:`~arena.server.web.connections.open_files_for`), with the guarded protocol."""
+    :func:`~arena.league.web.connections.open_files_for`), with the guarded protocol."""
     most = limits.max_connections or MAX_CONNECTIONS
     return {"http": guarded_protocol(limits), "limit_concurrency": most + 1,  # uvicorn counts the asking one too
             "timeout_keep_alive": limits.keep_alive_seconds, "h11_max_incomplete_event_size": limits.head_bytes}

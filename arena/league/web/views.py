@@ -9,8 +9,8 @@ from dataclasses import asdict
 from typing import Any
 from urllib.parse import quote
 
-from arena.server.models import BoardRow, BotInfo, GameInfo, Seat, VersionInfo
-from arena.server.web.privacy import listed_reason
+from arena.league.models import BoardRow, BotInfo, GameInfo, Seat, VersionInfo
+from arena.league.web.privacy import listed_reason
 
 
 def bot_path(team: str, bot: str) -> str:
@@ -30,7 +30,7 @@ def seat(player: Seat) -> dict[str, Any]:
 
 def game(info: GameInfo) -> dict[str, Any]:
     """One finished game, with its players and the addresses of its page and record; a failed bot's reason in
-    words of its kind only (:func:`~arena.server.web.privacy.listed_reason`)."""
+    words of its kind only (:func:`~arena.league.web.privacy.listed_reason`)."""
     return {"id": info.id, "kind": info.kind, "seats": [seat(player) for player in info.seats],
             "reason": listed_reason(info), "map": info.map, "seed": info.seed, "finished_at": info.finished_at,
             "url": f"/games/{info.id}", "record_url": f"/api/games/{info.id}/record"}

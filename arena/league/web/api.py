@@ -12,12 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
-from arena.server.league import League
-from arena.server.models import Team, VersionInfo
-from arena.server.web import data, views
-from arena.server.web.auth import Identity, api_organiser, api_team, reader
-from arena.server.web.state import WebState
-from arena.server.web.uploads import unpack_upload
+from arena.league.facade import League
+from arena.league.models import Team, VersionInfo
+from arena.league.web import data, views
+from arena.league.web.auth import Identity, api_organiser, api_team, reader
+from arena.league.web.state import WebState
+from arena.league.web.uploads import unpack_upload
 
 router = APIRouter(prefix="/api", tags=["api"])
 

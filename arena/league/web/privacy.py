@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.core.failure import Failure
+from arena.league.models import GameInfo, Organiser, Seat, Team
 from arena.play.referee import failure_reason
-from arena.server.models import GameInfo, Organiser, Seat, Team
 
 KIND_WORDS = {"crash": "crashed", "timeout": "ran out of time", "illegal": "made an illegal move",
               "memory": "ran out of memory"}

@@ -10,12 +10,12 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from arena.core.errors import ArenaError
+from arena.league.facade import League
+from arena.league.models import Organiser
+from arena.league.web.auth import Identity
+from arena.league.web.sessions import FORM_COOKIE, Session, new_form_token
+from arena.league.web.state import WebState
 from arena.report.pages import environment
-from arena.server.league import League
-from arena.server.models import Organiser
-from arena.server.web.auth import Identity
-from arena.server.web.sessions import FORM_COOKIE, Session, new_form_token
-from arena.server.web.state import WebState
 
 TEMPLATES = str(Path(__file__).resolve().parent / "templates")
 STATIC_URL = "/static"

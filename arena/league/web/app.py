@@ -18,10 +18,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from arena.core.version import VERSION
+from arena.league.web import account, api, errors, pages
+from arena.league.web.body_limit import BodyLimit
+from arena.league.web.state import WebState
 from arena.report.pages import static_directory
-from arena.server.web import account, api, errors, pages
-from arena.server.web.body_limit import BodyLimit
-from arena.server.web.state import WebState
 
 FORM_ROOM = 64 * 1024
 """Bytes a request may carry beyond the largest upload: the multipart framing and the form's other fields."""

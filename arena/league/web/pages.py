@@ -10,15 +10,15 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from arena.core.errors import ArenaError
+from arena.league.facade import League
+from arena.league.models import Organiser
+from arena.league.web import data, views
+from arena.league.web.api import web_state
+from arena.league.web.auth import Identity, browser_session
+from arena.league.web.rendering import render
+from arena.league.web.state import WebState
 from arena.report.charts import ChartLayout, SparklineLayout
 from arena.report.replay_page import _json_for_script, page_title, replay_data
-from arena.server.league import League
-from arena.server.models import Organiser
-from arena.server.web import data, views
-from arena.server.web.api import web_state
-from arena.server.web.auth import Identity, browser_session
-from arena.server.web.rendering import render
-from arena.server.web.state import WebState
 
 router = APIRouter(include_in_schema=False)
 

@@ -12,14 +12,14 @@ from fastapi import APIRouter, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from arena.core.errors import ArenaError
-from arena.server.league import League
-from arena.server.models import Organiser, Team
-from arena.server.web import data, views
-from arena.server.web.api import submit_upload, web_state
-from arena.server.web.auth import Identity, browser_session, check_form
-from arena.server.web.rendering import render
-from arena.server.web.sessions import SESSION_COOKIE, SESSION_SECONDS, Session
-from arena.server.web.state import WebState
+from arena.league.facade import League
+from arena.league.models import Organiser, Team
+from arena.league.web import data, views
+from arena.league.web.api import submit_upload, web_state
+from arena.league.web.auth import Identity, browser_session, check_form
+from arena.league.web.rendering import render
+from arena.league.web.sessions import SESSION_COOKIE, SESSION_SECONDS, Session
+from arena.league.web.state import WebState
 
 router = APIRouter(include_in_schema=False)
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from arena.core.bot import source_version
 from arena.core.errors import ArenaError
+from arena.league import sandboxing
+from arena.league.names import check_name
 from arena.play.sandbox.limits import DEFAULT_BUILD_BYTES
 from arena.plugins.programs.manifest import MANIFEST, directory_version, read_manifest, source_files
 from arena.plugins.stored import PROGRAM, PYTHON
-from arena.server import sandboxing
-from arena.server.names import check_name
 
 Files = tuple[tuple[str, int, bytes], ...]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.league.facade import League
+from arena.league.models import Organiser, Team
+from arena.league.web import privacy, views
 from arena.report.charts import ChartLayout, SparklineLayout, point_layout, sparkline_layout
-from arena.server.league import League
-from arena.server.models import Organiser, Team
-from arena.server.web import privacy, views
 from arena.stats.proportions import score_rate
 
 MAX_GAMES = 500
@@ -47,7 +47,7 @@ def games(league: League, bot: str | None, limit: int) -> dict[str, Any]:
 
 
 def game(league: League, game_id: int, who: Team | Organiser | None = None) -> dict[str, Any]:
-    """One finished game as ``who`` may read it (:mod:`~arena.server.web.privacy`): each failure's kind and
+    """One finished game as ``who`` may read it (:mod:`~arena.league.web.privacy`): each failure's kind and
     short reason, with the reason, traceback and stderr in full for ``who``'s own seats (the organiser's: all);
     :class:`NotFound` if there is no game ``game_id``."""
     try:

@@ -12,11 +12,11 @@ import contextlib
 import threading
 from pathlib import Path
 
+from arena.league.facade import League
+from arena.league.web.cache import PageCache
+from arena.league.web.sessions import Sessions
+from arena.league.web.uploads import UploadLimits
 from arena.plugins.registry import PluginConfig, load_registry
-from arena.server.league import League
-from arena.server.web.cache import PageCache
-from arena.server.web.sessions import Sessions
-from arena.server.web.uploads import UploadLimits
 
 
 class WebState:

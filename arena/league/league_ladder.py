@@ -1,7 +1,7 @@
 """The league's ladder: plays the league's queue continuously through an executor, in a background thread.
 
 Each turn of its loop: queue the final if its deadline has passed; once no ranked game is waiting, queue
-the next :data:`~arena.server.league.PLAN_AHEAD` ranked matches (:meth:`League.schedule_ranked`, by the
+the next :data:`~arena.league.facade.PLAN_AHEAD` ranked matches (:meth:`League.schedule_ranked`, by the
 matchmaking rule, from the ratings after every ranked game queued before them: so the games a league plays
 do not depend on the number of workers or their speed); play the waiting games in queue order (the
 unrated challenges and the final with them) on the executor's workers, storing and rating each the moment
@@ -13,7 +13,7 @@ outright (``kill -9``) loses no finished game; the next one plays the waiting ga
 places in the queue (same seeds), and a game stored already is never stored twice.
 
 One ladder plays a league at a time: :meth:`LeagueLadder.run` holds the folder's ladder lock
-(:mod:`arena.server.ladder_lock`) while it plays, or is given it held (``arena serve`` takes it before it
+(:mod:`arena.league.ladder_lock`) while it plays, or is given it held (``arena serve`` takes it before it
 listens, so a second server is refused before anything starts).
 """
 
@@ -26,16 +26,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.core.errors import ArenaError
+from arena.league import sandboxing
+from arena.league.facade import PLAN_AHEAD, RANKED, League
+from arena.league.ladder_lock import LadderLock
+from arena.league.models import WorkersInfo
 from arena.play.executor_choice import LOCAL, Executor, ExecutorChoice
 from arena.play.executors import default_workers
 from arena.play.referee import MatchOutcome
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.plugins.stored import prune_unpacked
 from arena.plugins.stored_roots import StoredRoot, make_root
-from arena.server import sandboxing
-from arena.server.ladder_lock import LadderLock
-from arena.server.league import PLAN_AHEAD, RANKED, League
-from arena.server.models import WorkersInfo
 from arena.storage.store import now
 
 IDLE_SECONDS = 1.0

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fastapi import HTTPException, Request
 
-from arena.server.league import League
-from arena.server.models import Organiser, Team
-from arena.server.web.sessions import FORM_COOKIE, SESSION_COOKIE, Session, same_token
-from arena.server.web.state import WebState
+from arena.league.facade import League
+from arena.league.models import Organiser, Team
+from arena.league.web.sessions import FORM_COOKIE, SESSION_COOKIE, Session, same_token
+from arena.league.web.state import WebState
 
 Identity = Team | Organiser
 

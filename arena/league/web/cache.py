@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from arena.server.league import League
+from arena.league.facade import League
 
 T = TypeVar("T")
 MAX_AGE = 5.0

@@ -10,7 +10,7 @@ uvicorn and h11 do part of it, and are set here:
 Neither closes a connection whose request head never completes (uvicorn arms its keep-alive timer only once
 a response is sent, and stops it when the next request's first bytes come), nor turns away a connection beyond
 the limit (it stays open, a file descriptor each, until it sends a whole request).
-:mod:`arena.server.web.guarded_h11` adds both to uvicorn's h11 protocol: a connection without a complete request
+:mod:`arena.league.web.guarded_h11` adds both to uvicorn's h11 protocol: a connection without a complete request
 head ``header_seconds`` after it opened (or after the first bytes of its next request) is closed, and one opened
 beyond ``max_connections`` is answered ``503`` and closed at once.
 """

@@ -13,12 +13,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from arena.core.errors import ArenaError
+from arena.league.web.data import NotFound
+from arena.league.web.rendering import STATIC_URL, TEMPLATES
+from arena.league.web.uploads import UploadTooLarge
 from arena.report.pages import environment
-from arena.server.web.data import NotFound
-from arena.server.web.rendering import STATIC_URL, TEMPLATES
-from arena.server.web.uploads import UploadTooLarge
 
-log = logging.getLogger("arena.server.web")
+log = logging.getLogger("arena.league.web")
 
 
 def install(app: FastAPI, title: str) -> None:

@@ -1,0 +1,149 @@
+"""What the league's pages and commands read: the leaderboard, a bot, the games, a game's record, rating
+histories, head-to-head counts, the queue and the ladder's report of its workers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from arena.core.errors import ArenaError
+from arena.league.context import RANKED, LeagueContext
+from arena.league.game_queue import UNFINISHED
+from arena.league.models import BoardRow, BotInfo, GameInfo, QueueEntry, Seat, WorkersInfo
+from arena.league.rating_updates import rating
+from arena.league.teams import team
+from arena.league.versions import versions
+from arena.storage.store import Store
+
+STORED = Store.stored_join("q", "g")
+"""Joins a queue row ``q`` with its stored game ``g``."""
+
+
+def leaderboard(ctx: LeagueContext) -> list[BoardRow]:
+    """The active version of every team's bot, best first by ``mu - 3 sigma``."""
+    rows = []
+    for version_id, team_name, bot, number, version in ctx.conn.execute(
+            "SELECT v.id, t.name, v.bot, v.number, v.version FROM league_active a "
+            "JOIN league_versions v ON v.id = a.version_id JOIN league_teams t ON t.id = a.team_id"):
+        mu, sigma, games = rating(ctx, version_id)
+        wins, draws, losses, last = ctx.conn.execute(
+            "SELECT coalesce(sum(wins), 0), coalesce(sum(draws), 0), coalesce(sum(losses), 0), max(last_idx) "
+            "FROM league_ratings WHERE version_id = ?", (version_id,)).fetchone()
+        rows.append((mu - 3 * sigma, team_name, bot, number, version, mu, sigma, games, wins, draws, losses, last))
+    rows.sort(key=lambda r: (-r[0], r[1], r[2]))
+    return [BoardRow(rank, *row[1:]) for rank, row in enumerate(rows, 1)]
+
+
+def bot_info(ctx: LeagueContext, team_name: str, bot: str, games: int = 20) -> BotInfo:
+    """A team's bot: its versions, newest first, and its ``games`` newest games."""
+    found = versions(ctx, team(ctx, team_name), bot)
+    if not found:
+        raise ArenaError(f"team {team_name} has no bot {bot!r}")
+    return BotInfo(team_name, bot, tuple(found), tuple(finished_games(ctx, f"{team_name}/{bot}", games)))
+
+
+def finished_games(ctx: LeagueContext, bot: str | None = None, limit: int = 50,
+                   kind: str | None = None) -> list[GameInfo]:
+    """The newest finished games (of ``team/bot``, of one ``kind``), newest first."""
+    if limit < 1:
+        raise ArenaError("limit must be at least 1")
+    clauses, params = [], []
+    if kind is not None:
+        clauses.append("q.kind = ?")
+        params.append(kind)
+    if bot is not None:
+        team_name, _, name = bot.partition("/")
+        ids = [str(v.id) for v in versions(ctx, team_name, name)] if name else []
+        if not ids:
+            raise ArenaError(f"no bot {bot!r} in this league (name it team/bot)")
+        clauses.append(f"q.idx IN (SELECT idx FROM league_queue_players WHERE version_id IN ({','.join(ids)}))")
+    where = ("AND " + " AND ".join(clauses)) if clauses else ""
+    rows = ctx.conn.execute(f"SELECT q.idx FROM league_queue q {STORED} WHERE 1 = 1 {where} ORDER BY g.id DESC "
+                            "LIMIT ?", [*params, limit]).fetchall()
+    return [game_info(ctx, idx) for (idx,) in rows]
+
+
+def game_info(ctx: LeagueContext, game_id: int) -> GameInfo:
+    """A finished game of the league, or an :class:`ArenaError`."""
+    queued = ctx.conn.execute("SELECT kind, run_id, versions, seed FROM league_queue WHERE idx = ?",
+                              (game_id,)).fetchone()
+    stored = None if queued is None else ctx.store.game_outline(queued[1], game_id)
+    if queued is None or stored is None:
+        raise ArenaError(f"no finished game {game_id} in this league")
+    kind, _, versions_json, seed = queued
+    players = []
+    for seat, version_id in enumerate(json.loads(versions_json)):
+        team_name, bot, number = ctx.names(version_id)
+        players.append(Seat(team_name, bot, number, stored.roles[seat], stored.ranks[seat],
+                            stored.failures.get(str(seat))))
+    return GameInfo(game_id, kind, tuple(players), stored.reason, stored.map, seed, stored.finished_at)
+
+
+def rating_history(ctx: LeagueContext, version_id: int, points: int | None = None) -> list[tuple[int, float, float]]:
+    """A version's ``(game id, mu, sigma)`` after each of its rated games, oldest first (its first role's, in a
+    game with roles); with ``points``, only that many of the newest."""
+    limit = -1 if points is None else points
+    rows = ctx.conn.execute(
+        "SELECT idx, mu, sigma FROM league_history WHERE version_id = ? AND role = (SELECT min(role) FROM "
+        "league_history WHERE version_id = ?) ORDER BY idx DESC LIMIT ?", (version_id, version_id, limit))
+    return [(idx, mu, sigma) for idx, mu, sigma in reversed(rows.fetchall())]
+
+
+def head_to_head(ctx: LeagueContext, team_name: str, bot: str, recent: int = 5000) -> list[tuple[str, int, int, int]]:
+    """``team_name``'s ``bot`` (any version) against every bot it met in its ``recent`` newest ranked games:
+    ``(team/bot, wins, draws, losses)``, by opponent, a win meaning a better rank in that game."""
+    mine = {v.id for v in versions(ctx, team_name, bot)}
+    if not mine:
+        raise ArenaError(f"team {team_name} has no bot {bot!r}")
+    marks = ",".join("?" * len(mine))
+    rows = ctx.conn.execute(
+        f"SELECT q.versions, g.ranks FROM league_queue q {STORED} WHERE q.kind = ? AND EXISTS "
+        f"(SELECT 1 FROM json_each(q.versions) WHERE value IN ({marks})) ORDER BY q.idx DESC LIMIT ?",
+        (RANKED, *mine, recent)).fetchall()
+    names: dict[int, str] = {}
+    tally: dict[str, list[int]] = {}
+    for versions_json, ranks in rows:
+        seats, places = json.loads(versions_json), json.loads(ranks)
+        for seat, version_id in enumerate(seats):
+            if version_id not in mine:
+                continue
+            for other, other_id in enumerate(seats):
+                if other_id in mine:
+                    continue
+                if other_id not in names:
+                    other_team, other_bot, _ = ctx.names(other_id)
+                    names[other_id] = f"{other_team}/{other_bot}"
+                counts = tally.setdefault(names[other_id], [0, 0, 0])
+                counts[0 if places[seat] < places[other] else 1 if places[seat] == places[other] else 2] += 1
+    return [(label, counts[0], counts[1], counts[2]) for label, counts in sorted(tally.items())]
+
+
+def game_record(ctx: LeagueContext, game_id: int) -> dict[str, Any]:
+    """A finished game's record (``arena-record/1``), which the replay viewer shows."""
+    game_info(ctx, game_id)
+    run_id = ctx.conn.execute("SELECT run_id FROM league_queue WHERE idx = ?", (game_id,)).fetchone()[0]
+    return ctx.store.game(run_id, game_id).record
+
+
+def queue(ctx: LeagueContext, limit: int = 100) -> list[QueueEntry]:
+    """The games scheduled and not finished, in the order they are played."""
+    rows = ctx.conn.execute(
+        "SELECT q.idx, q.kind, q.versions, q.map, q.seed, t.name FROM league_queue q LEFT JOIN league_teams t "
+        f"ON t.id = q.team_id WHERE {UNFINISHED} ORDER BY q.idx LIMIT ?", (limit,)).fetchall()
+    entries = []
+    for idx, kind, versions_json, map_name, seed, team_name in rows:
+        players = tuple("{}/{}#{}".format(*ctx.names(v)) for v in json.loads(versions_json))
+        entries.append(QueueEntry(idx, kind, players, map_name, seed, team_name))
+    return entries
+
+
+def workers(ctx: LeagueContext) -> WorkersInfo | None:
+    """What the ladder last reported (``None`` if no ladder has run on this league)."""
+    row = ctx.conn.execute("SELECT value FROM league_workers WHERE key = 'ladder'").fetchone()
+    return WorkersInfo(**json.loads(row[0])) if row else None
+
+
+def report_workers(ctx: LeagueContext, info: WorkersInfo) -> None:
+    """The ladder's report of itself, for :func:`workers`."""
+    with ctx.store.transaction():
+        ctx.conn.execute("INSERT OR REPLACE INTO league_workers VALUES ('ladder', ?)", (json.dumps(info.__dict__),))
