@@ -12,7 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from arena.league.facade import League
 
@@ -48,7 +48,7 @@ class PageCache:
             found = self._entries.get(full)
             if found is not None and (not changes or now - found[0] < MAX_AGE):
                 self._entries.move_to_end(full)
-                return found[1]
+                return cast(T, found[1])  # stored by this same key's compute, of type T
         value = compute()
         with self._lock:
             self._entries[full] = (now, value)
