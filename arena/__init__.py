@@ -11,6 +11,7 @@ The public API, for bots, games, plugins and scripts that embed the arena:
 - read results back: :class:`Store`, :func:`run_standings`, :func:`leaderboard`, :func:`rating_history`.
 """
 
+from arena import compat as _compat
 from arena.core.bot import Bot, BotSpec, FunctionBot, bot
 from arena.core.clock import Clock, TimeControl, time_control
 from arena.core.errors import ArenaError, BotSpecError, MapError, UnknownGameError
@@ -29,6 +30,7 @@ from arena.tournament.definition import TournamentDefinition, load_definition
 from arena.tournament.runner import TournamentRun, run_tournament
 
 __version__ = VERSION
+_compat.install()  # old import paths (stored bots, plugin lists) still import: see arena.compat
 
 __all__ = [
     "ArenaError",

@@ -28,7 +28,7 @@ from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
 from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer
 from arena.learning.catmouse.plain import play_full, play_window
-from arena.learning.catmouse.rules import Rules
+from arena.learning.catmouse.training_rules import Rules
 from arena.play.referee import MatchSetup, play
 from arena.plugins.registry import PluginConfig, load_registry
 

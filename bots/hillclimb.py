@@ -6,7 +6,7 @@ policies that ship with arena.
 """
 
 from arena import Bot
-from arena.games.catmouse.policies import (
+from arena.engines.catmouse.policies import (
     SHIPPED_POLICY,
     PolicyError,
     cached_policy,

@@ -1,7 +1,7 @@
 from arena import Bot
+from arena.engines.pawnrace.solver import solution_for
 from arena.games.pawnrace.game import PawnRaceGame
 from arena.games.pawnrace.rules import Setup
-from arena.games.pawnrace.solver import solution_for
 
 LARGEST_BOARD = 7  # one pawn a side on 7 x 7: 3,273 positions, solved in about 0.2 s within the first move
 

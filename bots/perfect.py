@@ -1,9 +1,9 @@
 """perfect: exact play, as cat or mouse, from the solved game (retrograde analysis, cached on disk)."""
 
 from arena import Bot
+from arena.engines.catmouse.solver import cached_solution, perfect_moves
 from arena.games.catmouse.layouts import layout_of
 from arena.games.catmouse.rules import CAT, MOUSE
-from arena.games.catmouse.solver import cached_solution, perfect_moves
 
 
 class Perfect(Bot):

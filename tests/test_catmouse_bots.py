@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from arena.core.maps import parse_map
+from arena.engines.catmouse.policies import Policy, save_policy
 from arena.games.catmouse import solver
 from arena.games.catmouse.game import CatMouseGame
-from arena.games.catmouse.policies import Policy, save_policy
 from arena.play.referee import run_match
 from arena.report.tables import export
 from tests.helpers import REPO, line_of, round_robin_run

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.engines.catmouse.policies import load_policy
 from arena.games.catmouse import solver
-from arena.games.catmouse.policies import load_policy
 
 runner = CliRunner()
 

@@ -149,9 +149,3 @@ def test_shipped_maps_load():
         assert (layout.height, layout.width) == size
         assert CatMouseGame.resolve_options(shipped.header)["first"] == first
 
-
-def test_the_old_path_of_the_rules_is_the_moved_module():
-    import arena.games.catmouse.board
-    import arena.games.catmouse.rules
-
-    assert arena.games.catmouse.board is arena.games.catmouse.rules

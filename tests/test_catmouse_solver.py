@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from arena.core.maps import parse_map
+from arena.engines.catmouse.parity import parity_table
+from arena.engines.catmouse.solver import cached_solution, perfect_moves, solve, start_result
 from arena.games.catmouse import solver
 from arena.games.catmouse.layouts import layout_from_map
-from arena.games.catmouse.parity import parity_table
 from arena.games.catmouse.rules import CAT, MOUSE, open_layout
-from arena.games.catmouse.solver import cached_solution, perfect_moves, solve, start_result
 from arena.play.referee import run_match
 
 

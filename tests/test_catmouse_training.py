@@ -4,9 +4,7 @@ import numpy as np
 import pytest
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.game import CatMouseGame
-from arena.games.catmouse.layouts import layout_rows, open_map
-from arena.games.catmouse.policies import (
+from arena.engines.catmouse.policies import (
     Policy,
     PolicyError,
     choose_window_move,
@@ -15,11 +13,13 @@ from arena.games.catmouse.policies import (
     window_entry,
     window_fields,
 )
+from arena.games.catmouse.game import CatMouseGame
+from arena.games.catmouse.layouts import layout_rows, open_map
 from arena.games.catmouse.rules import CAT, MOUSE, open_layout
 from arena.learning.catmouse.batch import play_full_batch, play_window_batch
 from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer, initial_policy
 from arena.learning.catmouse.plain import play_full, play_window
-from arena.learning.catmouse.rules import Rules
+from arena.learning.catmouse.training_rules import Rules
 from arena.learning.catmouse.window_policy_trainer import WindowSettings, WindowTrainer
 from arena.play.referee import run_match
 

@@ -47,7 +47,7 @@ def test_games_bots_and_plugins_list_what_was_found():
 
     plugins = invoke("plugins", "--format", "md")
     assert plugins.exit_code == 0
-    assert "| arena.games.tron" in plugins.output and "register_bots" in plugins.output
+    assert "| arena.builtin.tron" in plugins.output and "register_bots" in plugins.output
 
 
 def test_maps_lists_each_games_maps_with_size_players_and_title(tmp_path, monkeypatch):

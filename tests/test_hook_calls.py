@@ -115,8 +115,8 @@ def test_tryfirst_trylast_and_wrappers_order_the_calls(ordered_plugins):
 
     assert CALLS == ["wrapper before", "first", "plain", "broken", "last", "wrapper after"]
     assert registry.bot("duel").plugin == "arena_order_first"
-    built_in = ["arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
-                "arena.games.pawnrace.plugin"]
+    built_in = ["arena.play.executor_plugin", "arena.builtin.tron.plugin", "arena.builtin.catmouse.plugin",
+                "arena.builtin.pawnrace.plugin"]
     assert [p.name for p in registry.plugins][:len(built_in) + len(PLUGINS)] == [*built_in, *PLUGINS]
 
 

@@ -2,19 +2,20 @@
 
 Ranks, lowest first (a module may import modules of its own rank or lower):
 
-0 core; 1 plugins and the rules of each game (``arena.games.<game>``); 2 the search engines
-(``arena.engines.<game>``); 3 play; 4 stats; 5 storage; 6 tournament; 7 learning (``arena.learning``), the
-conformance kit (``arena.testing``), report and the reinforcement-learning bindings (``arena.rl``); 8 the
-public API (``arena/__init__``); 9 the command line: ``arena.cli``, and each game's ``commands`` and ``plugin``
-modules (its CLI and the hook module that adds it), and beside it the league (``arena.league``, with its web
+0 core, and the table of old import paths (``arena.compat``, which imports nothing of arena); 1 plugins and
+the rules of each game (``arena.games.<game>``: rules, observation, rendering); 2 the search engines, solvers
+and policies (``arena.engines.<game>``); 3 play; 4 stats; 5 storage; 6 tournament; 7 learning
+(``arena.learning``), the conformance kit (``arena.testing``), report and the reinforcement-learning bindings
+(``arena.rl``); 8 the public API (``arena/__init__``); 9 the command line (``arena.cli``), beside it the
+shipped games' plugins and commands (``arena.builtin``), and the league (``arena.league``, with its web
 server), whose ``arena league`` and ``arena serve`` commands the command line holds; ``arena.server``, the
 league's old import paths, ranks with it.
 
-The old paths of the engine modules (``arena.games.tron.search`` and the like, kept for old imports) rank
-with the engines they alias, so nothing in ``arena.games`` can use them.
+So a game's package imports neither the command line nor the learners; no module inside arena imports an
+old path (:data:`arena.compat.MOVED`).
 
-Packages of one rank are independent: they import each other only where :data:`SIDEWAYS` says (a game's
-commands use the CLI's helpers). The built-in plugins (``BUILTIN_PLUGINS``), imported by name, must be
+Packages of one rank are independent: they import each other only where :data:`SIDEWAYS` says (the built-in
+games' commands use the CLI's helpers). The built-in plugins (``BUILTIN_PLUGINS``), imported by name, must be
 hook modules. The shipped bots (``bots/``) are written like a user's: they may import the public API
 (``arena``), ``arena.core``, and the rules and engines of their own game (``arena.games.<game>``,
 ``arena.engines.<game>``), nothing else of the package.
@@ -27,19 +28,17 @@ from pathlib import Path
 
 import pytest
 
+from arena.compat import MOVED
 from arena.plugins.registry import BUILTIN_PLUGINS, load_registry
 
 PACKAGE = Path(__file__).resolve().parent.parent / "arena"
 
-RANKS = {"core": 0, "plugins": 1, "games": 1, "engines": 2, "play": 3, "stats": 4, "storage": 5, "tournament": 6,
-         "learning": 7, "testing": 7, "report": 7, "rl": 7, "cli": 9, "league": 9,
+RANKS = {"core": 0, "compat": 0, "plugins": 1, "games": 1, "engines": 2, "play": 3, "stats": 4, "storage": 5,
+         "tournament": 6, "learning": 7, "testing": 7, "report": 7, "rl": 7, "cli": 9, "builtin": 9, "league": 9,
          "server": 9}
-CLI_MODULES_OF_A_GAME = ("commands", "plugin")
-SIDEWAYS = {("games", "cli"), ("cli", "league")}
+SIDEWAYS = {("builtin", "cli"), ("cli", "league")}
 """(importer's package, imported package) pairs of one rank that may import each other."""
 BOTS = PACKAGE.parent / "bots"
-MOVED_TO_ENGINES = {f"arena.games.tron.{name}" for name in
-                    ("search", "search_bot", "paranoid", "endgame", "compiled", "compiled_fill")}
 
 
 def module_name(path: Path) -> str:
@@ -51,15 +50,11 @@ def rank(module: str) -> int:
     parts = module.split(".")
     if module in ("arena", "arena.__main__"):
         return 8 if module == "arena" else 9
-    if parts[1] == "games" and len(parts) >= 4 and parts[3] in CLI_MODULES_OF_A_GAME:
-        return 9
-    if module in MOVED_TO_ENGINES:
-        return RANKS["engines"]
     return RANKS[parts[1]]
 
 
-def arena_imports(path: Path) -> list[tuple[int, str]]:
-    """Every arena module ``path`` imports, with the line, resolved to the deepest existing module."""
+def imported_names(path: Path) -> list[tuple[int, str]]:
+    """Every arena name ``path`` imports (``from a.b import c`` gives ``a.b.c``), with the line, as written."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -70,8 +65,23 @@ def arena_imports(path: Path) -> list[tuple[int, str]]:
             continue
         for name in names:
             if name == "arena" or name.startswith("arena."):
-                found.append((node.lineno, existing_module(name)))
+                found.append((node.lineno, name))
     return found
+
+
+def arena_imports(path: Path) -> list[tuple[int, str]]:
+    """Every arena module ``path`` imports, with the line, resolved to the deepest existing module."""
+    return [(line, existing_module(name)) for line, name in imported_names(path)]
+
+
+def type_only_lines(path: Path) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` in ``path``: read by the type checker, never run."""
+    lines = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            lines.update(inner.lineno for statement in node.body for inner in ast.walk(statement)
+                         if isinstance(inner, ast.Import | ast.ImportFrom))
+    return lines
 
 
 def existing_module(name: str) -> str:
@@ -96,10 +106,59 @@ def test_imports_point_down(path):
     assert not upward, "\n".join(upward)
 
 
+GAME_LAYERS = ("games", "engines", "learning", "builtin")
+
+
 def game_package(parts: list[str]) -> bool:
-    """Whether ``arena.games.X``, ``arena.engines.X`` or ``arena.learning.X`` is a game's package (not a module all
-    games share)."""
-    return len(parts) >= 3 and parts[1] in ("games", "engines", "learning") and (PACKAGE / parts[1] / parts[2]).is_dir()
+    """Whether ``arena.<layer>.X`` (a layer of :data:`GAME_LAYERS`) is a game's package (not a module all games
+    share)."""
+    return len(parts) >= 3 and parts[1] in GAME_LAYERS and (PACKAGE / parts[1] / parts[2]).is_dir()
+
+
+def game_rules_problems(path: Path) -> list[str]:
+    """The imports of ``path``, a module of ``arena.games``, of the command line or the learners."""
+    return [f"{path.name}:{line} imports {target}" for line, target in arena_imports(path)
+            if target.split(".")[1:2] in (["cli"], ["learning"])]
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "games").rglob("*.py")), ids=lambda p: module_name(p))
+def test_a_game_imports_neither_the_command_line_nor_the_learners(path):
+    problems = game_rules_problems(path)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checker_sees_a_game_importing_the_command_line(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from arena.cli.common import err\nfrom arena.core.game import Game\n"
+                      "def f():\n    from arena.learning.tron import training\n")
+    assert game_rules_problems(sample) == ["sample.py:1 imports arena.cli.common",
+                                           "sample.py:4 imports arena.learning.tron.training"]
+
+
+def old_path_imports(path: Path) -> list[str]:
+    """The imports of ``path`` that name an old path (:data:`arena.compat.MOVED`) instead of the module now."""
+    return [f"{path.name}:{line} imports {name} (now {MOVED[old]})" for line, name in imported_names(path)
+            for old in MOVED if name == old or name.startswith(f"{old}.")]
+
+
+OLD_PATH_USERS = (PACKAGE / "compat.py", PACKAGE / "server" / "__init__.py")
+"""The modules that may name old paths: the table, and the league's old package."""
+
+
+@pytest.mark.parametrize("path", [*MODULES, *sorted(BOTS.glob("*.py"))],
+                         ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_nothing_shipped_imports_an_old_path(path):
+    problems = [] if path in OLD_PATH_USERS else old_path_imports(path)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_checker_sees_an_old_path(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from arena.games.catmouse.solver import solve\nimport arena.games.tron.commands\n"
+                      "from arena.games.catmouse import rules\n")
+    assert old_path_imports(sample) == [
+        "sample.py:1 imports arena.games.catmouse.solver.solve (now arena.engines.catmouse.solver)",
+        "sample.py:2 imports arena.games.tron.commands (now arena.builtin.tron.commands)"]
 
 
 def test_a_game_imports_no_other_game():
@@ -114,8 +173,8 @@ def test_a_game_imports_no_other_game():
 
 
 def test_no_import_cycles_between_modules():
-    graph = {module_name(path): {target for _, target in arena_imports(path)} - {module_name(path)}
-             for path in MODULES}
+    graph = {module_name(path): {target for line, target in arena_imports(path) if line not in type_only_lines(path)}
+             - {module_name(path)} for path in MODULES}
     state: dict[str, int] = {}
     cycles = []
 
@@ -141,8 +200,8 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     sample.write_text("def f():\n    from arena.cli.common import err\n    import arena.storage.store\n")
     assert arena_imports(sample) == [(2, "arena.cli.common"), (3, "arena.storage.store")]
     assert rank("arena.cli.common") > rank("arena.core.game")
-    assert rank("arena.games.tron.commands") == 9 and rank("arena.games.tron.board") == 1
-    assert rank("arena.games.tron.search") == rank("arena.engines.tron.search") == 2
+    assert rank("arena.builtin.tron.commands") == 9 and rank("arena.games.tron.board") == 1
+    assert rank("arena.engines.catmouse.solver") == 2
 
 
 def sideways_imports(path: Path, importer: str) -> list[str]:
@@ -150,7 +209,7 @@ def sideways_imports(path: Path, importer: str) -> list[str]:
     does not allow."""
     found = []
     for line, target in arena_imports(path):
-        if target == "arena" or importer in ("arena", "arena.__main__") or target in MOVED_TO_ENGINES:
+        if target == "arena" or importer in ("arena", "arena.__main__"):
             continue
         pair = (importer.split(".")[1], target.split(".")[1])
         if pair[0] != pair[1] and rank(importer) == rank(target) and pair not in SIDEWAYS:
@@ -170,7 +229,7 @@ def test_the_checker_sees_an_import_beside(tmp_path):
                       "from arena.cli.common import err\n")
     assert sideways_imports(sample, "arena.report.sample") == [
         f"{sample}:1 imports arena.learning.playability (rank 7, a package beside report)"]
-    assert sideways_imports(sample, "arena.games.tron.commands") == []
+    assert sideways_imports(sample, "arena.builtin.tron.commands") == []
 
 
 def plugin_module_problems(names: tuple[str, ...]) -> list[str]:

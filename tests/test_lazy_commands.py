@@ -132,7 +132,7 @@ def test_a_built_in_command_runs_without_the_others_or_any_plugin_command(tmp_pa
     code, out, err, loaded = run_script(tmp_path, "maps")
     assert (code, err) == (0, "") and "empty_room" in out
     assert command_modules(loaded) == {"arena.cli.catalog"}
-    assert "arena.games.tron.commands" not in loaded  # the plugin commands were not asked for
+    assert "arena.builtin.tron.commands" not in loaded  # the plugin commands were not asked for
 
 
 def test_anything_but_a_built_in_command_loads_the_whole_command_line(tmp_path):

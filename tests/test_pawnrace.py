@@ -8,9 +8,9 @@ import pytest
 
 from arena.core.errors import MapError
 from arena.core.maps import parse_map, resolve_map
+from arena.engines.pawnrace.solver import verdict
 from arena.games.pawnrace.game import PawnRaceGame, board_of
 from arena.games.pawnrace.rules import BLACK, WHITE, Position, Setup, legal_moves, move_name, play, start
-from arena.games.pawnrace.solver import verdict
 from arena.play.referee import run_match
 
 SMALL = Setup(5, 2, 1)

@@ -26,9 +26,9 @@ def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
     assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless", "cla"])
     assert shipped_registry.problems == []
     kinds = {p.name: (p.kind, p.hooks) for p in shipped_registry.plugins}
-    assert kinds["arena.games.tron.plugin"] == ("built-in", ("register_commands", "register_games"))
-    assert kinds["arena.games.catmouse.plugin"] == ("built-in", ("register_commands", "register_games"))
-    assert kinds["arena.games.pawnrace.plugin"] == ("built-in", ("register_commands", "register_games",
+    assert kinds["arena.builtin.tron.plugin"] == ("built-in", ("register_commands", "register_games"))
+    assert kinds["arena.builtin.catmouse.plugin"] == ("built-in", ("register_commands", "register_games"))
+    assert kinds["arena.builtin.pawnrace.plugin"] == ("built-in", ("register_commands", "register_games",
                                                                  "register_studies"))
     assert sorted(shipped_registry.studies) == ["pawnrace"]
     assert kinds[f"bots:{shipped_bots_dir()}"] == ("shipped", ("register_bots",))

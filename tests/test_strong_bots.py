@@ -514,19 +514,3 @@ def test_chamber_refuses_two_zero_weights_or_weights_that_are_not_whole_numbers(
         Chamber.check_parameters({"edges": 1.5})
     Chamber.check_parameters({"cells": 0, "edges": 1})
 
-
-def test_the_old_paths_of_the_search_engines_are_the_moved_modules():
-    import arena.engines.tron.compiled_fill
-    import arena.engines.tron.search
-    import arena.games.tron.compiled_fill
-    import arena.games.tron.search
-    from arena.engines.tron.search_bot import SearchBot as MovedSearchBot
-    from arena.games.tron.search_bot import SearchBot
-
-    assert arena.games.tron.search is arena.engines.tron.search
-    assert arena.games.tron.compiled_fill is arena.engines.tron.compiled_fill
-    assert SearchBot is MovedSearchBot
-    from arena.engines.tron.learned_eval import load_weights
-    from arena.learning.tron.weights import load_weights as old_load_weights
-
-    assert old_load_weights is load_weights

@@ -38,8 +38,8 @@ from arena.plugins.registrars import BotRegistrar, ExecutorFactory, Study, TaskP
 from arena.plugins.stored import StoredBot, stored_bot_class
 from arena.plugins.stored_roots import root_for
 
-BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.games.tron.plugin", "arena.games.catmouse.plugin",
-                   "arena.games.pawnrace.plugin")
+BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.builtin.tron.plugin", "arena.builtin.catmouse.plugin",
+                   "arena.builtin.pawnrace.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 

@@ -11,5 +11,5 @@
   (weights fitted by :mod:`arena.learning.tron`) and the files of its weights.
 
 These modules may import :mod:`arena.core` and the Tron rules (:mod:`arena.games.tron`). The old paths
-``arena.games.tron.<module>`` still import the same modules, for bots written against them.
+``arena.games.tron.<module>`` still import the same modules, for bots written against them (:mod:`arena.compat`).
 """

@@ -1,5 +1,6 @@
-"""Cat and mouse: a pursuit game on a grid, its exact solver and its policies. The hooks that register
-it and its commands are in :mod:`arena.games.catmouse.plugin`."""
+"""Cat and mouse: a pursuit game on a grid. Its exact solver and policies are in
+:mod:`arena.engines.catmouse`; the hooks that register it and its commands are in
+:mod:`arena.builtin.catmouse.plugin`."""
 
 from arena.games.catmouse.game import CatMouseGame, CatMouseObservation
 

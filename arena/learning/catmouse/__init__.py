@@ -1,6 +1,7 @@
 """Hill climbing for cat and mouse (Kennedy 2025): engines that play many policy games fast, and trainers.
 
-* :mod:`.rules` - the rules a training run plays by;
+* :mod:`.training_rules` - the rules a training run plays by (board, first mover, how the mouse wins), not
+  the game's own rules (:mod:`arena.games.catmouse.rules`);
 * :mod:`.plain` - one game at a time in plain Python (the reference, and the baseline of the benchmark);
 * :mod:`.batch` - many games at once with numpy;
 * :mod:`.full_policy_trainer` - full policies (a move for every pair of cells) for both players, improved in

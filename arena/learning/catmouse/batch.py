@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from arena.games.catmouse.rules import CAT, MOUSE
-from arena.learning.catmouse.rules import Rules
+from arena.learning.catmouse.training_rules import Rules
 
 
 def play_full_batch(rules: Rules, cat_next: np.ndarray, mouse_next: np.ndarray

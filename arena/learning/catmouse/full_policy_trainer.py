@@ -40,12 +40,12 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
+from arena.engines.catmouse.policies import Policy, board_of, decode_moves, encode_moves
 from arena.games.catmouse.layouts import layout_from_rows
-from arena.games.catmouse.policies import Policy, board_of, decode_moves, encode_moves
 from arena.games.catmouse.rules import CAT, MOUSE, SIDE_NAMES, Layout
 from arena.learning.catmouse.batch import play_full_batch
 from arena.learning.catmouse.plain import play_full, play_full_notebook
-from arena.learning.catmouse.rules import Rules
+from arena.learning.catmouse.training_rules import Rules
 
 ENGINES = ("plain", "batch")
 VARIANTS = ("arena", "notebook")

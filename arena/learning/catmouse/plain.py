@@ -4,7 +4,7 @@ The numpy engines in :mod:`.batch` must give exactly the same results; the tests
 
 Players are *controllers*:
 
-* ``("window", moves)``: a window policy (729 move indices, see :mod:`arena.games.catmouse.policies`);
+* ``("window", moves)``: a window policy (729 move indices, see :mod:`arena.engines.catmouse.policies`);
 * ``"random"``: a uniformly random legal move;
 * ``"wary"`` (mouse): random among the moves not next to the cat, else among those not onto it, else any;
 * ``"greedy"`` (cat): random among the legal moves nearest the mouse (Euclidean distance).
@@ -19,9 +19,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from arena.games.catmouse.policies import window_axis
+from arena.engines.catmouse.policies import window_axis
 from arena.games.catmouse.rules import CAT, MOUSE
-from arena.learning.catmouse.rules import Rules
+from arena.learning.catmouse.training_rules import Rules
 
 
 def play_full(rules: Rules, cat_next: Sequence[int], mouse_next: Sequence[int],

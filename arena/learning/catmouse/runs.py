@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.engines.catmouse.policies import Policy, PolicyError, load_policy, save_policy
 from arena.games.catmouse.game import load_board, move_limit
 from arena.games.catmouse.layouts import layout_rows
-from arena.games.catmouse.policies import Policy, PolicyError, load_policy, save_policy
 from arena.learning.catmouse.checkpoint import load_checkpoint, save_checkpoint
 from arena.learning.catmouse.full_policy_trainer import FullSettings, FullTrainer
 from arena.learning.catmouse.window_policy_trainer import WindowSettings, WindowTrainer

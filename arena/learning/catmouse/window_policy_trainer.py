@@ -1,6 +1,6 @@
 """Training a board-size-free window policy by hill climbing against scripted opponents (the article's version 2).
 
-The policy (see :mod:`arena.games.catmouse.policies`) covers the 729 ways both players can sit in a 3x3
+The policy (see :mod:`arena.engines.catmouse.policies`) covers the 729 ways both players can sit in a 3x3
 window with the board's edges; farther apart, the cat closes in and the mouse runs (Euclidean distance).
 It starts as "up, or down against the top edge". Each iteration tries ``candidates`` variations of the
 current policy (each changing 1 to 10 random entries, never off an edge the window touches) and judges
@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 
 from arena.core.errors import ArenaError
+from arena.engines.catmouse.policies import WINDOW_ENTRIES, Policy, encode_moves, window_fields, window_move_allowed
 from arena.games.catmouse.layouts import layout_from_rows
-from arena.games.catmouse.policies import WINDOW_ENTRIES, Policy, encode_moves, window_fields, window_move_allowed
 from arena.games.catmouse.rules import CAT, MOUSE, SIDE_NAMES
 from arena.learning.catmouse.batch import play_window_batch
-from arena.learning.catmouse.rules import SCRIPTED_BOTS_BY_ROLE, Rules
+from arena.learning.catmouse.training_rules import SCRIPTED_BOTS_BY_ROLE, Rules
 
 STARTS = ("up", "random", "closer")
 MAX_REPEAT_TABLE = 1 << 29

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from typing import Any
 
+from arena.engines.pawnrace.solver import verdict
 from arena.engines.pawnrace.td_model import load_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
-from arena.games.pawnrace.solver import verdict
 from arena.learning.pawnrace.readings import READINGS, check_readings, td_settings
 from arena.learning.pawnrace.td_network import TdNetworkTrainer
 from arena.learning.pawnrace.td_table import TdSettings, TdTableTrainer

@@ -27,10 +27,10 @@ from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
 from arena.core.json_files import read_json_file
 from arena.core.maps import resolve_map
+from arena.engines.pawnrace.solver import Verdict, verdict
 from arena.engines.pawnrace.td_model import save_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
-from arena.games.pawnrace.solver import Verdict, verdict
 from arena.learning.pawnrace.readings import check_resumed, td_settings
 from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy
 from arena.learning.pawnrace.td_table import TdSettings

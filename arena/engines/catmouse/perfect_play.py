@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.engines.catmouse.solver import cached_solution
 from arena.games.catmouse.game import load_board, move_limit
 from arena.games.catmouse.rules import CAT, MOUSE
-from arena.games.catmouse.solver import cached_solution
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from arena.core.errors import ArenaError
-from arena.games.catmouse.parity import parity_table
-from arena.games.catmouse.perfect_play import perfect_play
+from arena.engines.catmouse.parity import parity_table
+from arena.engines.catmouse.perfect_play import perfect_play
 
 
 def solve_maps(specs: list[str], console: Console) -> None:

@@ -71,7 +71,7 @@ def train_full_command(
     quiet: Quiet = False,
 ) -> None:
     """Version 1: full cat and mouse policies, improved in turn against each other (100,000 iterations)."""
-    from arena.games.catmouse.commands.training import train_full
+    from arena.builtin.catmouse.commands.training import train_full
 
     given = {"first": first, "max_moves": max_moves, "iterations": iterations,
              "candidates": parse_range(candidates, "--candidates") if candidates else None,
@@ -107,7 +107,7 @@ def train_window_command(
     quiet: Quiet = False,
 ) -> None:
     """Version 2: a 3x3 window policy for any board size, trained against scripted opponents."""
-    from arena.games.catmouse.commands.training import train_window
+    from arena.builtin.catmouse.commands.training import train_window
 
     given = {"role": role, "opponents": tuple(o.strip() for o in opponents.split(",") if o.strip())
              if opponents else None, "first": first, "max_moves": max_moves, "iterations": iterations,
@@ -120,7 +120,7 @@ def solve_command(
     maps: Annotated[list[str], typer.Argument(help="Map files or names.")],
 ) -> None:
     """Who wins each map with perfect play, under its options, and in how many moves."""
-    from arena.games.catmouse.commands.solving import solve_maps
+    from arena.builtin.catmouse.commands.solving import solve_maps
 
     solve_maps(maps, out_console())
 
@@ -131,7 +131,7 @@ def parity_command(
     fmt: Annotated[str, typer.Option("--format", "-f", help="table or md.")] = "table",
 ) -> None:
     """Check the article's parity claim on every open board from --min to --max, both first movers."""
-    from arena.games.catmouse.commands.solving import parity
+    from arena.builtin.catmouse.commands.solving import parity
 
     parity(smallest, largest, fmt, out_console())
 

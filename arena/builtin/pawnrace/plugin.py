@@ -30,6 +30,6 @@ def register_studies(register: StudyRegistrar) -> None:
 @hookimpl
 def register_commands(app: typer.Typer) -> None:
     """Add ``arena solve pawnrace`` and ``arena solve pawnrace-claims``."""
-    from arena.games.pawnrace.commands import add_commands
+    from arena.builtin.pawnrace.commands import add_commands
 
     add_commands(app)

@@ -25,6 +25,6 @@ def register_games(register: GameRegistrar) -> None:
 def register_commands(app: typer.Typer) -> None:
     """Add the Tron commands (``arena import-aic``, ``arena train tron-eval`` and ``snafu-cla``, ``arena
     experiment snafu-scaling``)."""
-    from arena.games.tron.commands import add_commands
+    from arena.builtin.tron.commands import add_commands
 
     add_commands(app)

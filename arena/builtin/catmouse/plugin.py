@@ -23,6 +23,6 @@ def register_games(register: GameRegistrar) -> None:
 def register_commands(app: typer.Typer) -> None:
     """Add ``arena train catmouse-full``, ``arena train catmouse-window``, ``arena solve catmouse`` and
     ``arena solve catmouse-parity``."""
-    from arena.games.catmouse.commands import add_commands
+    from arena.builtin.catmouse.commands import add_commands
 
     add_commands(app)

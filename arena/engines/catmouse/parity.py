@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.engines.catmouse.solver import start_result
 from arena.games.catmouse.rules import CAT, MOUSE, open_layout
-from arena.games.catmouse.solver import start_result
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Cat and mouse's plugin (:mod:`.plugin`: the game ``catmouse``) and its commands (:mod:`.commands`)."""
