@@ -39,5 +39,7 @@ __all__ = ["DB_VARIABLE", "DEFAULT_DB", "LOCK_WAIT_SECONDS", "GameOutline", "Gam
            "connect_read_only", "default_db_path", "now", "read_only_reason"]
 
 
-class Store(BotRows, GameRows, RunRows, RatingRows, GameLookups):
+# The last part first: the reference lists inherited members from the last base on, so it reads as a
+# database is used (connection, bots, runs, games, ratings, lookups).
+class Store(GameLookups, RatingRows, GameRows, RunRows, BotRows):
     """An open arena database: open it with ``Store(path)`` (or as a context manager, which closes it)."""
