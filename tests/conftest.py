@@ -1,3 +1,5 @@
+import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -7,6 +9,7 @@ import pytest
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.helpers import USER_DIRECTORIES, write_module
 from tests.needs import (
+    SAVED_DIRECTORIES,
     need_chromium,
     pytest_runtest_setup,  # noqa: F401  (the hooks of both plugins)
 )
@@ -19,6 +22,8 @@ def pytest_configure(config):
     """Point the home directory's caches and settings at a temporary directory for the whole session."""
     scratch = Path(tempfile.mkdtemp(prefix="arena-tests-home-"))
     environment = pytest.MonkeyPatch()
+    if SAVED_DIRECTORIES not in os.environ:  # a parallel worker inherits the session's, which holds the user's
+        environment.setenv(SAVED_DIRECTORIES, json.dumps({name: os.environ.get(name) for name in USER_DIRECTORIES}))
     for name in USER_DIRECTORIES:
         environment.setenv(name, str(scratch / name.lower()))
     config.stash[_home] = environment, scratch
