@@ -107,15 +107,17 @@ def filler_folder(folder: Path, files: int, size: int, stem: str = "blob") -> Pa
 
 
 def large_files(*roots: Path) -> list[Path]:
-    """Files of a megabyte or more under ``roots`` (a file removed while they are walked is left out)."""
+    """Files of a megabyte or more under ``roots``; a file or folder others remove while they are walked (other
+    tests, other runs on the machine) is left out."""
     found = []
     for root in roots:
-        for path in root.rglob("*"):
-            try:
-                if path.is_file() and not path.is_symlink() and path.stat().st_size >= MB:
-                    found.append(path)
-            except OSError:
-                continue
+        for folder, _, names in os.walk(root):  # unlike Path.rglob, it goes on past a folder that is gone
+            for path in (Path(folder, name) for name in names):
+                try:
+                    if path.is_file() and not path.is_symlink() and path.stat().st_size >= MB:
+                        found.append(path)
+                except OSError:
+                    continue
     return found
 
 
