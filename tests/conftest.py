@@ -1,5 +1,9 @@
+import json
+import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -7,6 +11,7 @@ import pytest
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.helpers import USER_DIRECTORIES, write_module
 from tests.needs import (
+    SAVED_DIRECTORIES,
     need_chromium,
     pytest_runtest_setup,  # noqa: F401  (the hooks of both plugins)
 )
@@ -16,9 +21,16 @@ _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
 
 
 def pytest_configure(config):
-    """Point the home directory's caches and settings at a temporary directory for the whole session."""
+    """Point the home directory's caches and settings at a temporary directory for the whole session, and let the
+    arena commands the tests start hear Ctrl-C."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and threading.current_thread() is threading.main_thread():
+        # A shell without job control (`pytest &` in a script, nohup) starts its background commands ignoring
+        # Ctrl-C, and a child inherits that: the tests that press Ctrl-C on a command would wait for it in vain.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     scratch = Path(tempfile.mkdtemp(prefix="arena-tests-home-"))
     environment = pytest.MonkeyPatch()
+    if SAVED_DIRECTORIES not in os.environ:  # a parallel worker inherits the session's, which holds the user's
+        environment.setenv(SAVED_DIRECTORIES, json.dumps({name: os.environ.get(name) for name in USER_DIRECTORIES}))
     for name in USER_DIRECTORIES:
         environment.setenv(name, str(scratch / name.lower()))
     config.stash[_home] = environment, scratch

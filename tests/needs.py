@@ -6,6 +6,7 @@ A test that lacks one skips with a one-line reason saying how to install it; und
 also the pytest plugin that reads the mark (tests/conftest.py loads it).
 """
 
+import json
 import os
 import shutil
 import sys
@@ -14,9 +15,25 @@ from pathlib import Path
 
 import pytest
 
+SAVED_DIRECTORIES = "ARENA_TESTS_USER_DIRECTORIES"
+"""Where tests/conftest.py keeps, as JSON, the values its session replaced with temporary directories, so a
+parallel worker (started with the session's environment) still knows the user's own."""
+
+
+def _user_environ() -> dict[str, str]:
+    environ = dict(os.environ)
+    saved = environ.pop(SAVED_DIRECTORIES, None)
+    for name, value in (json.loads(saved) if saved else {}).items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return environ
+
+
 # The environment as the user set it, taken before the test session points the caches at temporary
 # directories, so Playwright's own browsers are looked for where the user installed them.
-USER_ENVIRON = dict(os.environ)
+USER_ENVIRON = _user_environ()
 
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

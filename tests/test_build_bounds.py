@@ -98,9 +98,10 @@ def test_a_build_run_here_printing_200_mb_is_read_in_bounded_memory(tmp_path):
                              + " | ".join(expected_log().splitlines()))
 
 
-def filler_folder(folder: Path, files: int, size: int) -> Path:
-    """A bot whose build writes ``files`` files of ``size`` bytes each, stopping at the first that fails."""
-    fill = f"for i in range({files}): open(f'blob{{i}}', 'wb').write(b'z' * {size})"
+def filler_folder(folder: Path, files: int, size: int, stem: str = "blob") -> Path:
+    """A bot whose build writes ``files`` files of ``size`` bytes each (``stem`` and a number), stopping at the
+    first that fails."""
+    fill = f"for i in range({files}): open(f'{stem}{{i}}', 'wb').write(b'z' * {size})"
     write_module(folder, "arena-bot.toml", f"""
         name = "filler"
         games = ["tron"]
@@ -130,14 +131,16 @@ def large_files(*roots: Path) -> list[Path]:
 
 @pytest.mark.needs("bwrap")
 def test_a_build_stops_at_build_bytes_and_leaves_nothing_large_on_the_host(tmp_path):
-    folder = filler_folder(tmp_path / "filler", 20, 3 * MB)
+    # named after this test process, so that the large files other tests (and other test runs on the
+    # machine) write into the temporary directory meanwhile are never taken for this build's
+    stem = f"blob-{os.getpid()}-"
+    folder = filler_folder(tmp_path / "filler", 20, 3 * MB, stem=stem)
     temp = Path(subprocess.check_output([sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
                                         text=True).strip())
-    before = set(large_files(temp))
     log = build_in_sandbox(folder, limits=SandboxLimits(build_bytes=8 * MB))
     assert not log.ok
     assert "No space left on device" in log.error and "at most 8,388,608 bytes: build_bytes" in log.error
-    assert large_files(folder) == [] and set(large_files(temp)) <= before
+    assert large_files(folder) == [] and [path for path in large_files(temp) if path.name.startswith(stem)] == []
 
 
 @pytest.mark.needs("bwrap")

@@ -18,7 +18,7 @@ from tests.helpers import VERSIONED_HUGGER, write_module
 from tests.league_helpers import play_in_process, results, shipped_bot
 
 runner = CliRunner()
-pytestmark = pytest.mark.needs("bwrap")  # submissions are checked and built in the sandbox
+# Submissions are checked and built in the sandbox: a test that submits a bot is marked as needing bubblewrap.
 
 
 @pytest.fixture
@@ -107,6 +107,7 @@ def test_tokens_rotate_and_revoke(league):
 # --- submissions -------------------------------------------------------------------------------------
 
 
+@pytest.mark.needs("bwrap")
 def test_a_submission_becomes_the_next_version_and_the_active_one_and_a_failed_build_never_plays(league, tmp_path):
     alice = league.authenticate(league.add_team("alice"))
     first = league.submit(alice, write_module(tmp_path / "v1", "hugger.py", VERSIONED_HUGGER.format(version=1)))
@@ -132,6 +133,7 @@ def test_a_submission_becomes_the_next_version_and_the_active_one_and_a_failed_b
         league.set_active(alice, "hugger", 3)
 
 
+@pytest.mark.needs("bwrap")
 def test_a_slow_build_fails_with_its_log_and_a_program_build_that_fails_is_kept(tmp_path):
     league, _ = League.create(tmp_path / "slow", "tron", ["center_block"], seed=1)
     (tmp_path / "slow" / "league.toml").write_text(
@@ -159,6 +161,7 @@ def test_a_slow_build_fails_with_its_log_and_a_program_build_that_fails_is_kept(
     league.close()
 
 
+@pytest.mark.needs("bwrap")
 def test_a_submission_is_imported_in_the_sandbox_and_cannot_touch_the_machine(league, tmp_path):
     alice = league.authenticate(league.add_team("alice"))
     target = tmp_path / "written-by-the-bot"
@@ -178,6 +181,7 @@ def test_a_submission_is_imported_in_the_sandbox_and_cannot_touch_the_machine(le
     assert not target.exists()
 
 
+@pytest.mark.needs("bwrap")
 def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
     alice = league.authenticate(league.add_team("alice"))
     with pytest.raises(Exception, match="defines exactly one bot that plays tron; it defines 0"):
@@ -190,6 +194,7 @@ def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
 # --- ranked play, ratings ------------------------------------------------------------------------------
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(league, tmp_path):
     two_teams(league, tmp_path)
@@ -211,6 +216,7 @@ def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numb
     assert [games[i].map for i in (0, 2, 4)] == ["center_block", "empty_room", "center_block"]
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_the_same_seed_plays_the_same_games(tmp_path):
     runs = []
@@ -232,6 +238,7 @@ def test_the_same_seed_plays_the_same_games(tmp_path):
         ("bob/floodfill", 27.399, 2.4093), ("alice/wallhugger", 25.7232, 2.4318), ("bob/random", 26.163, 2.6535)]
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(league, tmp_path):
     alice, _ = two_teams(league, tmp_path)
@@ -248,6 +255,7 @@ def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(l
     assert all("alice/wallhugger#2" in e.players for e in league.queue())
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(league, tmp_path):
     alice, bob = two_teams(league, tmp_path)
@@ -271,6 +279,7 @@ def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(le
         league.challenge(bob, "random", "bob/random", 1)
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league, tmp_path):
     alice, _ = two_teams(league, tmp_path)
@@ -290,6 +299,7 @@ def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league,
         league.start_final()
 
 
+@pytest.mark.needs("bwrap")
 def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league, tmp_path):
     alice, _ = two_teams(league, tmp_path)
     assert league.start_final("2999-01-01T00:00") == 0
@@ -305,6 +315,7 @@ def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league
     assert not league.final_due()
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_games_out(league, tmp_path):
     two_teams(league, tmp_path)
@@ -318,6 +329,7 @@ def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_
     assert rated == 12 - random_games and random_games > 0
 
 
+@pytest.mark.needs("bwrap")
 def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show_the_league(league, tmp_path):
     two_teams(league, tmp_path)
     league.pause()
@@ -344,6 +356,7 @@ def test_maps_are_added_to_the_rotation_and_must_seat_as_many_players(league, tm
     assert "four_corners" not in (league.folder / "league.toml").read_text()
 
 
+@pytest.mark.needs("bwrap")
 def test_teams_are_renamed_and_removed(league, tmp_path):
     two_teams(league, tmp_path)
     league.rename_team("alice", "alicia")
@@ -355,6 +368,7 @@ def test_teams_are_renamed_and_removed(league, tmp_path):
     assert [t.name for t in league.teams()] == ["bob", "removed-1-alicia"]
 
 
+@pytest.mark.needs("bwrap")
 def test_cat_and_mouse_rotates_roles_and_rates_each_role(tmp_path):
     league, _ = League.create(tmp_path / "cm", "catmouse", ["catmouse_5x5"], seed=3)
     alice = league.authenticate(league.add_team("alice"))
@@ -375,6 +389,7 @@ def test_cat_and_mouse_rotates_roles_and_rates_each_role(tmp_path):
     league.close()
 
 
+@pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
 def test_a_four_player_league_plays_free_for_all_with_every_rotation(tmp_path):
     league, _ = League.create(tmp_path / "ffa", "tron", ["four_corners"], seed=2)
@@ -389,6 +404,7 @@ def test_a_four_player_league_plays_free_for_all_with_every_rotation(tmp_path):
     league.close()
 
 
+@pytest.mark.needs("bwrap")
 def test_a_game_and_its_record_are_read_back(league, tmp_path):
     two_teams(league, tmp_path)
     play_in_process(league, 2)
@@ -402,6 +418,7 @@ def test_a_game_and_its_record_are_read_back(league, tmp_path):
     assert bot.active is not None and bot.active.number == 1 and len(bot.games) == 2
 
 
+@pytest.mark.needs("bwrap")
 def test_the_league_run_is_a_run_the_other_commands_read(league, tmp_path):
     two_teams(league, tmp_path)
     play_in_process(league, 4)

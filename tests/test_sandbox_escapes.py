@@ -19,10 +19,9 @@ from arena.cli.main import app
 from arena.storage.store import Store
 from tests.helpers import REPO, write_module
 
-pytestmark = [pytest.mark.needs("bwrap"), pytest.mark.slow]
-
-MARKER = "86399.25"
-"""The argument of every ``sleep`` an attacker leaves behind: a process with it alive afterwards survived."""
+MARKER = f"86399.{os.getpid():07d}"
+"""The argument of every ``sleep`` an attacker leaves behind: a process with it alive afterwards survived. It
+names this test process, so that other test runs on the machine (parallel workers too) never count as ours."""
 SECRET = "hunter2-3f9a7c"
 
 ATTACKS = '''
@@ -240,6 +239,8 @@ def bot_dirs(bots: Path) -> list[str]:
     return [option for folder in (bots, *python) for option in ("--bots-dir", str(folder))]
 
 
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
 def test_every_attack_fails_and_only_the_attacker_is_charged(tmp_path, listener, monkeypatch):
     port, connections = listener
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the attackers' target, never the user's own home
@@ -291,6 +292,8 @@ def {name}(obs, rng):
 '''
 
 
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
 def test_monkeypatching_random_changes_no_other_bot(tmp_path):
     """A bot that replaces ``random.Random`` methods plays exactly as its twin that does not: the random bot
     against it, in its own sandbox, draws the same moves."""
@@ -313,6 +316,8 @@ def test_monkeypatching_random_changes_no_other_bot(tmp_path):
     assert any(len(set(filter(None, game))) > 1 for game in moves["ztwin"])
 
 
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
 def test_a_sandboxed_run_stays_sandboxed_and_is_another_run(tmp_path):
     """Whether a run is sandboxed is part of its definition: the same tournament unconfined is a new run."""
     db = tmp_path / "arena.db"
@@ -345,6 +350,8 @@ def test_missing_bubblewrap_is_one_line_naming_the_package(tmp_path, monkeypatch
     assert "Traceback" not in result.output
 
 
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
 def test_python_bot_crash_names_its_file_and_line(tmp_path):
     bots = tmp_path / "bots"
     path = write_module(bots, "crasher.py", '''
@@ -368,6 +375,8 @@ def test_python_bot_crash_names_its_file_and_line(tmp_path):
     assert f"raised KeyError on move 1: 'nope' ({shown}:7, in crasher)" in game.reason
 
 
+@pytest.mark.needs("bwrap")
+@pytest.mark.slow
 def test_sandboxed_games_equal_unconfined_ones(tmp_path):
     """Same seed, same games: the sandbox changes where bots run, not what they play."""
     results = []

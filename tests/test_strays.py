@@ -18,8 +18,9 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
 from tests.helpers import round_robin_run, write_module
 
-MARK = "86391.5"
-"""The argument of every sleep the bots below start: how a test finds what survived."""
+MARK = f"86391.{os.getpid():07d}"
+"""The argument of every sleep the bots below start: how a test finds what survived. It names this test process,
+so that the sleeps of other test runs on the machine (parallel workers too) are never taken for ours."""
 
 LEAVERS = f'''
 import os

@@ -46,12 +46,16 @@ def test_bots_listing_says_bots_are_trusted_code():
     assert "without --sandbox a bot runs with your rights" in " ".join(result.output.split())
 
 
+MARK = f"86398.{os.getpid():07d}"
+"""The argument of the sleep the bot below leaves behind; it names this test process, so that no other test run on
+the machine (parallel workers too) is taken for ours."""
+
 DOUBLE_FORK = '''
 import json, os, sys
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
-        os.execv("/bin/sleep", ["sleep", "86398.75"])
+        os.execv("/bin/sleep", ["sleep", "@MARK@"])
     os._exit(0)
 os.wait()
 for line in sys.stdin:
@@ -60,7 +64,7 @@ for line in sys.stdin:
         print(json.dumps({"type": "ready"}), flush=True)
     elif message["type"] == "turn":
         print(json.dumps({"action": message["legal"][0]}), flush=True)
-'''
+'''.replace("@MARK@", MARK)
 
 
 def _sleepers() -> list[str]:
@@ -69,7 +73,7 @@ def _sleepers() -> list[str]:
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
-                    if b"86398.75" in cmdline.read():
+                    if MARK.encode() in cmdline.read().split(b"\0"):
                         found.append(entry.name)
             except OSError:
                 continue
