@@ -23,6 +23,10 @@ _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
 def pytest_configure(config):
     """Point the home directory's caches and settings at a temporary directory for the whole session, and let the
     arena commands the tests start hear Ctrl-C."""
+    # pytest-xdist gives its workers the terminal's COLUMNS and LINES; a rich console made while they are set
+    # keeps that width for good, and a test that asks for a width of its own (env={"COLUMNS": ...}) misses it.
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and threading.current_thread() is threading.main_thread():
         # A shell without job control (`pytest &` in a script, nohup) starts its background commands ignoring
         # Ctrl-C, and a child inherits that: the tests that press Ctrl-C on a command would wait for it in vain.
