@@ -8,7 +8,7 @@ import pytest
 
 from arena.core.game import MatchInfo
 from arena.core.maps import resolve_map
-from arena.engines.tron import search as search_module
+from arena.engines.tron import evaluation, searcher
 from arena.engines.tron.compiled_fill import CompiledFill, warm_up
 from arena.engines.tron.search import Position, Searcher, chamber_space, flood, free_bits, parity_bound
 from arena.games.tron.game import TronGame
@@ -87,9 +87,10 @@ def test_the_comparison_would_catch_a_wrong_estimate(monkeypatch):
     def whole_region(free, head, stride, size):
         return parity_bound(flood(free, 1 << head, stride), head, stride, size)
 
-    for mutation in (("parity_bound", swapped), ("chamber_space", whole_region)):
+    # each where the Python search looks it up: chamber_space's own parity bounds, the searcher's leaf estimate
+    for module, *mutation in ((evaluation, "parity_bound", swapped), (searcher, "chamber_space", whole_region)):
         with monkeypatch.context() as patch:
-            patch.setattr(search_module, *mutation)
+            patch.setattr(module, *mutation)
             mutated = [fill_root(pos, "python", 700, index) for index, pos in enumerate(positions)]
         differ = sum(a[0] != b[0] for a, b in zip(mutated, compiled, strict=True))
         assert differ >= 20, mutation[0]

@@ -514,3 +514,29 @@ def test_chamber_refuses_two_zero_weights_or_weights_that_are_not_whole_numbers(
         Chamber.check_parameters({"edges": 1.5})
     Chamber.check_parameters({"cells": 0, "edges": 1})
 
+
+SEARCH_NAMES = {
+    "bitboards": ("bit", "colour_mask", "flood", "free_bits", "inner_edges", "neighbours", "parity_bound",
+                  "territories", "voronoi", "voronoi_regions"),
+    "evaluation": ("CELL_WEIGHT", "DRAW", "EDGE_WEIGHT", "TERRITORY_WEIGHTS", "WIN", "articulation_points",
+                   "chamber_space", "finished_subtrees", "one_pass_region", "territory_terms", "territory_value"),
+    "searcher": ("ASPIRATION", "COMPILED_MAX_CELLS", "ENGINES", "ORDERINGS", "Searcher", "Timeout"),
+    "position": ("Position", "action_for"),
+    "move_budget": ("GUARD_SHARE", "default_budget", "search_budget"),
+}
+
+
+def test_the_search_module_still_exports_every_name_stored_bots_import_from_it():
+    """Stored bots import from ``arena.engines.tron.search``: each name it had is still there, the very object
+    of the module that now holds it; and the compiled search scores wins and draws with the same values."""
+    import importlib
+
+    import arena.engines.tron.search as search
+    from arena.engines.tron import compiled
+
+    for module, names in SEARCH_NAMES.items():
+        home = importlib.import_module(f"arena.engines.tron.{module}")
+        for name in names:
+            assert getattr(search, name) is getattr(home, name), name
+    assert sorted(search.__all__) == sorted(name for names in SEARCH_NAMES.values() for name in names)
+    assert (compiled.WIN, compiled.DRAW) == (search.WIN, search.DRAW) == (100_000, -50_000)

@@ -1,7 +1,11 @@
 """The Tron search engines the strong bots share.
 
-* :mod:`~arena.engines.tron.search`: bitboard positions, flood fills, Voronoi and chamber evaluations,
-  and two-player alpha-beta (:class:`~arena.engines.tron.search.Searcher`) with a space-filling endgame;
+* :mod:`~arena.engines.tron.bitboards`: bitboard positions, flood fills, Voronoi territories, parity;
+* :mod:`~arena.engines.tron.evaluation`: won and drawn positions, the chamber evaluation and estimate;
+* :mod:`~arena.engines.tron.searcher`: two-player alpha-beta (:class:`~arena.engines.tron.searcher.Searcher`)
+  with a space-filling endgame; :mod:`~arena.engines.tron.position` and :mod:`~arena.engines.tron.move_budget`:
+  an observation as a search position, and a search bot's budget per move;
+* :mod:`~arena.engines.tron.search`: all of these names in one module, as bots import them;
 * :mod:`~arena.engines.tron.compiled` and :mod:`~arena.engines.tron.compiled_fill`: the same searches
   below the root, compiled with numba (loaded only by the bots that use them);
 * :mod:`~arena.engines.tron.paranoid`: paranoid alpha-beta against several opponents;

@@ -1,4 +1,4 @@
-"""The inner loop of :class:`arena.engines.tron.search.Searcher`, compiled to machine code with numba.
+"""The inner loop of :class:`arena.engines.tron.searcher.Searcher`, compiled to machine code with numba.
 
 It searches exactly the tree the Python search does (the same moves in the same order, the same
 killer moves and history scores, the same values) but about six times faster, which buys the search two to four more
@@ -24,8 +24,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, objmode
 
-WIN = 100_000
-DRAW = -WIN // 2
+# Module globals, so numba freezes their values into the compiled code (the on-disk cache keys on this file
+# only: a change of the values in evaluation.py needs the cache cleared).
+from arena.engines.tron.evaluation import DRAW, WIN
+
 VORONOI = 0
 CHAMBER = 1
 # Killer moves: killers[KILLER_OFFSET + depth] at our moves, [KILLER_OFFSET - depth - 1] at theirs; by ply
@@ -61,7 +63,7 @@ def _one_pass_territory(head: int, mark: int, base: int, tags: Work, stride: int
                         edge_weight: int, counters: Work, chambers: Work) -> int:
     """What the territory of cells marked ``mark`` is worth to the head at ``head`` if filled in one pass.
 
-    The same value as :func:`arena.engines.tron.search.territory_value`: a depth-first search from the
+    The same value as :func:`arena.engines.tron.evaluation.territory_value`: a depth-first search from the
     head over the territory (Tarjan's low links) closes a block each time a cell's subtree cannot
     reach above its parent, which is then a cut vertex (or the head). A closed block is a branch: its
     cells plus the best branch hanging inside it. Each cell keeps the counts of its still-open block
@@ -178,7 +180,7 @@ def evaluate(free: Board, me: int, op: int, stride: int, evaluation: int, colour
     """The Voronoi (or chamber) value of a position for the head at ``me`` against the head at ``op``.
 
     Two BFS frontiers grow a layer at a time; a cell both reach in the same layer is nobody's but
-    passes its distance on to both, exactly as :func:`~arena.engines.tron.search.territories`. Each cell
+    passes its distance on to both, exactly as :func:`~arena.engines.tron.bitboards.territories`. Each cell
     reached is tagged ``layer << 2 | owner`` (owner 1 for ``me``, 2 for ``op``, 3 for nobody), one
     number to read where the layer and the owner are both needed; layers continue from the last
     evaluation's (``counters[EPOCH]``), so tags never need clearing.
@@ -392,7 +394,7 @@ class CompiledSearch:
 
     ``evaluation`` is ``"voronoi"`` or ``"chamber"`` (``cell_weight`` x parity-bounded cells plus
     ``edge_weight`` x edges of each territory); ``ordering`` is ``"killers"`` or ``"history"`` and ``draw``
-    the value of a head-on draw, as for :class:`~arena.engines.tron.search.Searcher`. Killer moves and history
+    the value of a head-on draw, as for :class:`~arena.engines.tron.searcher.Searcher`. Killer moves and history
     scores carry over from one call to the next, as they do in the Python search.
     """
 

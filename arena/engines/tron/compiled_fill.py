@@ -1,7 +1,7 @@
-"""The space-filling endgame of :meth:`arena.engines.tron.search.Searcher.fill_root`, compiled with numba.
+"""The space-filling endgame of :meth:`arena.engines.tron.searcher.Searcher.fill_root`, compiled with numba.
 
 Once the players are cut off, ``chamber`` tries move sequences of its head alone to a depth and scores
-what is left with :func:`~arena.engines.tron.search.chamber_space`. In Python that search visits about
+what is left with :func:`~arena.engines.tron.evaluation.chamber_space`. In Python that search visits about
 25,000 nodes a CPU second in open regions; this one searches exactly the same tree (the same moves in
 the same order, the same node counts, the same leaf values) many times faster.
 
@@ -11,7 +11,7 @@ can't cache recursive functions on disk. ``counters`` is shared with the caller:
 epoch]``; the epoch numbers the marks of each region walk and flood fill, so the work arrays never need
 clearing.
 
-The leaf estimate, as :func:`~arena.engines.tron.search.chamber_space` computes it: the head's region
+The leaf estimate, as :func:`~arena.engines.tron.evaluation.chamber_space` computes it: the head's region
 (the free cells it reaches) minus its articulation points falls apart into *rooms* (connected
 components, which no choice of path changes). From an entry (the head, or an articulation point) the
 walk may enter an adjacent room, worth its parity-bounded cells, and leave it through one of the room's
@@ -52,7 +52,7 @@ TASK_ROWS = 3
 
 @njit(cache=True)
 def _parity(count: int, blacks: int, head_colour: int) -> int:
-    """:func:`~arena.engines.tron.search.parity_bound` of a room of ``count`` cells, ``blacks`` of them black."""
+    """:func:`~arena.engines.tron.bitboards.parity_bound` of a room of ``count`` cells, ``blacks`` of them black."""
     whites = count - blacks
     if head_colour:
         other, same = whites, blacks
@@ -99,7 +99,7 @@ def _grown(tasks: Work, needed: int) -> Work:
 @njit(cache=True)
 def chamber_space(free: Board, head: int, stride: int, colour: Work, counters: Work, cells: Work, rooms: Work,
                   adjacent: Work, frames: Work, tasks: Work) -> int:
-    """The value of :func:`arena.engines.tron.search.chamber_space` for the head at ``head`` (not free) in ``free``.
+    """The value of :func:`arena.engines.tron.evaluation.chamber_space` for the head at ``head`` (not free) in ``free``.
 
     Tarjan's low links from the head find the articulation points of its region; a breadth-first search
     numbers the rooms between them (``LABEL``: -1 for a point, the room's number for other cells) and
@@ -363,7 +363,7 @@ class CompiledFill:
         return np.unpackbits(packed, count=self.size, bitorder="little")
 
     def chamber_space(self, board: np.ndarray, head: int) -> int:
-        """:func:`arena.engines.tron.search.chamber_space` of the head at ``head`` on ``board`` (see :meth:`board`)."""
+        """:func:`arena.engines.tron.evaluation.chamber_space` of the head at ``head`` on ``board`` (:meth:`board`)."""
         return int(chamber_space(board, head, self.stride, self.colour, self.counters, self.cells, self.rooms,
                                  self.adjacent, self.frames, self.tasks))
 

@@ -5,7 +5,7 @@ their own region: the length of the longest simple path from the head through fr
 NP-hard in general, but the regions left at the end of a Tron game are small, and a depth-first
 search that stops whenever the moves made plus an upper bound on the moves left cannot beat the best
 path found so far settles most of them in a few thousand nodes. The bound is the checkerboard parity
-bound of the cells the head still reaches (:func:`~arena.engines.tron.search.parity_bound`).
+bound of the cells the head still reaches (:func:`~arena.engines.tron.bitboards.parity_bound`).
 
 Used as a reference: to check the bots' space-filling search and its estimates in tests, and to say
 who really had more room in recorded games (``experiments/record_analysis.py``).
@@ -13,7 +13,7 @@ who really had more room in recorded games (``experiments/record_analysis.py``).
 
 from __future__ import annotations
 
-from arena.engines.tron.search import flood, parity_bound
+from arena.engines.tron.bitboards import flood, parity_bound
 
 
 def longest_path(free: int, head: int, stride: int, node_limit: int = 0) -> tuple[int, bool]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.engines.tron.search import flood, parity_bound, territories, territory_terms
+from arena.engines.tron.bitboards import flood, parity_bound, territories
+from arena.engines.tron.evaluation import territory_terms
 
 FEATURES: tuple[str, ...] = ("voronoi", "parity", "area", "mobility", "voronoi_near", "chamber_cells",
                              "chamber_edges")
@@ -17,7 +18,7 @@ FEATURES: tuple[str, ...] = ("voronoi", "parity", "area", "mobility", "voronoi_n
 * ``voronoi_near``: the Voronoi difference divided by 1 + the heads' Manhattan distance (territory
   matters more when the heads are close and fighting over it);
 * ``chamber_cells`` and ``chamber_edges``: the two terms of the ``chamber`` evaluation
-  (:func:`~arena.engines.tron.search.territory_terms`): the parity-bounded cells and the inner edges of the
+  (:func:`~arena.engines.tron.evaluation.territory_terms`): the parity-bounded cells and the inner edges of the
   part of each territory one pass can fill (branches chosen by version 2's weights, 2 and 7). Fitted alone, their
   weights are ``chamber``'s own ``cells`` and ``edges`` parameters.
 """

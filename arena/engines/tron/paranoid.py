@@ -28,7 +28,10 @@ import random
 import time
 from collections.abc import Callable
 
-from arena.engines.tron.search import WIN, Position, Timeout, flood, inner_edges, parity_bound, territories
+from arena.engines.tron.bitboards import flood, inner_edges, parity_bound, territories
+from arena.engines.tron.evaluation import WIN
+from arena.engines.tron.position import Position
+from arena.engines.tron.searcher import Timeout
 
 
 def value(evaluation: str, free: int, me: int, ops: tuple[int, ...], stride: int, size: int) -> int:
@@ -144,7 +147,7 @@ class ParanoidSearcher:
 
         Stops early with one safe move, a proven result, or a search that saw the end of every line.
         A search cut short by the deadline still counts if it had found a move better than the one of the
-        last finished search (which it tries first), as in :meth:`arena.engines.tron.search.Searcher.iterate`.
+        last finished search (which it tries first), as in :meth:`arena.engines.tron.searcher.Searcher.iterate`.
         Ties between equally good moves go at random with ``rng`` (else in ``N, E, S, W`` order).
         """
         order = [step for step in self.steps if free >> me + step & 1]

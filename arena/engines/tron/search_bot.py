@@ -10,8 +10,11 @@ from typing import Any, ClassVar
 from arena.core.bot import Bot
 from arena.core.errors import BotSpecError
 from arena.core.game import MatchInfo
+from arena.engines.tron.evaluation import DRAW, TERRITORY_WEIGHTS
+from arena.engines.tron.move_budget import search_budget
 from arena.engines.tron.paranoid import several_opponents_step
-from arena.engines.tron.search import DRAW, TERRITORY_WEIGHTS, Position, Searcher, action_for, search_budget
+from arena.engines.tron.position import Position, action_for
+from arena.engines.tron.searcher import Searcher
 
 
 class SearchBot(Bot):
@@ -47,9 +50,9 @@ class SearchBot(Bot):
 
     games = ("tron", "snafu")
     evaluation: ClassVar[str] = "voronoi"
-    """The evaluation the search scores positions with (see :class:`~arena.engines.tron.search.Searcher`)."""
+    """The evaluation the search scores positions with (see :class:`~arena.engines.tron.searcher.Searcher`)."""
     search_options: ClassVar[dict[str, Any]] = {}
-    """More :class:`~arena.engines.tron.search.Searcher` options: move ordering, aspiration window."""
+    """More :class:`~arena.engines.tron.searcher.Searcher` options: move ordering, aspiration window."""
     read_weights: ClassVar[Callable[[str], Any] | None] = None
     """Reads a ``weights`` file into an object with a ``value`` method; ``None``: the bot takes no weights."""
     default_nodes: ClassVar[int] = 95_000
@@ -57,7 +60,7 @@ class SearchBot(Bot):
     (``experiments/node_budget.py``: the nodes the search visits in 0.1 s of CPU time, median over positions)."""
 
     draw_value: ClassVar[int] = DRAW
-    """What a head-on draw is worth to the search (see :class:`~arena.engines.tron.search.Searcher`)."""
+    """What a head-on draw is worth to the search (see :class:`~arena.engines.tron.searcher.Searcher`)."""
     fill_factor: int = 1
     """The space-filling search's node budget as a multiple of the fight's (its nodes can be cheaper)."""
     territory_weights: tuple[int, int] = TERRITORY_WEIGHTS

@@ -17,7 +17,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.engines.tron.features import DEFAULT_FEATURES, FEATURES, features
-from arena.engines.tron.search import Position
+from arena.engines.tron.position import Position
 from arena.plugins.registry import Registry
 from arena.storage.replay import new_game
 from arena.storage.store import Store
