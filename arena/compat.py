@@ -58,6 +58,7 @@ MOVED: dict[str, str] = {
     "arena.learning.tron.snafu.strategy": "arena.engines.tron.snafu.strategy",
     "arena.learning.tron.snafu.table": "arena.engines.tron.snafu.table",
     # Renamed to say what they are.
+    "arena.games.tron.board": "arena.games.tron.rules",
     "arena.games.catmouse.board": "arena.games.catmouse.rules",
     "arena.learning.catmouse.rules": "arena.learning.catmouse.training_rules",
 }

@@ -200,7 +200,7 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     sample.write_text("def f():\n    from arena.cli.common import err\n    import arena.storage.store\n")
     assert arena_imports(sample) == [(2, "arena.cli.common"), (3, "arena.storage.store")]
     assert rank("arena.cli.common") > rank("arena.core.game")
-    assert rank("arena.builtin.tron.commands") == 9 and rank("arena.games.tron.board") == 1
+    assert rank("arena.builtin.tron.commands") == 9 and rank("arena.games.tron.rules") == 1
     assert rank("arena.engines.catmouse.solver") == 2
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from arena.core.errors import MapError
 from arena.core.maps import GameMap, load_map, parse_map, resolve_map
-from arena.games.tron.board import EMPTY, TRAIL, WALL
 from arena.games.tron.game import TronGame
+from arena.games.tron.rules import EMPTY, TRAIL, WALL
 
 SHIPPED_MAPS = sorted((Path(__file__).resolve().parent.parent / "maps").glob("*.txt"))
 TRON_MAPS = [path for path in SHIPPED_MAPS if load_map(path).header.get("game", "tron") == "tron"]

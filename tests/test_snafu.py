@@ -11,7 +11,7 @@ import pytest
 from arena.core.errors import ArenaError, MapError
 from arena.core.game import MatchInfo
 from arena.core.maps import parse_map, resolve_map
-from arena.games.tron.board import EMPTY, TRAIL
+from arena.games.tron.rules import EMPTY, TRAIL
 from arena.games.tron.snafu import SnafuGame, SnafuObservation, open_map, parse_size
 from arena.play.referee import replay_position, run_match
 from arena.tournament.definition import load_definition

@@ -9,7 +9,7 @@ from arena.core.errors import ArenaError
 from arena.engines.tron.snafu.features import parse_feature_set, state_vector
 from arena.engines.tron.snafu.strategy import PAPER_STRATEGIES, Strategy, parse_strategy
 from arena.engines.tron.snafu.table import ACTIONS, NO_MATCH, Table, load_table, save_table
-from arena.games.tron.board import padded_grid
+from arena.games.tron.rules import padded_grid
 from arena.games.tron.snafu import SnafuGame
 from arena.learning.tron.snafu.automaton import Automaton, success_curve
 from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment

@@ -12,7 +12,7 @@ from arena.engines.tron.snafu.features import parse_feature_set, read_state
 from arena.engines.tron.snafu.reading import PAPER, Reading
 from arena.engines.tron.snafu.strategy import parse_strategy
 from arena.engines.tron.snafu.table import Table
-from arena.games.tron.board import padded_grid
+from arena.games.tron.rules import padded_grid
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
 from arena.learning.tron.snafu.summary import summarise, table_growth

@@ -12,8 +12,8 @@ import pytest
 from arena.core.failure import Failure
 from arena.core.game import forfeit_ranks
 from arena.core.maps import parse_map
-from arena.games.tron.board import DEAD, EMPTY, TRAIL
 from arena.games.tron.game import TronGame, TronObservation
+from arena.games.tron.rules import DEAD, EMPTY, TRAIL
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
 from tests.helpers import line_of

@@ -10,9 +10,9 @@ import pytest
 
 from arena.core.errors import ArenaError, MapError
 from arena.core.maps import parse_map, resolve_map
-from arena.games.tron.board import BARRIER, EMPTY, TRAIL, WALL
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import PowerupObservation, TronObservation
+from arena.games.tron.rules import BARRIER, EMPTY, TRAIL, WALL
 from arena.play.referee import run_match
 from arena.tournament.definition import load_definition
 from arena.tournament.plan import plan_tournament

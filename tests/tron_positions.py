@@ -6,9 +6,9 @@ import random
 import numpy as np
 
 from arena.core.maps import resolve_map
-from arena.games.tron.board import TronBoard
 from arena.games.tron.game import TronGame
 from arena.games.tron.observation import TronObservation
+from arena.games.tron.rules import TronBoard
 
 
 def board_of(rows):

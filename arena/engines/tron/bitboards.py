@@ -1,7 +1,7 @@
 """Tron positions as bitboards: flood fills, Voronoi territories and checkerboard parity.
 
 A *bitboard* is a Python integer whose bit ``i`` stands for cell ``i`` of the padded flat grid
-(:mod:`arena.games.tron.board`). ``free`` has a bit for every empty cell. Because the grid has a border
+(:mod:`arena.games.tron.rules`). ``free`` has a bit for every empty cell. Because the grid has a border
 of ``OUT`` cells that are never free, the neighbours of a set are just four shifts
 (``b << 1 | b >> 1 | b << stride | b >> stride``) masked with ``free``: no edge masks are needed and
 nothing wraps around a row. Python's big integers then do a whole breadth-first layer in a handful of

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arena.games.tron.board import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL
 from arena.games.tron.observation import PowerupObservation, TronObservation
+from arena.games.tron.rules import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL
 
 if TYPE_CHECKING:
     from arena.games.tron.snafu import SnafuObservation

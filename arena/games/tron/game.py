@@ -50,10 +50,10 @@ from arena.core.game import METADATA_KEYS, DeferredGenerator, Game, Option, Resu
 from arena.core.maps import GameMap
 from arena.core.view import BoardView
 from arena.games.tron.arrays import all_legal, out_rank, reachable_share, tron_array
-from arena.games.tron.board import DIRECTIONS, WALL, TronBoard
 from arena.games.tron.observation import PowerupObservation, TronObservation
 from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
 from arena.games.tron.render import board_view, render_board
+from arena.games.tron.rules import DIRECTIONS, WALL, TronBoard
 from arena.games.tron.starts import map_starts, mirrored_starts
 
 __all__ = ["PRESETS", "PowerupObservation", "TronGame", "TronObservation"]

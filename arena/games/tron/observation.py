@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.games.tron.board import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL, TronBoard
+from arena.games.tron.rules import BARRIER, DEAD, DIRECTIONS, EMPTY, TRAIL, WALL, TronBoard
 
 if TYPE_CHECKING:
     from arena.games.tron.powerups import PowerupBoard

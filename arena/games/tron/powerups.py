@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from arena.games.tron.board import BARRIER, EMPTY, SAME_CELL, TRAIL, TronBoard
+from arena.games.tron.rules import BARRIER, EMPTY, SAME_CELL, TRAIL, TronBoard
 
 TRAP, BOMB, ARMOR, SPEED = 1, 2, 3, 4
 KINDS = {"*": TRAP, "!": BOMB, "@": ARMOR, "^": SPEED}

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arena.core.view import BoardView, CellStyle, Mark, Piece
-from arena.games.tron.board import BARRIER, DEAD, EMPTY, OUT, TRAIL, WALL, TronBoard
 from arena.games.tron.powerups import SYMBOLS
+from arena.games.tron.rules import BARRIER, DEAD, EMPTY, OUT, TRAIL, WALL, TronBoard
 
 _PLAIN = {EMPTY: ".", WALL: "#", OUT: " ", BARRIER: "x"}
 _COLORS = ("bright_red", "bright_blue", "bright_green", "bright_yellow")

@@ -43,9 +43,9 @@ from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap, parse_map
 from arena.core.view import BoardView
 from arena.games.tron.arrays import all_legal, reachable_share, snafu_array
-from arena.games.tron.board import DIRECTIONS, EMPTY, WALL, TronBoard
 from arena.games.tron.observation import TronObservation
 from arena.games.tron.render import board_view, render_board
+from arena.games.tron.rules import DIRECTIONS, EMPTY, WALL, TronBoard
 
 RELATIVE = ("straight", "left", "right")
 TURNS = MappingProxyType({"straight": 0, "right": 1, "left": 3})

@@ -16,7 +16,7 @@ That is the paper's literal reading (:func:`state_vector`); :func:`read_state` a
 :mod:`.reading` that change a feature (P up to the first occupied cell, R over the board's cells, W along
 rays).
 
-The grid is the arena's padded flat Tron grid (:mod:`arena.games.tron.board`): 0 is an empty cell, anything
+The grid is the arena's padded flat Tron grid (:mod:`arena.games.tron.rules`): 0 is an empty cell, anything
 else is occupied; headings are indices into ``("N", "E", "S", "W")``.
 """
 
