@@ -15,21 +15,25 @@ ROOT = Path(__file__).resolve().parent.parent
 GONE_WITHIN = 5.0
 
 
-def marked_processes(mark: str) -> list[int]:
-    """The live processes (not zombies) whose environment carries ``mark``."""
+def live_processes(matches) -> list[int]:
+    """The live processes (not zombies) but this one for which ``matches(pid)`` is true."""
     found = []
-    needle = f"ARENA_TEST_RUN={mark}".encode()
     for name in os.listdir("/proc"):
-        if not name.isdigit():
+        if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
-            environ = Path(f"/proc/{name}/environ").read_bytes()
             state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state != "Z" and matches(name):
+                found.append(int(name))
         except OSError:
             continue
-        if needle in environ.split(b"\0") and state != "Z":
-            found.append(int(name))
     return found
+
+
+def marked_processes(mark: str) -> list[int]:
+    """The live processes whose environment carries ``mark``."""
+    needle = f"ARENA_TEST_RUN={mark}".encode()
+    return live_processes(lambda pid: needle in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"))
 
 
 def open_files(pid: int) -> list[str]:
@@ -115,19 +119,8 @@ command = ["sleep", "600"]
 
 def sandbox_processes(folder: Path) -> list[int]:
     """Live processes whose command line names ``folder``: bubblewrap, and the runner in the sandbox."""
-    found = []
     needle = str(folder).encode()
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
-            continue
-        try:
-            command = Path(f"/proc/{name}/cmdline").read_bytes()
-            state = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if needle in command and state != "Z":
-            found.append(int(name))
-    return found
+    return live_processes(lambda pid: needle in Path(f"/proc/{pid}/cmdline").read_bytes())
 
 
 @pytest.mark.slow
