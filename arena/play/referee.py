@@ -24,13 +24,14 @@ from arena.core.failure import Failure
 from arena.core.game import DeferredGenerator, Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
+from arena.play.bot_setup import NoGuard, construct, seat_version, setup_calls
 from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
 from arena.play.limits import PERF_COUNTER_IS_MONOTONIC, BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
-from arena.play.own_stack import OwnStackBot, SeatStack
+from arena.play.own_stack import SeatStack
 from arena.play.strays import swept
 from arena.plugins.calling import HookFailure, call_hook
-from arena.plugins.registry import BotEntry, Registry, is_arena_code, load_registry
+from arena.plugins.registry import Registry, is_arena_code, load_registry
 
 
 @dataclass(frozen=True)
@@ -136,21 +137,6 @@ def bot_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{seat}")
 
 
-class _NoGuard:
-    """The guard used when none is given: it only keeps the interface."""
-
-    def begin(self, seat: int, time_limit: float, now: float | None = None) -> None:
-        """Nothing to arm."""
-
-    def end(self) -> None:
-        """Nothing to disarm."""
-
-    def run(self, seat: int, time_limit: float, now: float, function: Callable[..., Any], obs: Any,
-            rng: Any = None) -> Any:
-        """``function(obs)``, or ``function(obs, rng)`` given an ``rng``."""
-        return function(obs) if rng is None else function(obs, rng)
-
-
 def _failure(exc: BaseException, where: str = "", spent: float | None = None, allowed: str = "the time limit"
              ) -> Failure:
     if isinstance(exc, BotFailure):
@@ -185,36 +171,6 @@ class Refereed:
     clocks: list[dict[int, float]] = field(default_factory=list)
 
 
-_prepared: set[type[Bot]] = set()  # the bot classes whose prepare() has run in this process
-
-
-def _prepare(player: Bot) -> None:
-    """Run ``prepare()`` of the player's class if it hasn't run in this process yet."""
-    if isinstance(player, OwnStackBot):
-        player.prepare_once(_prepared)
-        return
-    cls = type(player)
-    if cls not in _prepared:
-        cls.prepare()
-        _prepared.add(cls)
-
-
-def _prepare_budget(player: Bot) -> float:
-    return player.prepare_seconds() if isinstance(player, OwnStackBot) else type(player).prepare_budget()
-
-
-def _setup_calls(player: Bot, info: MatchInfo, time_limit: float) -> list[tuple[Callable[[], None], str, float]]:
-    """The calls into ``player`` before its first move, each with where a failure happened and its budget: its
-    class's ``prepare()``, unless it has run in this process already, then ``start()``, unless the bot keeps
-    Bot's, which does nothing (a call that runs none of the bot's code needs no guard)."""
-    calls: list[tuple[Callable[[], None], str, float]] = []
-    if isinstance(player, OwnStackBot) or type(player) not in _prepared:
-        calls.append((partial(_prepare, player), " in prepare()", _prepare_budget(player)))
-    if type(player).start is not Bot.start:
-        calls.append((partial(player.start, info), " in start()", player.startup_budget(time_limit)))
-    return calls
-
-
 def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[..., Any],
                                                 random.Random | None, bool, bool, bool]:
     """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
@@ -245,7 +201,7 @@ def referee(
     time_limit: float,
     labels: Sequence[str],
     on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
-    guard: MoveGuard | _NoGuard | None = None,
+    guard: MoveGuard | NoGuard | None = None,
 ) -> Refereed:
     """Drive ``game`` to its end with ``bots``; return its result, turns, failures and thinking times.
 
@@ -254,7 +210,7 @@ def referee(
     timed and charged by the bot's clock (``infos[seat].clock``); ``time_limit`` is the budget of
     ``start()`` and ``finish()``.
     """
-    guard = guard or _NoGuard()
+    guard = guard or NoGuard()
     failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
     longest = [0.0] * game.num_seats
@@ -270,7 +226,7 @@ def referee(
     for seat, player in enumerate(bots):
         info = infos[seat]
         player.rng = info.rng
-        for call, where, seconds in _setup_calls(player, info, time_limit):
+        for call, where, seconds in setup_calls(player, info, time_limit):
             guard.begin(seat, seconds)
             try:
                 call()
@@ -366,45 +322,6 @@ def referee(
     return Refereed(result, turns, failures, think, longest, left)
 
 
-class _Unconstructable(Bot):
-    """Stands in for a bot whose constructor raised, so the failure is scored like any other crash."""
-
-    def __init__(self, error: BaseException):
-        self.error = error
-
-    def start(self, info: MatchInfo) -> None:
-        raise self.error
-
-
-def _construct(entry: BotEntry, spec: BotSpec, seat: int, time_limit: float, guard: MoveGuard | None,
-               stack: SeatStack | None) -> Bot:
-    """The bot of ``entry`` for ``seat``: on a stack of its own if ``stack`` is given, else called directly."""
-    cls = entry.cls if stack is None or entry.loaded else stack.call(getattr, entry, "cls")  # the import is the bot's
-    if stack is None and cls.__init__ is FunctionBot.__init__ and cls.__new__ is object.__new__:
-        return cls(**spec.params)  # a function bot's constructor runs none of its code: no guard needed
-    timing = guard or _NoGuard()
-    timing.begin(seat, time_limit)
-    try:
-        if stack is not None:
-            return OwnStackBot.build(cls, spec.params, stack)
-        return cls(**spec.params)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # same rule as every other bot failure
-        return _Unconstructable(exc)
-    finally:
-        timing.end()
-
-
-def _version(registry: Registry, spec: BotSpec, player: Bot, stack: SeatStack | None) -> str:
-    """The version of the bot ``spec`` names, asked on the bot's own stack if it has one."""
-    if stack is None:
-        return registry.version_of(spec)
-    if isinstance(player, OwnStackBot):
-        return player.version(spec, registry.bot(spec.name).version)
-    return stack.call(registry.version_of, spec)
-
-
 def _on_move(turns: Sequence[Any]) -> str:
     return f" on move {len(turns) + 1}"
 
@@ -461,7 +378,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     else:
         stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
                   for seat, entry in enumerate(entries)]
-        bots = [_construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat])
+        bots = [construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat])
                 for seat, spec in enumerate(setup.bots)]
     labels = [spec.label for spec in setup.bots]
     infos = [
@@ -476,7 +393,8 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         ranks=refereed.result.ranks,
         reason=refereed.result.reason,
         actions=tuple(refereed.turns),
-        versions=tuple([_version(registry, spec, bots[seat], stacks[seat]) for seat, spec in enumerate(setup.bots)]),
+        versions=tuple([seat_version(registry, spec, bots[seat], stacks[seat])
+                        for seat, spec in enumerate(setup.bots)]),
         options=options,
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),
