@@ -330,6 +330,23 @@ def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_
 
 
 @pytest.mark.needs("bwrap")
+def test_the_change_stamp_moves_with_what_the_pages_show_and_only_with_it(league, tmp_path):
+    empty = league.change_stamp()
+    two_teams(league, tmp_path)
+    submitted = league.change_stamp()
+    league.pause()
+    paused = league.change_stamp()
+    league.resume()
+    league.schedule_ranked(1)
+    assert league.change_stamp() == submitted  # as before the pause; a queued game shows on no cached page
+    play_in_process(league, 1)
+    played = league.change_stamp()
+    assert empty == (None, None, None, "false")
+    assert submitted == (None, 3, "1,3,2", "false") and paused == (None, 3, "1,3,2", "true")
+    assert played == (1, 3, "1,3,2", "false")
+
+
+@pytest.mark.needs("bwrap")
 def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show_the_league(league, tmp_path):
     two_teams(league, tmp_path)
     league.pause()

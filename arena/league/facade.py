@@ -236,6 +236,11 @@ class League:
 
     # --- reading (arena.league.read_views) ----------------------------------------------------------
 
+    def change_stamp(self) -> tuple[Any, ...]:
+        """A value equal only while nothing the league's pages show has changed (see
+        :func:`arena.league.read_views.change_stamp`)."""
+        return read_views.change_stamp(self.ctx)
+
     def leaderboard(self) -> list[BoardRow]:
         """The active version of every team's bot, best first by ``mu - 3 sigma``."""
         return read_views.leaderboard(self.ctx)

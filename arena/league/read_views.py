@@ -19,6 +19,15 @@ STORED = Store.stored_join("q", "g")
 """Joins a queue row ``q`` with its stored game ``g``."""
 
 
+def change_stamp(ctx: LeagueContext) -> tuple[Any, ...]:
+    """What changes whenever a page would: the newest stored game, the newest version, the versions that play
+    and whether ranked play is paused (equal only while none of them changed)."""
+    league_part = ctx.conn.execute(
+        "SELECT (SELECT max(id) FROM league_versions), (SELECT group_concat(version_id) FROM league_active), "
+        "(SELECT value FROM league_state WHERE key = 'paused')").fetchone()
+    return (ctx.store.newest_game_id(), *league_part)
+
+
 def leaderboard(ctx: LeagueContext) -> list[BoardRow]:
     """The active version of every team's bot, best first by ``mu - 3 sigma``."""
     rows = []

@@ -28,6 +28,11 @@ class GameLookups(StoreConnection):
     """Questions about single stored games and SQL fragments for other tables' queries, of a
     :class:`~arena.storage.store.Store`."""
 
+    def newest_game_id(self) -> int | None:
+        """The id of the game stored last (ids only grow), ``None`` if none is stored."""
+        row = self.conn.execute("SELECT max(id) FROM games").fetchone()
+        return None if row[0] is None else int(row[0])
+
     def has_game(self, run_id: int, idx: int) -> bool:
         """Whether game ``idx`` of run ``run_id`` is stored."""
         row = self.conn.execute("SELECT 1 FROM games WHERE run_id = ? AND idx = ?", (run_id, idx)).fetchone()

@@ -2,7 +2,7 @@
 once per change of the league, not twenty times.
 
 An entry is keyed by what it shows and by the league's stamp (the newest stored game, the newest version, the
-versions that play, whether ranked play is paused), read with one small query, and is used for at most
+versions that play, whether ranked play is paused), read with two small queries, and is used for at most
 :data:`MAX_AGE` seconds, so anything the stamp does not see (a renamed team) shows within that time.
 """
 
@@ -21,14 +21,9 @@ MAX_AGE = 5.0
 """Seconds an entry is used for at most."""
 MAX_ENTRIES = 512
 
-_STAMP = """SELECT (SELECT max(id) FROM games), (SELECT max(id) FROM league_versions),
-                   (SELECT group_concat(version_id) FROM league_active),
-                   (SELECT value FROM league_state WHERE key = 'paused')"""
-
-
 def stamp(league: League) -> tuple[Any, ...]:
     """What changes whenever the pages would: a tuple that is equal only while nothing they show changed."""
-    return tuple(league.conn.execute(_STAMP).fetchone())
+    return league.change_stamp()
 
 
 class PageCache:
