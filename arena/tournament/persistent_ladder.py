@@ -116,12 +116,12 @@ def current_entries(store: Store, registry: Registry, game: type[Game], maps: Se
         raise ArenaError(f"nothing to play: the {game.name} ladder pairs two bots at a time and {found}{dropped}; "
                          f"add bots that play {game.name} to ./bots or give their directory with --bots-dir "
                          f"(arena bots --game {game.name} lists the bots found)")
-    state = rating_state(store, game.name)
-    previous = predecessors(store)
     ids = []
     for spec in specs:
         bot = registry.bot(spec.name)
         ids.append((bot.name, store.bot_id(bot.name, bot.name, registry.version_of(spec), bot.source)))
+    state = rating_state(store, game.name)
+    previous = predecessors(store)  # with the versions just added
     shares = {bot_id: (row.pass_, row.scheduled) for _, bot_id in ids
               if (row := stored.get((bot_id, None))) is not None and row.pass_ is not None}
     joining_pass = starting_pass([Candidate(bot_id, 0.0, 0.0, pass_, 0) for bot_id, (pass_, _) in shares.items()])
