@@ -22,12 +22,12 @@ from types import ModuleType
 MOVED: dict[str, str] = {
     # The league left the web server's package (0.2).
     "arena.server.league": "arena.league.facade",
-    "arena.server.ladder": "arena.league.league_ladder",
+    "arena.server.ladder": "arena.league.ladder_loop",
     "arena.server.ladder_lock": "arena.league.ladder_lock",
-    "arena.server.matchmaking": "arena.league.matchmaking",
+    "arena.server.matchmaking": "arena.stats.ladder_rule",
     "arena.server.models": "arena.league.models",
     "arena.server.names": "arena.league.names",
-    "arena.server.ratings": "arena.league.rating_state",
+    "arena.server.ratings": "arena.stats.ladder_rule",
     "arena.server.sandboxing": "arena.league.sandboxing",
     "arena.server.schema": "arena.league.league_schema",
     "arena.server.settings": "arena.league.settings",
@@ -57,6 +57,11 @@ MOVED: dict[str, str] = {
     "arena.learning.tron.snafu.features": "arena.engines.tron.snafu.features",
     "arena.learning.tron.snafu.strategy": "arena.engines.tron.snafu.strategy",
     "arena.learning.tron.snafu.table": "arena.engines.tron.snafu.table",
+    # One ladder: the league's matchmaking rule and rating path, shared with `arena ladder`.
+    "arena.league.matchmaking": "arena.stats.ladder_rule",
+    "arena.league.rating_state": "arena.stats.ladder_rule",
+    "arena.league.league_ladder": "arena.league.ladder_loop",
+    "arena.tournament.ladder": "arena.tournament.persistent_ladder",
     # Renamed to say what they are.
     "arena.games.tron.board": "arena.games.tron.rules",
     "arena.games.catmouse.board": "arena.games.catmouse.rules",

@@ -19,7 +19,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.league.web.app import create_app
 from arena.league.web.serve import address_of, listen
 from arena.play.executor_choice import LOCAL

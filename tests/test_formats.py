@@ -4,6 +4,7 @@ import json
 import re
 import sqlite3
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import trueskill
@@ -12,11 +13,13 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, load_registry
+from arena.stats.ladder_rule import SLACK, Candidate, RatingState, match_environment, plan_matches, weight
+from arena.stats.ratings import MU, SIGMA
 from arena.stats.standings import PlayedGame
 from arena.storage.history import played_from_rows
 from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition
-from arena.tournament.ladder import NEVER, LadderEntry, pair_round
+from arena.tournament.persistent_ladder import NEVER, LadderEntry, pair_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament, stages
 from arena.tournament.schedules import max_swiss_rounds, swiss_pairings
@@ -274,38 +277,53 @@ def test_swiss_interrupted_and_resumed_gives_the_uninterrupted_results(shipped_r
 
 # --- ladder -------------------------------------------------------------------------------------------
 
-ENV = trueskill.TrueSkill(mu=25, sigma=25 / 3, beta=25 / 6, tau=0.0, draw_probability=0.2)
+ENV = match_environment(0, 0)
+"""Where a ladder with no games rated yet measures match quality: the smoothed draw rate (0 + 1) / (0 + 2)."""
 
 
-def entry(label, mu, last_round, games=20, sigma=2.0, bot_id=0):
-    return LadderEntry(bot_id, label, mu, sigma, games, last_round)
+def entry(bot_id, label, mu, pass_, scheduled=20, sigma=2.0, games=20, last_round=5):
+    return LadderEntry(bot_id, label, mu, sigma, games, last_round, pass_, scheduled)
 
 
 def labels_of(pairs):
     return [(a.label, b.label) for a, b in pairs]
 
 
-def test_ladder_pairs_the_longest_waiting_bot_first_with_its_best_match():
-    waiter, x, y, z = entry("waiter", 20, 1), entry("x", 24, 5), entry("y", 24.2, 5), entry("z", 35, 5)
-    # by match quality alone x and y would meet (0.90) and leave the waiter with z (0.06)
+def test_ladder_pairs_by_the_league_rule_lowest_pass_first_with_its_best_match():
+    waiter, x = entry(1, "waiter", 20, 1.0), entry(2, "x", 24, 5.0)
+    y, z = entry(3, "y", 24.2, 5.0), entry(4, "z", 35, 5.0)
+    # by match quality alone x and y would meet (0.90); the lowest pass starts each match, with its best opponent
     assert trueskill.quality_1vs1(ENV.create_rating(24, 2), ENV.create_rating(24.2, 2), env=ENV) > 0.9
-    assert labels_of(pair_round([z, y, x, waiter], ENV)) == [("waiter", "x"), ("y", "z")]
-    # a bot that never played waits longest of all; with equal waits, fewer games first
-    new = entry("new", 25, NEVER, games=0, sigma=25 / 3)
-    assert labels_of(pair_round([x, y, new, z, waiter], ENV))[0][0] == "new"
-    a, b = entry("a", 25, 3, games=30), entry("b", 25.1, 3, games=10)
-    assert labels_of(pair_round([a, b, z, y], ENV))[0][0] == "b"
+    pairs, after = pair_round([z, y, x, waiter], ENV, 2)
+    # two matches for four bots; after its first match the waiter's pass is 1 + 2 / 1.24 = 2.61, still the
+    # lowest: it plays the second match too, and y and z sit out
+    assert labels_of(pairs) == [("waiter", "x"), ("waiter", "x")]
+    assert [(e.label, round(e.pass_, 3), e.scheduled) for e in after] == [
+        ("z", 5.0, 20), ("y", 5.0, 20), ("x", 8.226, 24), ("waiter", 4.226, 24)]
+    assert after[3].pass_ == 1.0 + 2 * 2 / weight(2.0)
+    # with less to catch up it plays once, and the next lowest pass meets its best opponent
+    assert labels_of(pair_round([z, y, x, replace(waiter, pass_=4.0)], ENV, 2)[0]) == [("waiter", "x"), ("y", "x")]
+    # a new version (the lowest pass, no games scheduled, the prior's sigma) plays first
+    new = entry(5, "new", 25, 1.0, scheduled=0, sigma=25 / 3, games=0, last_round=NEVER)
+    assert labels_of(pair_round([x, y, new, z, waiter], ENV, 2)[0]) == [("new", "y"), ("waiter", "x")]
+    # equal passes: the one scheduled fewer games first
+    a, b = entry(6, "a", 25, 3.0, scheduled=30), entry(7, "b", 25.1, 3.0, scheduled=10)
+    assert labels_of(pair_round([a, b, z, y], ENV, 2)[0]) == [("b", "a"), ("b", "a")]
+    # an opponent more than SLACK (4) weighted games ahead is left out, however good the match: far (pass 5.5)
+    # only once the waiter's pass has moved to 2.61
+    far = entry(8, "far", 20.5, 1.0 + SLACK + 0.5)
+    assert labels_of(pair_round([waiter, far, z, y], ENV, 2)[0]) == [("waiter", "y"), ("waiter", "far")]
 
 
-def test_ladder_with_an_odd_field_sits_out_one_bot_who_goes_first_next_round():
-    field = [entry("a", 30, 4), entry("b", 25, 4), entry("c", 20, 4), entry("d", 26, 3), entry("e", 24, 4)]
-    pairs = pair_round(field, ENV)
-    assert len(pairs) == 2 and pairs[0][0].label == "d"
-    out = ({e.label for e in field} - {e.label for pair in pairs for e in pair}).pop()
-    played = {e.label for pair in pairs for e in pair}
-    following = [LadderEntry(e.bot_id, e.label, e.mu, e.sigma, e.games + (e.label in played),
-                             5 if e.label in played else e.last_round) for e in field]
-    assert pair_round(following, ENV)[0][0].label == out
+def test_ladder_with_an_odd_field_sits_out_the_bots_in_no_match_who_go_first_next_round():
+    field = [entry(1, "a", 30, 4.0), entry(2, "b", 25, 4.0), entry(3, "c", 20, 4.0), entry(4, "d", 26, 3.0),
+             entry(5, "e", 24, 4.0)]
+    pairs, after = pair_round(field, ENV, 2)
+    assert labels_of(pairs) == [("d", "b"), ("a", "d")]  # d: the lowest pass, then the lowest again with a
+    playing = {e.label for pair in pairs for e in pair}
+    assert {e.label for e in field} - playing == {"c", "e"}
+    following, _ = pair_round(after, ENV, 2)
+    assert labels_of(following) == [("c", "e"), ("a", "d")]
 
 
 ALPHA = """
@@ -331,7 +349,7 @@ BETA = """
     """
 
 ROUND_LINE = re.compile(r"round (\d+) \(run (\d+)\): \d+ bots in (\d+) pairings played (\d+) games"
-                        r"(?:; (.*) sat out \(an odd number of bots: one waits for the next round\))?$")
+                        r"(?:; (.*) sat out \(a round plays one match per two bots\))?$")
 
 
 def ladder(bots_dir, rounds=1):
@@ -361,7 +379,7 @@ def tron_bots(bots_dir):
 
 
 @pytest.mark.slow
-def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):
+def test_ladder_rounds_play_the_pairs_of_the_shared_rule_and_rate_its_way(tmp_path):
     bots = tmp_path / "bots"
     write_module(bots, "alpha.py", ALPHA.format(version=1))
     if len(tron_bots(bots)) % 2 == 0:  # an odd field, so someone sits out every round
@@ -371,16 +389,33 @@ def test_ladder_rounds_let_every_bot_play_within_two_rounds(tmp_path):
     table, rounds = ladder(bots, rounds=4)
     assert [(number, run, pairs, games) for number, run, pairs, games, _ in rounds] == [
         (number, 1, pairings, 2 * pairings) for number in range(4)]  # one run that grows round by round
-    sat_out = [out for *_, out in rounds]
-    assert all(out in everyone for out in sat_out)
-    for number in (0, 1, 2):
-        this, following = labels_by_round(number, 2 * pairings), labels_by_round(number + 1, 2 * pairings)
-        assert this | following == everyone
-        assert sat_out[number] in following  # who sat out plays next
-        assert len(this) == len(everyone) - 1
+    # the rule alone (arena.stats.ladder_rule), fed the stored games, plans every round's matches and gives
+    # the stored ratings: the ladder pairs and rates by it and nothing else
+    with Store("arena.db") as store:
+        ids = {row["label"]: row["id"] for row in store.bot_rows()}
+        stored = store.ladder("tron")
+    games = stored_games()
+    state = RatingState()
+    candidates = [Candidate(ids[label], MU, SIGMA, 0.0, 0) for label in everyone]
+    label_of = {bot_id: label for label, bot_id in ids.items()}
+    for number, (*_, sat_out) in enumerate(rounds):
+        played = [labels for _, labels, _, _ in games[number * 2 * pairings:(number + 1) * 2 * pairings]]
+        planned, candidates = plan_matches(candidates, 2, 2, pairings, state.environment())
+        assert played == [(label_of[a.key], label_of[b.key])[::order] for a, b in planned for order in (1, -1)]
+        in_a_match = {label for labels in played for label in labels}
+        assert (sat_out.split(", ") if sat_out else []) == sorted(everyone - in_a_match)
+        for _, labels, ranks, _ in games[number * 2 * pairings:(number + 1) * 2 * pairings]:
+            state.add_game([(ids[label], None) for label in labels], ranks, lambda _: None)
+        candidates = [replace(c, mu=state.ratings[(c.key, None)].mu, sigma=state.ratings[(c.key, None)].sigma)
+                      if (c.key, None) in state.ratings else c for c in candidates]
+    assert {bot: (row.mu, row.sigma, row.games) for (bot, _), row in stored.items() if row.games} == {
+        bot: (rating.mu, rating.sigma, state.games[(bot, None)]) for (bot, _), rating in state.ratings.items()}
+    assert {bot: (row.pass_, row.scheduled) for (bot, _), row in stored.items()} == {
+        c.key: (c.pass_, c.scheduled) for c in candidates}
+    with Store("arena.db") as store:
+        assert store.ladder_draws("tron") == (state.ties, state.pairs) and state.pairs == 4 * 2 * pairings
     assert {row["bot"] for row in table} == everyone
     assert sum(int(row["games"]) for row in table) == 4 * 2 * pairings * 2
-    assert all(int(row["last round"]) >= 2 for row in table)
     assert all(row["status"] == "playing" for row in table)
     conservative = [float(row["mu-3σ"]) for row in table]
     assert conservative == sorted(conservative, reverse=True)
@@ -402,9 +437,10 @@ def test_a_bot_dropped_into_the_bots_dir_joins_the_next_round(tmp_path):
     assert [r[:4] for r in rounds] == [(1, 1, (len(before) + 1) // 2, 2 * ((len(before) + 1) // 2))]
     first_round_games = 2 * (len(before) // 2)
     new_games = [labels for index, (_, labels, _, _) in enumerate(stored_games(run_id=1)) if index >= first_round_games]
-    assert any("beta" in labels for labels in new_games)  # a new bot has waited longest: it plays at once
+    assert "beta" in new_games[0]  # a new bot joins with the lowest pass and no games: it plays at once
     beta = next(row for row in table if row["bot"] == "beta")
-    assert (beta["games"], beta["last round"], beta["status"]) == ("2", "1", "playing")
+    assert (beta["games"], beta["last round"], beta["status"]) == (
+        str(sum("beta" in labels for labels in new_games)), "1", "playing")
 
 
 @pytest.mark.slow
@@ -422,15 +458,16 @@ def test_a_changed_bot_joins_as_a_new_entry_linked_to_the_old_one(tmp_path):
     new = next(row for row in alphas if row["version"] != old["version"])
     assert retired["status"] == "retired" and retired["games"] == old["games"]
     assert retired["last round"] == old["last round"]
-    assert new["status"] == "playing" and new["last round"] == "2" and new["games"] == "2"  # new: it plays at once
+    third_round = [labels for index, (_, labels, _, _) in enumerate(stored_games(run_id=1))
+                   if index >= 2 * 2 * (len(tron_bots(bots)) // 2)]
+    assert "alpha" in third_round[0]  # new: the lowest pass and no games scheduled, it starts the round
+    assert new["status"] == "playing" and new["last round"] == "2"
+    assert new["games"] == str(sum("alpha" in labels for labels in third_round))
     assert {row["status"] for row in table if row["bot"] != "alpha"} == {"playing"}
     with Store("arena.db") as store:
         rows = {(row["label"], row["version"]): row for row in store.bot_rows()}
     assert rows[("alpha", new["version"])]["previous_id"] == rows[("alpha", old["version"])]["id"]
     assert rows[("alpha", old["version"])]["previous_id"] is None
-    third_round = [labels for index, (_, labels, _, _) in enumerate(stored_games(run_id=1))
-                   if index >= 2 * 2 * (len(tron_bots(bots)) // 2)]
-    assert any("alpha" in labels for labels in third_round)
 
 
 def test_ladder_errors():

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import arena.storage.codec
 import arena.storage.migrations
-import arena.tournament.ladder
+import arena.tournament.persistent_ladder
 from arena.cli.main import app
 from arena.stats.ratings import Rating, draw_probability, rate
 from arena.storage import summaries
@@ -19,8 +19,8 @@ from arena.storage.codec import decode_record, encode_record, record_json
 from arena.storage.history import finalize_run, leaderboard_after, recompute, update_leaderboards
 from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.queries import leaderboard, run_summaries
-from arena.storage.store import NewGameRow, Store
-from arena.tournament.ladder import environment, ladder_run
+from arena.storage.store import LadderRow, NewGameRow, Store
+from arena.tournament.persistent_ladder import environment, ladder_run
 from tests.helpers import assert_summaries_match_games
 
 runner = CliRunner()
@@ -100,7 +100,8 @@ def test_the_incremental_leaderboard_is_the_one_computed_from_scratch():
         # the draw counts stored with the last board are those of every stored game
         ties = sum(row.ranks[0] == row.ranks[1] for row in store.games())
         assert store.leaderboard_state("tron")[:2] == (5, (ties, 103))
-        assert environment(store, "tron").draw_probability == pytest.approx((ties + 1) / (103 + 2))
+        # the ladder counts its own games' draws (the league's rule), not the leaderboard's: none yet
+        assert environment(store, "tron").draw_probability == 0.5
 
 
 def test_a_new_run_rates_only_its_own_games_and_a_resumed_older_run_rates_the_runs_after_it_again():
@@ -284,6 +285,33 @@ def test_a_version_1_database_migrates_and_reads_back_the_same():
         assert store.leaderboard_state("tron")[:2] == (1, (1, 3))
 
 
+def test_a_version_4_ladder_migrates_with_its_pass_from_its_games_and_the_draws_of_its_own_games():
+    chooser = random.Random(3)
+    with Store("arena.db") as store:
+        bots = bot_ids(store)
+        ladder, _ = ladder_run(store, "tron")
+        add_games(store, ladder, range(30), chooser, bots)
+        add_games(store, new_run(store, "a tournament", 20), range(20), chooser, bots)  # not the ladder's games
+        ties = sum(row.ranks[0] == row.ranks[1] for row in store.games(run_id=ladder))
+        assert 0 < ties < sum(row.ranks[0] == row.ranks[1] for row in store.games())
+    conn = sqlite3.connect("arena.db")  # as an arena of schema 4 left it: ladder entries with no pass, no draws
+    conn.executescript("DROP TABLE ladder_draws; ALTER TABLE ladder DROP COLUMN pass; "
+                       "ALTER TABLE ladder DROP COLUMN scheduled; "
+                       "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    conn.executemany("INSERT INTO ladder (game, bot_id, role, mu, sigma, games, last_round) "
+                     "VALUES ('tron', ?, '', ?, 3.0, ?, ?)", [(1, 27.0, 12, 5), (2, 24.0, 18, 4)])
+    conn.commit()
+    conn.close()
+    with Store("arena.db") as store:
+        assert store.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == \
+            str(SCHEMA_VERSION) == "5"
+        assert store.ladder("tron") == {(1, None): LadderRow(27.0, 3.0, 12, 5, 12.0, 12),
+                                        (2, None): LadderRow(24.0, 3.0, 18, 4, 18.0, 18)}
+        assert store.ladder_draws("tron") == (ties, 30)
+        assert store.ladder_draws("snafu") == (0, 0)
+        assert environment(store, "tron").draw_probability == (ties + 1) / (30 + 2)
+
+
 def test_a_corrupt_game_page_is_refused_before_writing_and_reported_when_read(tmp_path):
     db = tmp_path / "big.db"
     chooser = random.Random(5)
@@ -310,7 +338,7 @@ def test_a_corrupt_game_page_is_refused_before_writing_and_reported_when_read(tm
 
 
 def test_the_ladder_grows_its_newest_run_until_another_run_or_its_size_limit_starts_a_new_one(monkeypatch):
-    monkeypatch.setattr(arena.tournament.ladder, "LADDER_RUN_GAMES", 10)
+    monkeypatch.setattr(arena.tournament.persistent_ladder, "LADDER_RUN_GAMES", 10)
     with Store("arena.db") as store:
         first, index = ladder_run(store, "tron")
         assert index == 0 and store.run(first).name == "tron ladder"

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.storage.store import Store
-from arena.tournament.ladder import ladder_run
+from arena.tournament.persistent_ladder import ladder_run
 from tests.helpers import write_module
 
 runner = CliRunner()
@@ -81,14 +81,16 @@ def test_a_ladder_round_counts_its_games_before_it_plays_them_and_fills_every_co
                                  "-f", "json"])
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
-    # seven Tron bots: three pairs, each playing both seats; the progress line knows the total from the start
+    # seven Tron bots: three pairs, each playing both seats; the progress line knows the total from the start.
+    # All new, so equal in pass and rating: the rule pairs them in the order they joined (their bot ids), and
+    # the last to join sits out
     assert lines[0] == "ladder round 0: 0/6 games (0%)"
-    assert lines[-1] == ("round 0 (run 1): 7 bots in 3 pairings played 6 games; minimax sat out (an odd number "
-                         "of bots: one waits for the next round)")
+    assert lines[-1] == ("round 0 (run 1): 7 bots in 3 pairings played 6 games; wallhugger sat out (a round plays "
+                         "one match per two bots)")
     ladder = json.loads(result.stdout)
     assert len(ladder) == 7 and all(all(row.values()) for row in ladder)
     waiting = [row for row in ladder if row["games"] == "0"]
-    assert [(row["bot"], row["last round"], row["status"]) for row in waiting] == [("minimax", "never", "playing")]
+    assert [(row["bot"], row["last round"], row["status"]) for row in waiting] == [("wallhugger", "never", "playing")]
     assert {row["status"] for row in ladder} == {"playing"}
 
 

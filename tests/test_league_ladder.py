@@ -11,7 +11,7 @@ import time
 import pytest
 
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from tests.league_helpers import play_in_process, results, shipped_bot
 
 pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox

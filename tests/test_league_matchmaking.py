@@ -7,8 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from arena.league.matchmaking import Candidate, next_match, plan_matches, scheduled, starting_pass, weight
-from arena.league.rating_state import RatingState
+from arena.stats.ladder_rule import Candidate, RatingState, next_match, plan_matches, scheduled, starting_pass, weight
 from arena.stats.ratings import MU, SIGMA, environment, smoothed_draw_rate
 
 BOTS = 30

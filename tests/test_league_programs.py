@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.league.web import data
 from arena.play.executor_choice import LOCAL
 from arena.plugins.stored_roots import base_folder

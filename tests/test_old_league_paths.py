@@ -19,7 +19,7 @@ def test_old_imports_give_the_same_classes():
     from arena.server.web.client import multipart_body as old_multipart_body
 
     from arena.league.facade import League
-    from arena.league.league_ladder import LeagueLadder
+    from arena.league.ladder_loop import LeagueLadder
     from arena.league.web.client import multipart_body
 
     assert (OldLeague, OldLadder, old_multipart_body, RANKED) == (League, LeagueLadder, multipart_body, "ranked")

@@ -19,7 +19,7 @@ from arena.plugins.programs.manifest import directory_hash, directory_version
 from arena.plugins.programs.protocols import Aic2010
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
-from arena.tournament.ladder import current_entries
+from arena.tournament.persistent_ladder import current_entries
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "bots"

@@ -23,7 +23,7 @@ import pytest
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.play.executor_choice import ExecutorChoice
 from arena.play.limits import Limits
 from arena.play.ray_executor import RayExecutor

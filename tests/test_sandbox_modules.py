@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
 from tests.helpers import REPO, write_module

@@ -103,14 +103,14 @@ def thinker_dir(path):
 # --- schema, migrations -------------------------------------------------------------------------------
 
 
-def test_a_new_database_has_schema_version_4_application_arena_and_wal():
+def test_a_new_database_has_schema_version_5_application_arena_and_wal():
     with Store("fresh.db") as store:
         assert dict(store.conn.execute("SELECT key, value FROM meta")) == {"application": "arena",
-                                                                            "schema_version": "4"}
+                                                                            "schema_version": "5"}
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert tables == {"meta", "runs", "bots", "games", "rating_snapshots", "leaderboard", "leaderboard_draws",
-                          "run_ratings", "ladder", "bot_sources", "bot_source_files", *summaries.TABLES}
+                          "run_ratings", "ladder", "ladder_draws", "bot_sources", "bot_source_files", *summaries.TABLES}
     assert Path("fresh.db").exists()
     # the default is ./arena.db, or $ARENA_DB; a command that only reads creates none
     assert invoke("runs").exit_code == 0 and not Path("arena.db").exists()

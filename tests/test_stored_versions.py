@@ -243,6 +243,8 @@ def test_an_old_database_migrates_to_keep_sources():
     conn = sqlite3.connect("arena.db")  # as an arena of schema 2 left it: no sources kept
     conn.executescript("DROP TABLE bot_source_files; DROP TABLE bot_sources; DROP INDEX games_failed; "
                        + "".join(f"DROP TABLE {table}; " for table in summaries.TABLES)
+                       + "DROP TABLE ladder_draws; ALTER TABLE ladder DROP COLUMN pass; "
+                       + "ALTER TABLE ladder DROP COLUMN scheduled; "
                        + "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     conn.close()
     tournament("-b", "hugger,random", "-w", "1")  # the same run, complete: shown, and the file migrated

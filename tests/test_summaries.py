@@ -127,6 +127,8 @@ def test_an_older_database_gets_its_summaries_when_opened_and_recompute_rebuilds
     for table in summaries.TABLES:
         conn.execute(f"DROP TABLE {table}")
     conn.execute("DROP INDEX games_failed")
+    conn.executescript("DROP TABLE ladder_draws; ALTER TABLE ladder DROP COLUMN pass; "  # and no schema 5 ladder
+                       "ALTER TABLE ladder DROP COLUMN scheduled")
     conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()

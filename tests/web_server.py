@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import uvicorn
 
 from arena.league.facade import League
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.league.web.app import create_app
 from arena.league.web.serve import address_of, ladder_running, listen
 from arena.play.executor_choice import LOCAL

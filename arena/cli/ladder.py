@@ -32,7 +32,7 @@ from arena.play.executors import default_workers
 from arena.play.limits import Limits, default_memory_limit
 from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.storage.store import Store
-from arena.tournament.ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
+from arena.tournament.persistent_ladder import NEVER, LadderRound, check_ladder_maps, plan_round, play_round
 from arena.tournament.selection import default_maps, load_maps
 
 
@@ -76,7 +76,7 @@ def ladder_command(
     with Store(db) as store, ExecutorChoice(executor or "local", address).start(workers, config, limits,
                                                                               registry) as pool:
         for _ in range(rounds):
-            planned = plan_round(store, registry, game, game_maps, sandbox_limits)
+            planned = plan_round(store, registry, game, game_maps, sandbox_limits, games)
             for line in planned.left_out:
                 warn(line)
             with games_progress() as progress:
@@ -91,16 +91,15 @@ def ladder_command(
     rows = [[bots[bot]["label"], bots[bot]["version"], f"{mu - 3 * sigma:.2f}", f"{mu:.2f} ± {sigma:.2f}",
              str(played_games), "never" if last == NEVER else str(last),
              "playing" if (bots[bot]["name"], bots[bot]["version"]) in live else "retired"]
-            for (bot, _), (mu, sigma, played_games, last) in sorted(ladder.items(),
-                                                                      key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))]
+            for (bot, _), (mu, sigma, played_games, last, *_) in sorted(ladder.items(),
+                                                                          key=lambda kv: -(kv[1].mu - 3 * kv[1].sigma))]
     emit_table(["bot", "version", "mu-3σ", "mu ± σ", "games", "last round", "status"], rows, fmt, f"{game.name} ladder",
                names=("bot", "version", "status"))
 
 
 def ladder_round_summary(played: LadderRound, bots: int) -> str:
     """What a ladder round did, in one sentence."""
-    sat_out = (f"; {', '.join(played.sat_out)} sat out (an odd number of bots: one waits for the next round)"
-               if played.sat_out else "")
+    sat_out = f"; {', '.join(played.sat_out)} sat out (a round plays one match per two bots)" if played.sat_out else ""
     return (f"round {played.number} (run {played.run_id}): {bots} bots in {len(played.pairs)} pairings played "
             f"{played.games} games{sat_out}")
 

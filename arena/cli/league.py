@@ -19,7 +19,7 @@ from arena.cli.panels import LEAGUE
 from arena.core.errors import ArenaError
 from arena.league.facade import League
 from arena.league.ladder_lock import LadderLock
-from arena.league.league_ladder import LeagueLadder
+from arena.league.ladder_loop import LeagueLadder
 from arena.play.executor_choice import ExecutorChoice
 
 league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.",

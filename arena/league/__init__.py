@@ -5,8 +5,9 @@ the web server in :mod:`arena.league.web`): open a league folder, authenticate a
 read the leaderboard and the games, and the organiser's operations. It is a thin facade over one module per
 part (teams and tokens, versions, the queue and scheduling, rating updates, the final, read views, maps),
 each a set of functions of a :class:`~arena.league.context.LeagueContext`; their SQL on the store's own
-tables (games, runs) goes through :class:`~arena.storage.store.Store`. :class:`arena.league.league_ladder.LeagueLadder`
-plays its ranked games continuously through an executor, in a background thread. The old import paths
+tables (games, runs) goes through :class:`~arena.storage.store.Store`. :class:`arena.league.ladder_loop.LeagueLadder`
+plays its ranked games continuously through an executor, in a background thread. Who meets and how ranked
+games are rated is :mod:`arena.stats.ladder_rule`, the rule ``arena ladder`` plays by too. The old import paths
 (``arena.server...``) are kept for one release by :mod:`arena.server`.
 
 Sits beside the command line: it may import every layer below it (tournament, storage, stats, play,

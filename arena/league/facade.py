@@ -32,7 +32,6 @@ from arena.league import final, game_queue, league_maps, league_schema, rating_u
 from arena.league import teams as team_ops
 from arena.league import versions as version_ops
 from arena.league.context import CHALLENGE, FINAL, KINDS, RANKED, LeagueContext, put_state, registry
-from arena.league.matchmaking import Candidate
 from arena.league.models import (
     BoardRow,
     BotInfo,
@@ -49,6 +48,7 @@ from arena.league.tokens import new_token, token_hash
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.plugins.registry import PluginConfig
 from arena.plugins.stored import StoredBot
+from arena.stats.ladder_rule import Candidate
 from arena.storage.store import Store
 from arena.tournament.selection import load_maps
 

@@ -12,7 +12,7 @@ from arena.core.errors import ArenaError
 from arena.league.context import FINAL, LeagueContext
 from arena.league.game_queue import enqueue, run_of
 from arena.league.models import FinalRow
-from arena.league.rating_state import outcome_of
+from arena.stats.ladder_rule import outcome_of
 from arena.stats.ratings import rate
 from arena.storage.store import now
 from arena.tournament.schedules import seat_assignments

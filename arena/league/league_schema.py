@@ -11,7 +11,7 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_active``: the version of each team's bot that plays.
 - ``league_ratings``: the rating of each version (and role), rated in queue order.
 - ``league_history``: each version's (and role's) rating after each of its rated games, for the charts.
-- ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.league.matchmaking`).
+- ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.stats.ladder_rule`).
 - ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
   holds it (same run, same index). ``league_queue_players`` indexes it by version.
 - ``league_workers``: what the running ladder reports about its executor.

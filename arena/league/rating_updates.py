@@ -1,7 +1,8 @@
 """Storing the league's finished games and rating its ranked games, in queue order.
 
-The rule is :mod:`arena.league.rating_state`'s (a ranked game is rated once every ranked game before it in
-the queue is stored); this module reads and writes the ``league_ratings`` and ``league_history`` tables.
+The rule is :mod:`arena.stats.ladder_rule`'s, the one ``arena ladder`` rates by too (a ranked game is rated
+once every ranked game before it in the queue is stored); this module reads and writes the ``league_ratings``
+and ``league_history`` tables.
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 import json
 
 from arena.league.context import DISABLED, RANKED, LeagueContext
-from arena.league.rating_state import Player, RatingState, outcome_of
 from arena.play.referee import MatchOutcome, MatchSetup
+from arena.stats.ladder_rule import Player, RatingState, outcome_of
 from arena.stats.ratings import Rating
 
 

@@ -1,6 +1,7 @@
 """What the league queues: ranked matches by the matchmaking rule, and the unrated challenges teams ask for.
 
-The rule that picks who meets is :mod:`arena.league.matchmaking`'s (pure, no database); this module feeds it
+The rule that picks who meets is :mod:`arena.stats.ladder_rule`'s (pure, no database; ``arena ladder`` pairs
+by it too); this module feeds it
 the active versions and queues the matches it plans (:mod:`arena.league.game_queue`).
 """
 
@@ -10,12 +11,11 @@ from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.league.context import CHALLENGE, RANKED, READY, LeagueContext
 from arena.league.game_queue import UNFINISHED, enqueue, paused, run_of
-from arena.league.matchmaking import Candidate, plan_matches
 from arena.league.models import Team
 from arena.league.rating_updates import rating
 from arena.league.teams import team
 from arena.league.versions import active_id
-from arena.stats.ratings import environment, smoothed_draw_rate
+from arena.stats.ladder_rule import Candidate, match_environment, plan_matches
 from arena.tournament.schedules import seat_assignments
 
 
@@ -38,7 +38,7 @@ def schedule_ranked(ctx: LeagueContext, matches: int) -> int:
         return 0
     with ctx.store.transaction():
         games_per_match = len(seat_assignments(ctx.game, [BotSpec(str(i)) for i in range(ctx.players)], None))
-        env = environment(smoothed_draw_rate(int(ctx.get("ties")), int(ctx.get("pairs"))))
+        env = match_environment(int(ctx.get("ties")), int(ctx.get("pairs")))
         planned, after = plan_matches(candidates(ctx), ctx.players, games_per_match, matches, env)
         if not planned:
             return 0

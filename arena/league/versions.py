@@ -108,7 +108,7 @@ def disable(ctx: LeagueContext, team_name: str, bot: str, number: int) -> None:
 
 def activate(ctx: LeagueContext, ident: int, bot: str, version_id: int, chosen: bool) -> None:
     """Make ``version_id`` the active version of team ``ident``'s ``bot`` (inside a transaction); it joins
-    matchmaking with the lowest pass of the active versions (see :mod:`arena.league.matchmaking`)."""
+    matchmaking with the lowest pass of the active versions (see :mod:`arena.stats.ladder_rule`)."""
     previous = ctx.conn.execute("SELECT version_id FROM league_active WHERE team_id = ? AND bot = ?",
                                 (ident, bot)).fetchone()
     ctx.conn.execute("INSERT OR REPLACE INTO league_active (team_id, bot, version_id, chosen) VALUES (?, ?, ?, ?)",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from arena.storage import summaries
 from arena.storage.codec import encode_record
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The newest schema: this arena writes it and reads files up to it."""
 
 APPLICATION = "arena"
@@ -123,6 +123,26 @@ def _migrate_to_4(conn: sqlite3.Connection) -> None:
         summaries.rebuild(conn, run_id)
 
 
+_VERSION_5 = """
+    ALTER TABLE ladder ADD COLUMN pass REAL;
+    ALTER TABLE ladder ADD COLUMN scheduled INTEGER NOT NULL DEFAULT 0;
+    UPDATE ladder SET pass = games, scheduled = games;
+    CREATE TABLE ladder_draws (
+        game TEXT PRIMARY KEY,
+        ties INTEGER NOT NULL,
+        pairs INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO ladder_draws (game, ties, pairs)
+        SELECT r.game, sum(json_extract(g.ranks, '$[0]') = json_extract(g.ranks, '$[1]')), count(*)
+        FROM games g JOIN runs r ON r.id = g.run_id
+        WHERE r.format = 'ladder' AND json_array_length(g.ranks) = 2
+        GROUP BY r.game
+"""
+"""Version 5: the ladder pairs and rates by the league's rule (:mod:`arena.stats.ladder_rule`): each entry keeps
+its pass (``NULL`` once it has left the ladder) and games scheduled (an entry stored before starts with both at
+its games), and each game's ladder its draw counts (counted from the two-player games its runs stored)."""
+
+
 MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     1: """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -200,6 +220,7 @@ MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
     2: _migrate_to_2,
     3: _VERSION_3,
     4: _migrate_to_4,
+    5: _VERSION_5,
 }
 
 

@@ -33,6 +33,21 @@ class LeaderboardRow(NamedTuple):
     games: int
 
 
+class LadderRow(NamedTuple):
+    """One bot version's (and role's) entry on a game's ladder."""
+
+    mu: float
+    sigma: float
+    games: int
+    last_round: int
+    """The last round it played (-1: none yet)."""
+    pass_: float | None
+    """Its weighted games scheduled, as matchmaking counts them (:mod:`arena.stats.ladder_rule`); ``None`` once
+    it has left the ladder (a newer version of its bot replaced it, or its bot is gone)."""
+    scheduled: int
+    """Its games scheduled since it joined."""
+
+
 class SnapshotRow(NamedTuple):
     """One bot version's (and role's) rating within its run, after the run's game ``game_idx``."""
 
@@ -142,17 +157,24 @@ class RatingRows(StoreConnection):
 
     # --- ladder -------------------------------------------------------------------------------------
 
-    def ladder(self, game: str) -> dict[tuple[int, str | None], tuple[float, float, int, int]]:
-        """The ladder of ``game``: ``(bot_id, role) -> (mu, sigma, games, last_round)``."""
-        return {(bot, role or None): (mu, sigma, games, last) for bot, role, mu, sigma, games, last in
-                self.conn.execute("SELECT bot_id, role, mu, sigma, games, last_round FROM ladder WHERE game = ?",
-                                  (game,))}
+    def ladder(self, game: str) -> dict[tuple[int, str | None], LadderRow]:
+        """The ladder of ``game``: ``(bot_id, role) -> LadderRow``."""
+        return {(bot, role or None): LadderRow(*row) for bot, role, *row in self.conn.execute(
+            "SELECT bot_id, role, mu, sigma, games, last_round, pass, scheduled FROM ladder WHERE game = ?", (game,))}
 
-    def save_ladder(self, game: str, entries: dict[tuple[int, str | None], tuple[float, float, int, int]]) -> None:
-        """Write ladder entries (insert or update)."""
+    def ladder_draws(self, game: str) -> tuple[int, int]:
+        """The tied seat pairs and seat pairs of the games the ladder of ``game`` has rated."""
+        row = self.conn.execute("SELECT ties, pairs FROM ladder_draws WHERE game = ?", (game,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def save_ladder(self, game: str, entries: dict[tuple[int, str | None], LadderRow],
+                    draws: tuple[int, int] | None = None) -> None:
+        """Write ladder entries (insert or update) and, if given, the ladder's draw counts, in one transaction."""
         with self.transaction():
             self.conn.executemany(
-                "INSERT OR REPLACE INTO ladder (game, bot_id, role, mu, sigma, games, last_round) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game, bot, role or "", mu, sigma, games, last)
-                 for (bot, role), (mu, sigma, games, last) in entries.items()])
+                "INSERT OR REPLACE INTO ladder (game, bot_id, role, mu, sigma, games, last_round, pass, scheduled) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game, bot, role or "", *row) for (bot, role), row in entries.items()])
+            if draws is not None:
+                self.conn.execute("INSERT OR REPLACE INTO ladder_draws (game, ties, pairs) VALUES (?, ?, ?)",
+                                  (game, *draws))

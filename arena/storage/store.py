@@ -31,12 +31,12 @@ from arena.storage.connection import (
 )
 from arena.storage.game_lookups import GameLookups, GameOutline
 from arena.storage.game_rows import GameResult, GameRow, GameRows, NewGameRow
-from arena.storage.rating_rows import LeaderboardRow, RatingRow, RatingRows, SnapshotRow
+from arena.storage.rating_rows import LadderRow, LeaderboardRow, RatingRow, RatingRows, SnapshotRow
 from arena.storage.run_rows import RunRow, RunRows
 
-__all__ = ["DB_VARIABLE", "DEFAULT_DB", "LOCK_WAIT_SECONDS", "GameOutline", "GameResult", "GameRow", "LeaderboardRow",
-           "NewGameRow", "RatingRow", "RunRow", "SnapshotRow", "Store", "StoreConnection", "StoreError",
-           "connect_read_only", "default_db_path", "now", "read_only_reason"]
+__all__ = ["DB_VARIABLE", "DEFAULT_DB", "LOCK_WAIT_SECONDS", "GameOutline", "GameResult", "GameRow", "LadderRow",
+           "LeaderboardRow", "NewGameRow", "RatingRow", "RunRow", "SnapshotRow", "Store", "StoreConnection",
+           "StoreError", "connect_read_only", "default_db_path", "now", "read_only_reason"]
 
 
 # The last part first: the reference lists inherited members from the last base on, so it reads as a

@@ -34,7 +34,7 @@ def ladder_running(folder: Path, executor: ExecutorChoice, workers: int | None,
                    lock: LadderLock | None = None) -> Callable[[], AbstractContextManager[object]]:
     """What the application enters while it runs: the league's ladder (holding ``lock``, if given), started and
     then stopped."""
-    from arena.league.league_ladder import LeagueLadder
+    from arena.league.ladder_loop import LeagueLadder
 
     @contextmanager
     def running() -> Iterator[LeagueLadder]:
