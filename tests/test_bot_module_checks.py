@@ -10,11 +10,11 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 GOOD = dedent("""

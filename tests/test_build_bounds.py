@@ -13,7 +13,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.facade import League
@@ -21,6 +20,7 @@ from arena.league.settings import read_settings
 from arena.play.sandbox import SandboxLimits, build_in_sandbox
 from arena.play.sandbox.build import BUILD_FILES, ProductError, _receive_products
 from arena.tournament.definition import load_definition
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 MB = 1 << 20

@@ -5,11 +5,11 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.engines.catmouse.policies import load_policy
 from arena.games.catmouse import solver
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

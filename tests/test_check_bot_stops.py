@@ -4,9 +4,8 @@ wrote a line may have left its output in a buffer."""
 from pathlib import Path
 from textwrap import dedent
 
-from typer.testing import CliRunner
-
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 
 PROGRAMS = Path(__file__).parent / "programs"
 

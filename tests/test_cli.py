@@ -11,10 +11,10 @@ import time
 from contextlib import closing
 
 import pytest
-from typer.testing import CliRunner
 
 import arena
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 runner = CliRunner()

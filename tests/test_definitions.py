@@ -7,7 +7,6 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
@@ -15,6 +14,7 @@ from arena.core.paths import shipped_bots_dir
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.tournament.definition import DEFAULT_GAMES, DEFAULT_TIME_LIMIT, TournamentDefinition, load_definition
 from arena.tournament.plan import plan_tournament
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO
 
 runner = CliRunner()

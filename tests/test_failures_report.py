@@ -5,9 +5,9 @@ import html
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 runner = CliRunner()

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 import trueskill
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
@@ -23,6 +22,7 @@ from arena.tournament.persistent_ladder import NEVER, LadderEntry, pair_round
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament, stages
 from arena.tournament.schedules import max_swiss_rounds, swiss_pairings
+from tests.cli_runner import CliRunner
 from tests.helpers import round_robin_run, write_module
 
 runner = CliRunner()

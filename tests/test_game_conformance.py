@@ -5,7 +5,6 @@ import random
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from arena import Game, Option, Result
 from arena.cli.main import app
@@ -14,6 +13,7 @@ from arena.plugins.registry import PluginConfig, load_registry
 from arena.testing import check_bot, check_game
 from arena.testing.game_checks import option_combinations
 from arena.tournament.selection import map_game
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 REGISTRY = load_registry(PluginConfig(use_cwd_bots=False, use_env_path=False))

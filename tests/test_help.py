@@ -4,10 +4,10 @@ import re
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.cli.placeholders import placeholder
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO
 
 runner = CliRunner()

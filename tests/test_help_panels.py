@@ -6,9 +6,8 @@ import re
 import subprocess
 import sys
 
-from typer.testing import CliRunner
-
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 HELP_ENV = {"COLUMNS": "100"}

@@ -7,7 +7,6 @@ import sqlite3
 import zlib
 
 import pytest
-from typer.testing import CliRunner
 
 import arena.storage.codec
 import arena.storage.migrations
@@ -21,6 +20,7 @@ from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.queries import leaderboard, run_summaries
 from arena.storage.store import LadderRow, NewGameRow, Store
 from arena.tournament.persistent_ladder import environment, ladder_run
+from tests.cli_runner import CliRunner
 from tests.helpers import assert_summaries_match_games
 
 runner = CliRunner()

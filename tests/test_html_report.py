@@ -3,9 +3,9 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

@@ -5,11 +5,11 @@ import json
 from textwrap import dedent
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.storage.store import Store
 from arena.tournament.persistent_ladder import ladder_run
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 runner = CliRunner()

@@ -24,6 +24,7 @@ Imports inside functions count too: a lazy import still couples the layers.
 """
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,7 @@ def rank(module: str) -> int:
     return RANKS[parts[1]]
 
 
+@functools.cache
 def imported_names(path: Path) -> list[tuple[int, str]]:
     """Every arena name ``path`` imports (``from a.b import c`` gives ``a.b.c``), with the line, as written."""
     found = []
@@ -74,6 +76,7 @@ def arena_imports(path: Path) -> list[tuple[int, str]]:
     return [(line, existing_module(name)) for line, name in imported_names(path)]
 
 
+@functools.cache
 def type_only_lines(path: Path) -> set[int]:
     """The lines of the imports under ``if TYPE_CHECKING:`` in ``path``: read by the type checker, never run."""
     lines = set()
@@ -84,6 +87,7 @@ def type_only_lines(path: Path) -> set[int]:
     return lines
 
 
+@functools.cache
 def existing_module(name: str) -> str:
     parts = name.split(".")
     while len(parts) > 1:

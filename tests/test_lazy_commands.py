@@ -11,11 +11,11 @@ from textwrap import dedent
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from arena.cli.launch import COMMAND_MODULES, assemble, command_module
 from arena.cli.main import app
 from arena.cli.placeholders import fill_placeholders
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 HELP_ENV = {"COLUMNS": "100"}
@@ -229,7 +229,7 @@ def test_an_argument_type_shared_by_commands_is_described_in_each_ones_help():
 def test_every_lone_command_module_gives_the_help_pages_of_the_whole_command_line(module):
     program = dedent(f"""
         import json, sys
-        from typer.testing import CliRunner
+        from tests.cli_runner import CliRunner
         from arena.cli.launch import COMMAND_MODULES, assemble
 
         app = assemble([{module!r}])

@@ -7,13 +7,13 @@ import math
 import sqlite3
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.facade import CHALLENGE, FINAL, RANKED, League
 from arena.league.models import Organiser, Team
 from arena.stats.ladder_rule import CARRY_SIGMA
 from arena.stats.ratings import SIGMA
+from tests.cli_runner import CliRunner
 from tests.helpers import VERSIONED_HUGGER, write_module
 from tests.league_helpers import play_in_process, results, shipped_bot
 

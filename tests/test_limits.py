@@ -2,11 +2,11 @@
 
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.format_options import split_formats
 from arena.core.errors import ArenaError
 from arena.play.limits import Limits, parse_memory
+from tests.cli_runner import CliRunner
 from tests.verdicts import EXPECTED, ISOLATED, check_verdicts, play_gauntlet
 
 runner = CliRunner()

@@ -6,10 +6,10 @@ import re
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.report.fitted_table import FOLD, NAME, PROSE, FittedTable, narrow
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 BOTS = ["minimax:depth=1,nodes=900", "minimax:depth=2,nodes=900", "wallhugger", "floodfill", "chaser", "random"]

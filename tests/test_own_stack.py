@@ -4,7 +4,6 @@ other seat, so it cannot get another bot charged with a fault; its failures, tim
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.bot import BotSpec
@@ -12,6 +11,7 @@ from arena.core.clock import TimeControl
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, is_arena_code, load_registry
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import line_of, write_module
 
 # Walks every frame below its move, reports what it saw, and swaps any other seat's move it can reach for one

@@ -155,9 +155,8 @@ def test_perfect_play_wins_as_the_solver_says():
 
 
 def test_solve_claims_prints_the_papers_claims_beside_the_solver():
-    from typer.testing import CliRunner
-
     from arena.cli.main import app
+    from tests.cli_runner import CliRunner
 
     result = CliRunner().invoke(app, ["solve", "pawnrace-claims"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
@@ -196,9 +195,8 @@ def test_td_training_is_reproducible_and_a_resumed_run_ends_as_an_uninterrupted_
 def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_path):
     import json
 
-    from typer.testing import CliRunner
-
     from arena.cli.main import app
+    from tests.cli_runner import CliRunner
 
     runner = CliRunner()
     result = runner.invoke(app, ["train", "pawnrace-td", "-n", "400", "--block", "200", "--out", "a/model.json"])
@@ -222,9 +220,8 @@ def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_pa
 def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdict():
     import json
 
-    from typer.testing import CliRunner
-
     from arena.cli.main import app
+    from tests.cli_runner import CliRunner
 
     runner = CliRunner()
     result = runner.invoke(app, ["playability", "pawnrace", "-n", "400", "--block", "200", "-f", "json",

@@ -71,9 +71,8 @@ def test_a_network_checkpoint_of_another_generator_is_refused_in_one_line():
 def test_playability_takes_nn_for_the_network_learner_and_refuses_an_unknown_one(tmp_path, monkeypatch):
     import json
 
-    from typer.testing import CliRunner
-
     from arena.cli.main import app
+    from tests.cli_runner import CliRunner
 
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()

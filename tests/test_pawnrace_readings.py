@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.engines.pawnrace.td_model import Features
@@ -17,6 +16,7 @@ from arena.learning.pawnrace.network_kernel import seed_state
 from arena.learning.pawnrace.network_reference import reference_game
 from arena.learning.pawnrace.td_network import Network, TdNetworkTrainer, network_settings
 from arena.learning.pawnrace.td_table import TdSettings
+from tests.cli_runner import CliRunner
 
 
 def turned(setup, position):

@@ -1,9 +1,8 @@
 """`arena play` without a terminal: players named by seat (from 1), bot and role, and each trail its own letter."""
 
-from typer.testing import CliRunner
-
 from arena.cli.main import app
 from arena.cli.players import with_bot_names
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

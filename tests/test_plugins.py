@@ -4,13 +4,13 @@ from textwrap import dedent
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from arena.core.bot import BotSpec, parse_bot_spec, split_bot_list
 from arena.core.errors import ArenaError, BotSpecError, UnknownGameError
 from arena.core.paths import shipped_bots_dir
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]

@@ -4,11 +4,11 @@ import json
 import sqlite3
 
 import pytest
-from typer.testing import CliRunner
 
 from arena import run_match
 from arena.cli.main import app
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.cli_runner import CliRunner
 from tests.helpers import line_of, write_module
 
 runner = CliRunner()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.maps import parse_map, resolve_map
@@ -20,6 +19,7 @@ from arena.plugins.programs.protocols import Aic2010
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
 from arena.tournament.persistent_ladder import current_entries
+from tests.cli_runner import CliRunner
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "bots"

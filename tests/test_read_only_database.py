@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 
 pytestmark = pytest.mark.slow  # every test runs arena commands in child processes
 
@@ -29,7 +29,7 @@ DROP_OVERRIDES = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
 # the child can write neither a new file into the directory it is given nor, if given one, the file.
 CHILD = """
 import json, os, sys
-from typer.testing import CliRunner
+from tests.cli_runner import CliRunner
 from arena.cli.main import app
 probe, commands = sys.argv[1], json.loads(sys.argv[2])
 try:

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.cli.players import with_bot_names
 from arena.core.records import RECORD_FORMAT
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

@@ -4,7 +4,6 @@ the board as drawn (the pixel of a known head), nothing fetched, and a page for 
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.game import Result
@@ -15,6 +14,7 @@ from arena.play.referee import play
 from arena.report.replay_page import build_replay_html, result_text
 from arena.storage.replay import adjudicate, new_game
 from arena.tournament.single_game import single_game
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

@@ -4,12 +4,12 @@ import re
 from html import unescape
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.report.charts import point_chart
 from arena.storage.queries import rating_series, run_rating_series
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import VERSIONED_HUGGER, write_module
 
 runner = CliRunner()

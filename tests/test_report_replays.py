@@ -6,7 +6,6 @@ import re
 import tracemalloc
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.play.executors import run_in_process
@@ -14,6 +13,7 @@ from arena.storage.store import Store
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import open_run, store_games
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 HUGE = 20_000

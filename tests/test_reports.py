@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.stats.analysis import analyse, compare_ratings
 from arena.stats.proportions import holm, sign_test
 from arena.stats.standings import PlayedGame
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

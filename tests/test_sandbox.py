@@ -1,12 +1,12 @@
 """The sandbox's settings and commands: tournament files, builds, and --sandbox on play, check bot and ladder."""
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.play.sandbox import SandboxLimits, build_in_sandbox
 from arena.tournament.definition import load_definition
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 C_BOT = REPO / "examples" / "bots" / "aic2010-c"

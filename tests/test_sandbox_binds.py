@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.facade import League
 from arena.storage.codec import record_json
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 from tests.league_helpers import play_in_process
 

@@ -13,10 +13,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 MARKER = f"86399.{os.getpid():07d}"

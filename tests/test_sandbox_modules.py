@@ -11,13 +11,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.facade import League
 from arena.league.ladder_loop import LeagueLadder
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 from tests.league_helpers import shipped_bot
 

@@ -2,10 +2,10 @@
 command."""
 
 import typer.main
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

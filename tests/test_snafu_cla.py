@@ -2,7 +2,6 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
@@ -17,6 +16,7 @@ from arena.learning.tron.snafu.simulate import play_game, seed_games
 from arena.learning.tron.snafu.summary import summarise
 from arena.play.referee import run_match
 from arena.stats.welch import welch_test
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

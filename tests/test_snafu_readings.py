@@ -4,7 +4,6 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
@@ -16,6 +15,7 @@ from arena.games.tron.rules import padded_grid
 from arena.learning.tron.snafu.automaton import Automaton
 from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
 from arena.learning.tron.snafu.summary import summarise, table_growth
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

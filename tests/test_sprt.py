@@ -5,12 +5,12 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.stats.elo import elo_difference_pairs, gsprt_llr
 from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
+from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
 runner = CliRunner()

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import arena.storage.migrations
 from arena.cli.main import app
@@ -28,6 +27,7 @@ from arena.storage.store import RatingRow, SnapshotRow, Store, StoreError
 from arena.tournament.definition import TournamentDefinition
 from arena.tournament.plan import plan_tournament
 from arena.tournament.runner import TournamentRun, play_tournament
+from tests.cli_runner import CliRunner
 from tests.helpers import VERSIONED_HUGGER, assert_summaries_match_games, write_module
 
 runner = CliRunner()

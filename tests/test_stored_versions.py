@@ -16,7 +16,6 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.plugins.programs.manifest import directory_version
@@ -24,6 +23,7 @@ from arena.plugins.stored_roots import process_root
 from arena.storage import summaries
 from arena.storage.migrations import SCHEMA_VERSION
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import games_stored, write_module
 
 runner = CliRunner()

@@ -6,7 +6,6 @@ import signal
 import subprocess
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.child_processes import is_subreaper
@@ -16,6 +15,7 @@ from arena.play.referee import MatchSetup, run_match
 from arena.play.strays import swept_seats
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.helpers import round_robin_run, write_module
 
 MARK = f"86391.{os.getpid():07d}"

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.stats.ratings import rate
 from arena.storage import summaries, summary_queries
 from arena.storage.history import finalize_run
 from arena.storage.store import NewGameRow, Store
+from tests.cli_runner import CliRunner
 from tests.helpers import assert_summaries_match_games
 
 runner = CliRunner()

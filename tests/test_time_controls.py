@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.clock import Clock, TimeControl, parse_bank_increment, time_control
@@ -23,6 +22,7 @@ from arena.report.time_use import time_use_by_bot
 from arena.storage.replay import check_records, validate
 from arena.storage.store import Store
 from arena.tournament.runner import resume_run
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 
 CLOCKED = Path(__file__).parent / "clocked"

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
@@ -16,6 +15,7 @@ from arena.plugins.registry import load_registry
 from arena.storage.replay import new_game
 from bots.chamber import Chamber
 from bots.voronoi import Voronoi
+from tests.cli_runner import CliRunner
 
 runner = CliRunner()
 

@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.plugins.programs.manifest import read_manifest
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 
 
 def test_memory_limit_is_hard_so_a_bot_cannot_raise_it():

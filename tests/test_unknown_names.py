@@ -2,11 +2,11 @@
 gets told where bots are found."""
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.core.errors import BotSpecError, UnknownGameError
 from arena.plugins.registry import close_names
+from tests.cli_runner import CliRunner
 
 NOT_FOUND = ("unknown bot 'hugger', nor any close name; a bot of your own is found in ./bots, a --bots-dir DIR or a "
              "directory of ARENA_BOTS_PATH (`arena bots` lists the bots found)")

@@ -7,10 +7,10 @@ import re
 import zipfile
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.league.web.client import Upload, multipart_body
+from tests.cli_runner import CliRunner
 from tests.helpers import write_module
 from tests.web_server import HUGGER, STRAIGHT, LiveServer, Response, new_league, play_games, submit_bots
 

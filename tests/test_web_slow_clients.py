@@ -14,9 +14,9 @@ import time
 import urllib.request
 
 import pytest
-from typer.testing import CliRunner
 
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 from tests.web_server import new_league
 
 runner = CliRunner()

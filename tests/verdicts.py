@@ -5,9 +5,8 @@ import re
 import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from arena.cli.main import app
+from tests.cli_runner import CliRunner
 from tests.helpers import line_of
 
 MISBEHAVING = Path(__file__).parent / "misbehaving"

@@ -19,6 +19,7 @@ import typer
 from rich.markup import escape
 
 from arena.cli.app import app
+from arena.cli.click_command import click_command, forget
 from arena.cli.numbers import check_number_options
 from arena.cli.placeholders import fill_placeholders
 from arena.cli.usage import missing_value
@@ -65,6 +66,7 @@ def assemble(modules: Iterable[str], plugin_commands: bool = False) -> typer.Typ
         add_plugin_commands(app)
     fill_placeholders(app)
     check_number_options(app)
+    forget(app)
     return app
 
 
@@ -95,7 +97,7 @@ def run(command_line: typer.Typer, argv: Sequence[str]) -> NoReturn:
     from arena.cli.common import err
 
     try:
-        code = command_line(args=list(argv), standalone_mode=False, prog_name="arena")
+        code = click_command(command_line).main(args=list(argv), standalone_mode=False, prog_name="arena")
     except typer.TyperException as exc:  # a usage mistake, as the command-line parser reports it
         context = getattr(exc, "ctx", None)
         message, command = exc.format_message().rstrip("."), context.command_path if context is not None else None

@@ -7,6 +7,8 @@ from typing import Any
 
 import typer
 
+from arena.cli.click_command import click_command
+
 
 def missing_value(app: typer.Typer, argv: Sequence[str], exc: Exception) -> tuple[str, str] | None:
     """For an option given without its value (``arena report --html``), the error naming the option, its
@@ -14,7 +16,7 @@ def missing_value(app: typer.Typer, argv: Sequence[str], exc: Exception) -> tupl
     option = getattr(exc, "option_name", None)
     if not option or "requires" not in str(getattr(exc, "message", exc)):
         return None
-    command: Any = typer.main.get_command(app)
+    command: Any = click_command(app)
     path = ["arena"]
     for token in argv:
         sub = getattr(command, "commands", {}).get(token)
