@@ -5,7 +5,6 @@ bots play more, and the leaders meet each other."""
 from collections import Counter
 
 import numpy as np
-import pytest
 
 from arena.stats.ladder_rule import (
     Candidate,
