@@ -1,6 +1,12 @@
-"""What the league's tests share: bots to submit, and the ladder's turn played in the test's own process."""
+"""What the league's tests share: bots to submit, the ladder's turn played in the test's own process, and two
+leagues built once per test process (every submission is checked in the sandbox and every game played there, which
+is what the league's tests spend their time on), copied for each test that needs them."""
 
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from arena.league import sandboxing
 from arena.league.facade import PLAN_AHEAD, RANKED, League
@@ -46,3 +52,77 @@ def results(league: League) -> list[tuple[int, str, tuple[str, ...], tuple[int, 
     games = league.games(limit=100_000)
     return sorted((g.id, g.kind, tuple(f"{s.label}#{s.number}" for s in g.seats), tuple(s.rank for s in g.seats))
                   for g in games)
+
+
+def ratings(league: League) -> list[tuple[str, float, float, int, int, int, int]]:
+    """The leaderboard: (label, mu, sigma, games, wins, draws, losses), best first."""
+    return [(r.label, r.mu, r.sigma, r.games, r.wins, r.draws, r.losses) for r in league.leaderboard()]
+
+
+SEED = 11
+MAPS = ("center_block", "empty_room")
+HALFWAY = 8
+PLAYED = 16
+"""The games the played league has played: every ranked match of its first plan (``PLAN_AHEAD`` matches)."""
+
+
+def two_teams(league: League, bots_folder: Path) -> None:
+    """Teams alice (the wallhugger) and bob (random and floodfill) with their bots submitted."""
+    alice = league.authenticate(league.add_team("alice"))
+    bob = league.authenticate(league.add_team("bob"))
+    league.submit(alice, shipped_bot(bots_folder / "a", "wallhugger.py"))
+    league.submit(bob, shipped_bot(bots_folder / "b", "random_bot.py"))
+    league.submit(bob, shipped_bot(bots_folder / "b", "floodfill.py"))
+
+
+_submitted: list[Path] = []
+
+
+def submitted_league(factory: pytest.TempPathFactory) -> Path:
+    """A tron league of seed 11 on center_block and empty_room, alice's and bob's bots submitted, no game: made
+    on the first call in this test process, never opened again, only copied."""
+    if not _submitted:
+        folder = factory.mktemp("submitted-league") / "league"
+        league, _ = League.create(folder, "tron", list(MAPS), seed=SEED)
+        with league:
+            two_teams(league, folder.parent / "bots")
+        _submitted.append(folder)
+    return _submitted[0]
+
+
+@dataclass(frozen=True)
+class Built:
+    """The leagues built once in this test process: never opened again, only copied."""
+
+    submitted: Path
+    """The :func:`submitted_league`."""
+    played: Path
+    """The same league after its first 16 ranked games, played in this process."""
+    stored: list[int]
+    """The game ids :func:`play_in_process` returned for them."""
+    halfway: tuple[list, list]
+    """Its results and ratings after the first 8 games."""
+    at_the_end: tuple[list, list]
+    """Its results and ratings after the 16."""
+
+
+_built: list[Built] = []
+
+
+def built_leagues(factory: pytest.TempPathFactory) -> Built:
+    """The :class:`Built` leagues, made on the first call in this test process."""
+    if not _built:
+        submitted = submitted_league(factory)
+        played = copy_of(submitted, factory.mktemp("played-league") / "league")
+        with League.open(played) as league:
+            stored = play_in_process(league, HALFWAY)
+            halfway = results(league), ratings(league)
+            stored += play_in_process(league, PLAYED - HALFWAY)
+            at_the_end = results(league), ratings(league)
+        _built.append(Built(submitted, played, stored, halfway, at_the_end))
+    return _built[0]
+
+
+def copy_of(source: Path, destination: Path) -> Path:
+    """A copy of the league folder ``source`` (closed by everyone) at ``destination``, a league of its own."""
+    return Path(shutil.copytree(source, destination))

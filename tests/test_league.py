@@ -15,7 +15,20 @@ from arena.stats.ladder_rule import CARRY_SIGMA
 from arena.stats.ratings import SIGMA
 from tests.cli_runner import CliRunner
 from tests.helpers import VERSIONED_HUGGER, write_module
-from tests.league_helpers import play_in_process, results, shipped_bot
+from tests.league_helpers import (
+    HALFWAY,
+    MAPS,
+    SEED,
+    SHIPPED,
+    built_leagues,
+    copy_of,
+    play_in_process,
+    ratings,
+    results,
+    shipped_bot,
+    submitted_league,
+    two_teams,
+)
 
 runner = CliRunner()
 # Submissions are checked and built in the sandbox: a test that submits a bot is marked as needing bubblewrap.
@@ -28,13 +41,24 @@ def league(tmp_path):
     league.close()
 
 
-def two_teams(league, tmp_path):
-    alice = league.authenticate(league.add_team("alice"))
-    bob = league.authenticate(league.add_team("bob"))
-    league.submit(alice, shipped_bot(tmp_path / "a", "wallhugger.py"))
-    league.submit(bob, shipped_bot(tmp_path / "b", "random_bot.py"))
-    league.submit(bob, shipped_bot(tmp_path / "b", "floodfill.py"))
-    return alice, bob
+@pytest.fixture
+def submitted(tmp_path_factory, tmp_path):
+    """A copy of the league of alice (the wallhugger) and bob (random, floodfill), their bots submitted."""
+    league = League.open(copy_of(submitted_league(tmp_path_factory), tmp_path / "copy"))
+    yield league
+    league.close()
+
+
+@pytest.fixture
+def played(tmp_path_factory, tmp_path):
+    """A copy of that league after its first 16 ranked games (every match planned so far)."""
+    league = League.open(copy_of(built_leagues(tmp_path_factory).played, tmp_path / "copy"))
+    yield league
+    league.close()
+
+
+def teams(league):
+    return league.team("alice"), league.team("bob")
 
 
 # --- the commands ------------------------------------------------------------------------------------
@@ -196,19 +220,18 @@ def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(league, tmp_path):
-    two_teams(league, tmp_path)
-    stored = play_in_process(league, 24)
-    assert stored == list(range(24))
-    board = league.leaderboard()
+def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(tmp_path_factory, played):
+    # 8 games more: into the second plan, scheduled from the ratings of the first 16
+    assert built_leagues(tmp_path_factory).stored + play_in_process(played, 8) == list(range(24))
+    board = played.leaderboard()
     assert [(r.label, r.games, r.wins + r.draws + r.losses) for r in board] == [
         (r.label, r.games, r.games) for r in board]
     assert sum(r.games for r in board) == 2 * 24
     before = [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in board]
-    assert league.recompute() == 24
-    assert [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in league.leaderboard()] == before
+    assert played.recompute() == 24
+    assert [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in played.leaderboard()] == before
     # seats are rotated within each match, and maps in rotation between matches
-    games = {g.id: g for g in league.games(limit=100)}
+    games = {g.id: g for g in played.games(limit=100)}
     for first in range(0, 24, 2):
         a, b = games[first], games[first + 1]
         assert [s.label for s in a.seats] == [s.label for s in reversed(b.seats)]
@@ -218,34 +241,35 @@ def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numb
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_the_same_seed_plays_the_same_games(tmp_path):
-    runs = []
-    for name in ("one", "two"):
-        league, _ = League.create(tmp_path / name, "tron", ["center_block", "empty_room"], seed=11)
-        two_teams(league, tmp_path / name)
-        play_in_process(league, 16)
-        runs.append((results(league), [(r.label, r.mu, r.sigma) for r in league.leaderboard()]))
-        league.close()
-    assert runs[0] == runs[1]
-    assert runs[0][0][:6] == [
+def test_the_same_seed_plays_the_same_games(tmp_path_factory, tmp_path):
+    league, _ = League.create(tmp_path / "again", "tron", list(MAPS), seed=SEED)  # made and played anew
+    with league:
+        two_teams(league, tmp_path)
+        play_in_process(league, HALFWAY)
+        again = results(league), ratings(league)
+    assert again == built_leagues(tmp_path_factory).halfway
+    assert again[0][:6] == [
         (0, "ranked", ("alice/wallhugger#1", "bob/random#1"), (1, 2)),
         (1, "ranked", ("bob/random#1", "alice/wallhugger#1"), (2, 1)),
         (2, "ranked", ("bob/floodfill#1", "alice/wallhugger#1"), (1, 1)),
         (3, "ranked", ("alice/wallhugger#1", "bob/floodfill#1"), (1, 1)),
         (4, "ranked", ("bob/random#1", "bob/floodfill#1"), (1, 2)),
         (5, "ranked", ("bob/floodfill#1", "bob/random#1"), (1, 2))]
-    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma in runs[0][1]] == [
+    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in again[1]] == [
+        ("alice/wallhugger", 31.3846, 4.0639), ("bob/floodfill", 26.7398, 4.0012), ("bob/random", 20.5231, 3.9884)]
+    _, after_16 = built_leagues(tmp_path_factory).at_the_end  # and 8 games later
+    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in after_16] == [
         ("bob/floodfill", 27.399, 2.4093), ("alice/wallhugger", 25.7232, 2.4318), ("bob/random", 26.163, 2.6535)]
 
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(league, tmp_path):
-    alice, _ = two_teams(league, tmp_path)
-    play_in_process(league, 16)
+def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(played, tmp_path):
+    league = played
+    alice, _ = teams(league)
     old = next(r for r in league.leaderboard() if r.label == "alice/wallhugger")
     newer = league.submit(alice, write_module(tmp_path / "w2", "wallhugger.py",
-                                              (tmp_path / "a" / "wallhugger.py").read_text() + "\n# v2\n"))
+                                              (SHIPPED / "wallhugger.py").read_text() + "\n# v2\n"))
     assert newer.number == 2 and newer.games == 0
     assert newer.mu == pytest.approx(old.mu) and newer.sigma == pytest.approx(math.hypot(old.sigma, CARRY_SIGMA))
     assert old.sigma < newer.sigma < SIGMA
@@ -257,14 +281,14 @@ def test_a_new_version_starts_from_its_predecessors_mean_with_more_uncertainty(l
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(league, tmp_path):
-    alice, bob = two_teams(league, tmp_path)
-    play_in_process(league, 16)  # every ranked match planned so far
-    ratings = [(r.label, r.mu, r.sigma, r.games) for r in league.leaderboard()]
-    ids = league.challenge(alice, "wallhugger", "bob/floodfill", 4)
-    assert ids == [16, 17, 18, 19] and [e.kind for e in league.queue()] == [CHALLENGE] * 4
-    assert play_in_process(league, 4) == ids  # played before the ranked matches queued after them
-    assert [(r.label, r.mu, r.sigma, r.games) for r in league.leaderboard()] == ratings
+def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(played):
+    league = played  # every ranked match planned so far is played
+    alice, bob = teams(league)
+    before = ratings(league)
+    ids = league.challenge(alice, "wallhugger", "bob/floodfill", 2)
+    assert ids == [16, 17] and [e.kind for e in league.queue()] == [CHALLENGE] * 2
+    assert play_in_process(league, 2) == ids  # played before the ranked matches queued after them
+    assert ratings(league) == before
     challenge_games = league.games(kind=CHALLENGE)
     assert sorted(g.id for g in challenge_games) == ids
     assert {tuple(s.label for s in g.seats) for g in challenge_games} == {
@@ -281,9 +305,9 @@ def test_challenge_games_are_played_beside_the_ladder_and_never_touch_ratings(le
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league, tmp_path):
-    alice, _ = two_teams(league, tmp_path)
-    play_in_process(league, 4)
+def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(played, tmp_path):
+    league = played
+    alice, _ = teams(league)
     queued = league.start_final()
     assert queued == 3 * 2 * 2  # 3 pairs, 2 maps, both seat orders
     with pytest.raises(Exception, match="submissions are closed"):
@@ -300,8 +324,9 @@ def test_the_final_closes_submissions_and_plays_a_round_robin_of_its_own(league,
 
 
 @pytest.mark.needs("bwrap")
-def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league, tmp_path):
-    alice, _ = two_teams(league, tmp_path)
+def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(submitted, tmp_path):
+    league = submitted
+    alice, _ = teams(league)
     assert league.start_final("2999-01-01T00:00") == 0
     assert not league.final_due() and league.waiting(("final",)) == []
     league.submit(alice, shipped_bot(tmp_path / "early", "chaser.py"))  # before the deadline: still open
@@ -317,22 +342,22 @@ def test_a_final_at_a_deadline_waits_for_it_and_a_bad_deadline_is_refused(league
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_games_out(league, tmp_path):
-    two_teams(league, tmp_path)
-    play_in_process(league, 12)
+def test_disable_drops_waiting_games_and_recompute_leaves_the_disabled_versions_games_out(played):
+    league = played
     league.schedule_ranked(4)
     league.disable("bob", "random", 1)
     assert all("bob/random#1" not in e.players for e in league.queue())
     assert "bob/random" not in [r.label for r in league.leaderboard()]
     rated = league.recompute()
     random_games = sum("bob/random" in [s.label for s in g.seats] for g in league.games(kind=RANKED, limit=100))
-    assert rated == 12 - random_games and random_games > 0
+    assert rated == 16 - random_games and random_games > 0
 
 
 @pytest.mark.needs("bwrap")
-def test_the_change_stamp_moves_with_what_the_pages_show_and_only_with_it(league, tmp_path):
-    empty = league.change_stamp()
-    two_teams(league, tmp_path)
+def test_the_change_stamp_moves_with_what_the_pages_show_and_only_with_it(submitted):
+    with League.create(submitted.folder.parent / "empty", "tron", list(MAPS), seed=SEED)[0] as empty_league:
+        empty = empty_league.change_stamp()
+    league = submitted  # the same league with its bots submitted
     submitted = league.change_stamp()
     league.pause()
     paused = league.change_stamp()
@@ -347,8 +372,8 @@ def test_the_change_stamp_moves_with_what_the_pages_show_and_only_with_it(league
 
 
 @pytest.mark.needs("bwrap")
-def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show_the_league(league, tmp_path):
-    two_teams(league, tmp_path)
+def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show_the_league(submitted):
+    league = submitted
     league.pause()
     assert league.schedule_ranked(3) == 0 and league.queue() == []
     league.resume()
@@ -374,8 +399,8 @@ def test_maps_are_added_to_the_rotation_and_must_seat_as_many_players(league, tm
 
 
 @pytest.mark.needs("bwrap")
-def test_teams_are_renamed_and_removed(league, tmp_path):
-    two_teams(league, tmp_path)
+def test_teams_are_renamed_and_removed(submitted):
+    league = submitted
     league.rename_team("alice", "alicia")
     assert "alicia/wallhugger" in [r.label for r in league.leaderboard()]
     token = league.rotate_token("alicia")
@@ -396,7 +421,7 @@ def test_cat_and_mouse_rotates_roles_and_rates_each_role(tmp_path):
     league.submit(bob, second)
     with pytest.raises(Exception, match=r"in every role \(cat, mouse\)"):
         league.submit(bob, shipped_bot(tmp_path / "c", "greedy.py"))
-    play_in_process(league, 4)
+    play_in_process(league, 2)  # one match: both seat orders
     games = league.games(limit=10)
     assert {(g.seats[0].role, g.seats[1].role) for g in games} == {("cat", "mouse")}
     assert {(g.seats[0].label, g.seats[1].label) for g in games} == {
@@ -422,9 +447,8 @@ def test_a_four_player_league_plays_free_for_all_with_every_rotation(tmp_path):
 
 
 @pytest.mark.needs("bwrap")
-def test_a_game_and_its_record_are_read_back(league, tmp_path):
-    two_teams(league, tmp_path)
-    play_in_process(league, 2)
+def test_a_game_and_its_record_are_read_back(played):
+    league = played
     info = league.game_info(1)
     record = league.game_record(1)
     assert record["seed"] == info.seed and [p["bot"] for p in record["players"]] == [s.label for s in info.seats]
@@ -432,15 +456,15 @@ def test_a_game_and_its_record_are_read_back(league, tmp_path):
     with pytest.raises(Exception, match="no finished game 99 in this league"):
         league.game_info(99)
     bot = league.bot("alice", "wallhugger")
-    assert bot.active is not None and bot.active.number == 1 and len(bot.games) == 2
+    assert bot.active is not None and bot.active.number == 1
+    assert len(bot.games) == 12  # of the 16: alice plays 6 of the 8 matches
 
 
 @pytest.mark.needs("bwrap")
-def test_the_league_run_is_a_run_the_other_commands_read(league, tmp_path):
-    two_teams(league, tmp_path)
-    play_in_process(league, 4)
+def test_the_league_run_is_a_run_the_other_commands_read(played):
+    league = played
     result = runner.invoke(app, ["runs", "--db", str(league.folder / "arena.db"), "--format", "json"])
     assert result.exit_code == 0, result.output
     runs = json.loads(result.stdout)
     assert [(run["name"], run["format"], run["status"], run["games"]) for run in runs] == [
-        ("tron league", "league", "running", "4/16")]  # 16 queued: the first 8 matches
+        ("tron league", "league", "running", "16/16")]  # 16 queued: the first 8 matches

@@ -3,7 +3,6 @@ server's database whole (its write-ahead log is never deleted under it), one lad
 (a lock the kernel lets go of when its holder dies), and Ctrl-C stops the server without a traceback."""
 
 import contextlib
-import json
 import os
 import re
 import signal
@@ -21,7 +20,7 @@ from arena.core.errors import ArenaError
 from arena.league.facade import League
 from arena.league.ladder_lock import LOCK_FILE, LadderLock
 from arena.storage.store import Store
-from tests.league_helpers import shipped_bot
+from tests.league_helpers import copy_of, submitted_league
 
 ENV = {**{k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}, "PYTHONUNBUFFERED": "1"}
 READ_ONLY = (("teams",), ("versions", "alice"), ("standings",), ("queue",), ("workers",), ("final-table",))
@@ -29,14 +28,9 @@ READ_ONLY = (("teams",), ("versions", "alice"), ("standings",), ("queue",), ("wo
 PAGES = ("/", "/games", "/api", "/sign-in", "/bots/alice/wallhugger", "/api/leaderboard", "/api/games")
 
 
-def make_league(folder, bots):
-    league, _ = League.create(folder, "tron", ["center_block", "empty_room"], seed=5)
-    with league:
-        alice = league.authenticate(league.add_team("alice"))
-        bob = league.authenticate(league.add_team("bob"))
-        league.submit(alice, shipped_bot(bots / "a", "wallhugger.py"))
-        league.submit(bob, shipped_bot(bots / "b", "random_bot.py"))
-        league.submit(bob, shipped_bot(bots / "b", "floodfill.py"))
+def make_league(factory, folder):
+    """A copy of a league of alice (the wallhugger) and bob (random, floodfill), their bots submitted."""
+    copy_of(submitted_league(factory), folder)
 
 
 def arena(*args, cwd):
@@ -89,9 +83,10 @@ def status(url):
 
 
 def ladder_state(folder):
-    result = arena("league", "workers", folder, "-f", "json", cwd=folder.parent)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)[0]["state"]
+    """The ladder's state as ``arena league workers`` reads it (read here, beside the server, as often as it takes:
+    the command itself is among the :data:`READ_ONLY` ones)."""
+    with League.open(folder) as league:
+        return league.workers().state
 
 
 def open_log(pid, folder):
@@ -127,9 +122,9 @@ def test_opening_the_database_again_in_a_process_keeps_its_log_for_another_proce
 
 @pytest.mark.slow
 @pytest.mark.needs("bwrap")
-def test_every_organiser_command_beside_a_playing_server_keeps_its_database_whole(tmp_path):
+def test_every_organiser_command_beside_a_playing_server_keeps_its_database_whole(tmp_path_factory, tmp_path):
     folder = tmp_path / "league"
-    make_league(folder, tmp_path / "bots")
+    make_league(tmp_path_factory, folder)
     server, url = start_server(folder)
     try:
         wait_for(lambda: stored(folder) >= 2, "two games", server)
@@ -180,9 +175,9 @@ def test_every_organiser_command_beside_a_playing_server_keeps_its_database_whol
 
 @pytest.mark.slow
 @pytest.mark.needs("bwrap")
-def test_one_ladder_plays_a_league_and_a_killed_holder_lets_the_next_one_start(tmp_path):
+def test_one_ladder_plays_a_league_and_a_killed_holder_lets_the_next_one_start(tmp_path_factory, tmp_path):
     folder = tmp_path / "league"
-    make_league(folder, tmp_path / "bots")
+    make_league(tmp_path_factory, folder)
     server, url = start_server(folder, workers=1)
     try:
         refusal = f"error: {folder}: arena serve (pid {server.pid}, at {url}) plays its ladder already; " \

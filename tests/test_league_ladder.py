@@ -12,35 +12,37 @@ import pytest
 
 from arena.league.facade import League
 from arena.league.ladder_loop import LeagueLadder
-from tests.league_helpers import play_in_process, results, shipped_bot
+from tests.league_helpers import (
+    HALFWAY,
+    PLAYED,
+    built_leagues,
+    copy_of,
+    play_in_process,
+    ratings,
+    results,
+    submitted_league,
+)
 
 pytestmark = pytest.mark.needs("bwrap")  # every league game is played in the sandbox
 
 
-def make_league(folder, bots_folder):
-    league, _ = League.create(folder, "tron", ["center_block", "empty_room"], seed=11)
-    alice = league.authenticate(league.add_team("alice"))
-    bob = league.authenticate(league.add_team("bob"))
-    league.submit(alice, shipped_bot(bots_folder / "a", "wallhugger.py"))
-    league.submit(bob, shipped_bot(bots_folder / "b", "random_bot.py"))
-    league.submit(bob, shipped_bot(bots_folder / "b", "floodfill.py"))
-    return league
-
-
-def ratings(league):
-    return [(r.label, r.mu, r.sigma, r.games, r.wins, r.draws, r.losses) for r in league.leaderboard()]
+def make_league(factory, folder):
+    """A copy of the league of alice (the wallhugger) and bob (random, floodfill), their bots submitted, seed 11."""
+    return copy_of(submitted_league(factory), folder)
 
 
 @pytest.mark.slow
-def test_worker_processes_play_the_same_games_as_one_process_and_the_thread_stops_cleanly(tmp_path):
-    with make_league(tmp_path / "here", tmp_path) as here:
-        play_in_process(here, 20)
+def test_worker_processes_play_the_same_games_as_one_process_and_the_thread_stops_cleanly(tmp_path_factory,
+                                                                                          tmp_path):
+    total = PLAYED + 2  # into the second plan, made from the ratings of the first one's games
+    with League.open(copy_of(built_leagues(tmp_path_factory).played, tmp_path / "here")) as here:
+        assert play_in_process(here, total - PLAYED) == [PLAYED, PLAYED + 1]  # after the 16 played in this process
         expected = results(here), ratings(here)
-    make_league(tmp_path / "workers", tmp_path).close()
-    LeagueLadder(tmp_path / "workers", workers=2, max_games=20).run()
+    make_league(tmp_path_factory, tmp_path / "workers")
+    LeagueLadder(tmp_path / "workers", workers=2, max_games=total).run()
     with League.open(tmp_path / "workers") as league:
         assert (results(league), ratings(league)) == expected
-        assert league.workers().state == "stopped" and league.workers().games_played == 20
+        assert league.workers().state == "stopped" and league.workers().games_played == total
 
     ladder = LeagueLadder(tmp_path / "workers", workers=1)
     ladder.start()
@@ -53,7 +55,7 @@ def test_worker_processes_play_the_same_games_as_one_process_and_the_thread_stop
     with League.open(tmp_path / "workers") as league:
         assert league.workers().state == "stopped"
         stored = len(results(league))
-        assert stored == 20 + ladder.games_played
+        assert stored == total + ladder.games_played
 
 
 def run_command(folder, *extra):
@@ -74,14 +76,12 @@ def stored_games(folder):
 
 
 @pytest.mark.slow
-def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladder_goes_on(tmp_path):
-    total = 16
+def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladder_goes_on(tmp_path_factory,
+                                                                                         tmp_path):
+    total = HALFWAY
+    never_killed = built_leagues(tmp_path_factory).halfway  # the same league's first 8 games, played unharmed
     env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}
-    make_league(tmp_path / "reference", tmp_path / "ref_bots").close()
-    make_league(tmp_path / "victim", tmp_path / "victim_bots").close()
-    reference = subprocess.run(run_command(tmp_path / "reference", "--games", str(total)), cwd=tmp_path, env=env,
-                               capture_output=True, text=True, timeout=600)
-    assert reference.returncode == 0, reference.stderr
+    make_league(tmp_path_factory, tmp_path / "victim")
     victim = subprocess.Popen(run_command(tmp_path / "victim"), cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)
     try:
@@ -103,18 +103,17 @@ def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladde
     again = subprocess.run(run_command(tmp_path / "victim", "--games", str(total - len(before))), cwd=tmp_path,
                            env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    with League.open(tmp_path / "victim") as victim_league, League.open(tmp_path / "reference") as reference_league:
+    with League.open(tmp_path / "victim") as victim_league:
         after = results(victim_league)
         assert after[:len(before)] == before  # every game stored before the kill, unchanged
         assert [game_id for game_id, *_ in after] == list(range(total))  # none lost, none twice
-        assert after == results(reference_league)  # the same games as a ladder never killed
-        assert ratings(victim_league) == ratings(reference_league)
+        assert (after, ratings(victim_league)) == never_killed  # the same games and ratings as a ladder never killed
 
 
 @pytest.mark.slow
-def test_league_games_play_every_bot_in_the_sandbox(tmp_path):
+def test_league_games_play_every_bot_in_the_sandbox(tmp_path_factory, tmp_path):
     target = tmp_path / "written-during-a-game"
-    league = make_league(tmp_path / "confined", tmp_path)
+    league = League.open(make_league(tmp_path_factory, tmp_path / "confined"))
     carol = league.authenticate(league.add_team("carol"))
     sneaky = tmp_path / "c" / "sneaky.py"
     sneaky.parent.mkdir()
@@ -142,8 +141,8 @@ def sneaky(obs, rng):
 
 
 @pytest.mark.slow
-def test_a_server_stopped_by_sigterm_stores_no_game_its_workers_did_not_finish(tmp_path):
-    make_league(tmp_path / "league", tmp_path / "bots").close()
+def test_a_server_stopped_by_sigterm_stores_no_game_its_workers_did_not_finish(tmp_path_factory, tmp_path):
+    make_league(tmp_path_factory, tmp_path / "league")
     env = {k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}
     server = subprocess.Popen([sys.executable, "-m", "arena", "serve", str(tmp_path / "league"), "--port", "0",
                                "--workers", "1"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,

@@ -5,9 +5,17 @@ bots play more, and the leaders meet each other."""
 from collections import Counter
 
 import numpy as np
-import pytest
 
-from arena.stats.ladder_rule import Candidate, RatingState, next_match, plan_matches, scheduled, starting_pass, weight
+from arena.stats.ladder_rule import (
+    Candidate,
+    RatingState,
+    next_match,
+    pair_quality,
+    plan_matches,
+    scheduled,
+    starting_pass,
+    weight,
+)
 from arena.stats.ratings import MU, SIGMA, environment, smoothed_draw_rate
 
 BOTS = 30
@@ -49,7 +57,6 @@ def simulate(games, seed=1, new_version_at=None, replaced=3):
     return played, joined, skill
 
 
-@pytest.mark.slow
 def test_every_bot_keeps_its_share_of_every_thousand_games_and_a_new_version_plays_at_once():
     played, joined, _ = simulate(4_000, new_version_at=2_000)
     fair = 2 * WINDOW / BOTS
@@ -72,7 +79,6 @@ def test_every_bot_keeps_its_share_of_every_thousand_games_and_a_new_version_pla
     assert early[BOTS] > max(count for key, count in early.items() if key != BOTS)
 
 
-@pytest.mark.slow
 def test_the_leaders_meet_each_other_far_more_often_than_chance():
     played, _, skill = simulate(3_000)
     leaders = set(sorted(skill, key=skill.get, reverse=True)[:5])
@@ -105,3 +111,13 @@ def test_plan_matches_stops_when_too_few_bots_play():
     assert planned == [] and after == [Candidate(1, 25, 8, 0, 0)]
     planned, _ = plan_matches([Candidate(k, 25, 8, 0, 0) for k in range(4)], 2, 2, 3, env)
     assert [[c.key for c in match] for match in planned] == [[0, 1], [2, 3], [0, 1]]
+
+
+def test_the_pair_quality_is_the_packages_match_quality_to_the_last_bit():
+    rng = np.random.default_rng(5)
+    for draw_rate in (0.01, 0.1, 0.5):
+        env = environment(draw_rate)
+        for _ in range(300):
+            a = env.create_rating(float(rng.uniform(-10, 60)), float(rng.choice([rng.uniform(0.01, 12), SIGMA])))
+            b = env.create_rating(float(rng.choice([a.mu, rng.uniform(-10, 60)])), float(rng.uniform(0.01, 12)))
+            assert pair_quality(env, a, b) == env.quality([(a,), (b,)])

@@ -22,7 +22,7 @@ from tests.web_server import LiveServer
 pytestmark = [pytest.mark.slow, pytest.mark.needs("bwrap", "gcc", "node")]
 
 EXAMPLES = REPO / "examples" / "bots"
-GAMES = 12
+GAMES = 8
 WELL_BEHAVED = ("alice", "bob", "carol", "eve")
 
 PYTHON_PROGRAM = """

@@ -12,7 +12,7 @@ from arena.cli.main import app
 from arena.league.web.client import Upload, multipart_body
 from tests.cli_runner import CliRunner
 from tests.helpers import write_module
-from tests.web_server import HUGGER, STRAIGHT, LiveServer, Response, new_league, play_games, submit_bots
+from tests.web_server import HUGGER, STRAIGHT, LiveServer, Response, new_league, play_games, submitted_league
 
 runner = CliRunner()
 
@@ -84,22 +84,22 @@ def test_a_bot_that_fails_to_load_is_kept_with_its_log_and_arena_submit_exits_no
 
 
 @pytest.mark.slow
-def test_the_api_and_the_pages_show_the_games_played(tmp_path, league):
-    submit_bots(league, tmp_path)
-    play_games(league.folder, 6)
+def test_the_api_and_the_pages_show_the_games_played(tmp_path_factory, tmp_path):
+    league = submitted_league(tmp_path_factory, tmp_path)
+    play_games(league.folder, 4)
     server = LiveServer(league.folder)
     try:
         board = server.get("/api/leaderboard").json()
         assert sorted(row["label"] for row in board["rows"]) == ["alice/hugger", "bob/straight"]
         for row in board["rows"]:
-            assert row["games"] == 6 and row["wins"] + row["draws"] + row["losses"] == 6
+            assert row["games"] == 4 and row["wins"] + row["draws"] + row["losses"] == 4
             assert row["rating"] == pytest.approx(row["mu"] - 3 * row["sigma"])
         assert board["rows"][0]["rating"] >= board["rows"][1]["rating"]
 
-        feed = server.get("/api/games?limit=4").json()["games"]
-        assert len(feed) == 4 and [g["id"] for g in feed] == sorted((g["id"] for g in feed), reverse=True)
+        feed = server.get("/api/games?limit=3").json()["games"]
+        assert len(feed) == 3 and [g["id"] for g in feed] == sorted((g["id"] for g in feed), reverse=True)
         everything = server.get("/api/games?bot=alice/hugger&limit=500").json()["games"]
-        assert len(everything) == 6 and all("alice/hugger" in [s["label"] for s in g["seats"]] for g in everything)
+        assert len(everything) == 4 and all("alice/hugger" in [s["label"] for s in g["seats"]] for g in everything)
 
         newest = feed[0]
         assert server.get(f"/api/games/{newest['id']}").json() == newest
@@ -109,10 +109,10 @@ def test_the_api_and_the_pages_show_the_games_played(tmp_path, league):
 
         bot = server.get("/api/bots/alice/hugger").json()
         (version,) = bot["versions"]
-        assert version["games"] == 6 and len(version["history"]) == 6 and "build_log" not in version
+        assert version["games"] == 4 and len(version["history"]) == 4 and "build_log" not in version
         assert version["history"][-1]["mu"] == pytest.approx(version["mu"])
         (h2h,) = bot["head_to_head"]
-        assert h2h["label"] == "bob/straight" and h2h["games"] == 6 and h2h["low"] <= h2h["score"] <= h2h["high"]
+        assert h2h["label"] == "bob/straight" and h2h["games"] == 4 and h2h["low"] <= h2h["score"] <= h2h["high"]
 
         page = server.get("/", headers={"Accept": "text/html"}).text
         assert 'href="/bots/alice/hugger"' in page and page.count('class="sparkline"') == 2
@@ -123,7 +123,7 @@ def test_the_api_and_the_pages_show_the_games_played(tmp_path, league):
         assert 'id="replay-data"' in game_page and '<script src="/static/replay_viewer.js">' in game_page
         assert "//" not in re.sub(r'(href|src)="/[^/]', "", " ".join(re.findall(r'(?:href|src)="[^"]*"', game_page)))
         games_page = server.get("/games?bot=alice/hugger").text
-        assert games_page.count('<td><a href="/games/') == 6
+        assert games_page.count('<td><a href="/games/') == 4
     finally:
         server.stop()
 
@@ -188,11 +188,15 @@ def test_bad_requests_get_a_4xx_with_a_reason(tmp_path, league, server):
     assert server.get("/api/team", token=alice).json()["versions"] == []
 
 
-def test_a_team_sees_only_its_own_logs(tmp_path, league, server):
-    submit_bots(league, tmp_path)
-    alice = server.get("/api/team", token=league.tokens["alice"]).json()
-    assert alice["team"] == "alice" and [v["bot"] for v in alice["versions"]] == ["hugger"]
-    assert "build_log" in alice["versions"][0]
-    public = server.get("/api/bots/bob/straight").json()
-    assert all("build_log" not in v for v in public["versions"])
-    assert STRAIGHT.strip()[:20] not in server.get("/bots/bob/straight").text
+def test_a_team_sees_only_its_own_logs(tmp_path_factory, tmp_path):
+    league = submitted_league(tmp_path_factory, tmp_path)
+    server = LiveServer(league.folder)
+    try:
+        alice = server.get("/api/team", token=league.tokens["alice"]).json()
+        assert alice["team"] == "alice" and [v["bot"] for v in alice["versions"]] == ["hugger"]
+        assert "build_log" in alice["versions"][0]
+        public = server.get("/api/bots/bob/straight").json()
+        assert all("build_log" not in v for v in public["versions"])
+        assert STRAIGHT.strip()[:20] not in server.get("/bots/bob/straight").text
+    finally:
+        server.stop()

@@ -12,7 +12,7 @@ import pytest
 
 from arena.league.facade import League
 from arena.league.web.sessions import SESSION_COOKIE
-from tests.web_server import LiveServer, new_league
+from tests.web_server import HUGGER, LiveServer, new_league, submit_bots, submitted_league
 
 
 @pytest.fixture
@@ -146,11 +146,23 @@ def test_without_the_league_extra_arena_serve_says_what_to_install(league, tmp_p
     assert result.stderr.strip() == "error: the web server needs the league extra: pip install 'bot-arena[league]'"
 
 
-def test_a_team_chooses_the_version_that_plays_and_asks_for_a_challenge_from_its_page(tmp_path, league, server):
-    from tests.web_server import HUGGER, STRAIGHT, submit_bots
+@pytest.fixture
+def submitted(tmp_path_factory, tmp_path):
+    """A copy of a league with alice's hugger and bob's straight submitted."""
+    return submitted_league(tmp_path_factory, tmp_path)
 
-    submit_bots(league, tmp_path, bots=[("alice", "hugger.py", HUGGER), ("bob", "straight.py", STRAIGHT),
-                                        ("alice", "hugger.py", HUGGER.replace("most walls", "most walls (2)"))])
+
+def test_a_team_chooses_the_version_that_plays_and_asks_for_a_challenge_from_its_page(tmp_path, submitted):
+    league = submitted
+    submit_bots(league, tmp_path, bots=[("alice", "hugger.py", HUGGER.replace("most walls", "most walls (2)"))])
+    server = LiveServer(league.folder)
+    try:
+        check_choosing_and_challenging(league, server)
+    finally:
+        server.stop()
+
+
+def check_choosing_and_challenging(league, server):
     sign_in(server, league.tokens["alice"])
     page = server.get("/team").text
     assert page.count('<details class="submission ready"') == 2

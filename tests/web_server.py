@@ -3,6 +3,7 @@ client (the standard library's, with a cookie jar like a browser's)."""
 
 import http.cookiejar
 import json
+import shutil
 import threading
 import urllib.error
 import urllib.parse
@@ -66,6 +67,21 @@ def submit_bots(setup, tmp_path, bots=(("alice", "hugger.py", HUGGER), ("bob", "
             path = write_module(tmp_path / "sources" / team, name, source)
             found.append(league.submit(league.team(team), path))
     return found
+
+
+_submitted: list[LeagueFolder] = []
+
+
+def submitted_league(factory, tmp_path):
+    """A copy in ``tmp_path/league`` of a :func:`new_league` with alice's hugger and bob's straight submitted
+    (:func:`submit_bots`), made once in this test process (each submission is checked in the sandbox)."""
+    if not _submitted:
+        made = factory.mktemp("web-league")
+        setup = new_league(made)
+        submit_bots(setup, made)
+        _submitted.append(setup)
+    setup = _submitted[0]
+    return LeagueFolder(shutil.copytree(setup.folder, tmp_path / "league"), setup.organiser, dict(setup.tokens))
 
 
 def play_games(folder, games):

@@ -104,11 +104,24 @@ def next_match(candidates: Sequence[Candidate], players: int, env: trueskill.Tru
     group = [first]
     while len(group) < players:
         def quality(candidate: Candidate) -> float:
-            teams = [(env.create_rating(c.mu, c.sigma),) for c in (*group, candidate)]
-            return float(env.quality(teams))
+            ratings = [env.create_rating(c.mu, c.sigma) for c in (*group, candidate)]
+            if len(ratings) == 2:
+                return pair_quality(env, *ratings)
+            return float(env.quality([(rating,) for rating in ratings]))
         best = max((c for c in pool if c not in group), key=lambda c: (quality(c), -c.pass_, -c.key))
         group.append(best)
     return group
+
+
+def pair_quality(env: trueskill.TrueSkill, a: trueskill.Rating, b: trueskill.Rating) -> float:
+    """``env.quality([(a,), (b,)])``, the match quality of two one-player teams, without the package's matrices
+    (which cost most of matchmaking's time): the same operations on the same numbers in the same order, so the
+    very same float."""
+    beta_squared = env.beta ** 2
+    two_beta_squared = beta_squared + beta_squared
+    middle = two_beta_squared + (a.sigma ** 2 + b.sigma ** 2)
+    difference = a.mu - b.mu
+    return math.exp(-0.5 * difference * (1.0 / middle) * difference) * math.sqrt(two_beta_squared / middle)
 
 
 def scheduled(candidates: Sequence[Candidate], match: Sequence[Candidate], games: int) -> list[Candidate]:
