@@ -141,9 +141,8 @@ class Clock:
         self.allowance = self.next_allowance()
         """Seconds the current (or next) move may take before the bot loses on time, at its start."""
         self.started: float | None = None
-        """The clock's reading when the move in progress started (``None`` between moves). For a :attr:`fixed`
-        clock, starting a move is only setting it, and ending one clearing it and counting the move: the
-        referee does both itself, saving two calls a move."""
+        """The clock's reading when the move in progress started (``None`` between moves): set by
+        :meth:`begin_move`, cleared by :meth:`end_move`."""
 
     @property
     def kind(self) -> str:

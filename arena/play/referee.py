@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from arena.core.bot import Bot, BotSpec, FunctionBot
+from arena.core.bot import Bot, BotSpec
 from arena.core.clock import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT  # re-exported: where callers look for it
 from arena.core.clock import PLAIN, Clock, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
@@ -26,9 +26,10 @@ from arena.core.maps import GameMap
 from arena.core.records import build_record
 from arena.play.bot_setup import NoGuard, construct, seat_version, setup_calls
 from arena.play.bot_traceback import crash_of
-from arena.play.clocks import add_clocks, allowed_time, meter, out_of_time, start_budget, stop_after
-from arena.play.limits import PERF_COUNTER_IS_MONOTONIC, BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
+from arena.play.clocks import add_clocks, allowed_time, out_of_time, start_budget
+from arena.play.limits import BotFailure, MoveGuard, MoveTimeout, RemoteCrash, alarm_tick
 from arena.play.own_stack import SeatStack
+from arena.play.seat_timing import SeatTiming
 from arena.play.strays import swept
 from arena.plugins.calling import HookFailure, call_hook
 from arena.plugins.registry import Registry, is_arena_code, load_registry
@@ -171,29 +172,6 @@ class Refereed:
     clocks: list[dict[int, float]] = field(default_factory=list)
 
 
-def _timing(player: Bot, clock: Clock) -> tuple[Clock, Callable[[], float], float | None, Callable[..., Any],
-                                                random.Random | None, bool, bool, bool]:
-    """How the referee times a seat's moves, looked up once a game: its clock, the reading its moves are measured
-    with, the fixed budget of its moves (``None``: worked out before each move from its clock), what a move calls
-    with the observation and, if not ``None``, an rng (its act method, or the policy a function bot without
-    parameters plays, called directly with the bot's rng, which ``act`` would only pass on, and which nothing but
-    ``start()`` could have replaced), whether its clock counts CPU
-    time (then a stopped move's elapsed time is read apart), whether the clock's own reading at the start of a
-    move is the move's start (saving a second reading), and whether the move is plain: a fixed budget on the wall
-    clock, where one reading of ``time.perf_counter`` starts the clock and the move guard both, and the referee
-    starts and ends the fixed clock's move itself."""
-    reading = meter(player, clock)
-    budget = player.move_budget(stop_after(clock)) if clock.fixed else None
-    own = reading is clock.reading
-    plain = own and budget is not None and PERF_COUNTER_IS_MONOTONIC and reading is time.perf_counter
-    call: Callable[..., Any] = player.act
-    rng = None
-    params = getattr(player, "params", None)  # missing if a subclass's __init__ skipped FunctionBot's: then act()
-    if type(player).act is FunctionBot.act and params is not None and not params:  # fails, as the bot's crash
-        call, rng = type(player).policy, player.rng  # type: ignore[attr-defined]
-    return clock, reading, budget, call, rng, clock.cpu, own, plain
-
-
 def referee(
     game: Game,
     bots: Sequence[Bot],
@@ -240,50 +218,50 @@ def referee(
 
     turns: list[dict[int, Any]] = []
     begin, end, run, perf_counter = guard.begin, guard.end, guard.run, time.perf_counter
-    seats = [_timing(player, clocks[seat]) for seat, player in enumerate(bots)]
+    seats = [SeatTiming(player, clocks[seat]) for seat, player in enumerate(bots)]
     observe, is_legal, to_act, apply, append_turn = game.observe, game.is_legal, game.to_act, game.apply, turns.append
     while not failures and game.result is None:
         actions: dict[int, Any] = {}
         for seat in to_act():
             obs = observe(seat)
-            seat_clock, reading, budget, call, rng, cpu, own_reading, plain = seats[seat]
-            if plain:  # the clock's begin_move, for a fixed clock on the wall clock
-                seat_clock.started = started = perf_counter()
+            timing = seats[seat]
+            seat_clock = timing.clock
+            plain = timing.plain
+            if plain:  # the clock's reading at the start of the move starts the guard too
+                started = wall_started = seat_clock.begin_move()
             else:
-                begin(seat, bots[seat].move_budget(stop_after(seat_clock)) if budget is None else budget)
+                begin(seat, timing.move_budget(bots[seat]))
                 started = seat_clock.begin_move()
-                if not own_reading:
-                    started = reading()
-            wall_started = perf_counter() if cpu else started
+                if not timing.own_reading:
+                    started = timing.reading()
+                wall_started = perf_counter() if timing.cpu else started
             try:
                 if plain:  # begin(), the call, end() in one
-                    action = run(seat, budget, started, call, obs, rng)  # type: ignore[arg-type]  # a fixed budget
+                    action = run(seat, timing.budget, started, timing.call, obs, timing.rng)  # type: ignore[arg-type]
+                elif timing.rng is None:
+                    action = timing.call(obs)
                 else:
-                    action = call(obs) if rng is None else call(obs, rng)
+                    action = timing.call(obs, timing.rng)
             except KeyboardInterrupt:
                 end()
                 raise
             except BaseException as exc:
                 end()
-                spent = max(0.0, reading() - started)  # a process that died reads as no CPU time at all
+                spent = max(0.0, timing.reading() - started)  # a process that died reads as no CPU time at all
                 think[seat] += spent
                 longest[seat] = max(longest[seat], spent)
                 failures[seat] = _failure(exc, _on_move(turns), perf_counter() - wall_started,
                                           allowed_time(seat_clock))
                 continue
-            if not plain:
+            if plain:
+                spent = perf_counter() - started
+            else:
                 end()
-            spent = reading() - started
+                spent = timing.reading() - started
             think[seat] += spent
             if spent > longest[seat]:
                 longest[seat] = spent
-            if plain:  # the clock's end_move, for a fixed clock
-                seat_clock.started = None
-                seat_clock.moves += 1
-                in_time = spent <= seat_clock.allowance
-            else:
-                in_time = seat_clock.end_move(spent)
-            if not in_time:
+            if not seat_clock.end_move(spent):
                 failures[seat] = out_of_time(seat_clock, spent, _on_move(turns))
             elif not is_legal(seat, action):
                 failures[seat] = Failure("illegal", f"returned {_short(action)}{_on_move(turns)}, which is not a "
