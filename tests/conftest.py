@@ -126,14 +126,23 @@ def _launch_browser(playwright):
               "--disable-component-update", "--disable-sync"])
 
 
-@pytest.fixture
-def browser_page():
-    """A page of a headless Chromium (Debian's, through Playwright); skips, saying how to install it, without one."""
+@pytest.fixture(scope="session")
+def _browser():
+    """One headless Chromium (Debian's, through Playwright) per test process, started when a test first needs it:
+    starting it costs seconds, a fresh context per test costs milliseconds."""
     need_chromium()  # skips, saying how to install it, when there is none
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = _launch_browser(playwright)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        yield page
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def browser_page(_browser):
+    """A page of its own (a new browser context: no cookies, storage or cache from another test); skips, saying how
+    to install Chromium, without one."""
+    context = _browser.new_context(viewport={"width": 1200, "height": 900})
+    yield context.new_page()
+    context.close()

@@ -62,7 +62,7 @@ def test_chamber_space_is_the_same_in_both_engines():
 
 
 @pytest.mark.parametrize(("node_limit", "every"), [(60, 1), pytest.param(700, 1, marks=pytest.mark.slow),
-                                                   pytest.param(5000, 3, marks=pytest.mark.slow)])
+                                                   pytest.param(5000, 8, marks=pytest.mark.slow)])
 def test_fill_root_gives_the_same_move_value_depth_and_nodes_in_both_engines(node_limit, every):
     for index, pos in enumerate(cut_off_positions()[::every]):
         expected = fill_root(pos, "python", node_limit, index)

@@ -1,7 +1,12 @@
 """The public Python API: a tournament run and its results read back, with no command line."""
 
+import ast
+import importlib
 import inspect
+import subprocess
+import sys
 import typing
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +20,29 @@ def test_every_public_name_is_importable_and_typed():
         if inspect.isfunction(value):
             hints = typing.get_type_hints(value)
             assert "return" in hints, f"{name} has no return annotation"
-    assert not hasattr(arena, "__getattr__")  # nothing hides behind a lazy attribute
+    assert set(arena.__all__) <= set(dir(arena))
+
+
+def test_the_type_checkers_imports_name_every_lazy_name_where_it_is_defined():
+    """``arena`` imports a public name when it is first asked for; the imports a type checker (and an editor, and
+    the API reference) reads must say the same names from the same modules."""
+    tree = ast.parse(Path(arena.__file__).read_text())
+    checked = next(node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
+    static = {alias.asname or alias.name: node.module for node in checked.body if isinstance(node, ast.ImportFrom)
+              for alias in node.names}
+    assert static == arena._PUBLIC
+    for name, module in static.items():
+        assert getattr(arena, name) is getattr(importlib.import_module(module), name)
+
+
+def test_import_arena_loads_nothing_a_bot_does_not_ask_for():
+    probe = ("import sys, arena; from arena import Bot, bot; "
+             "print(sorted(m for m in ('arena.storage.store', 'arena.tournament.runner', 'arena.play.referee', "
+             "'numpy') if m in sys.modules)); arena.Store; print('arena.storage.store' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["[]", "True"]
+    with pytest.raises(AttributeError, match="no attribute 'Stor'"):
+        arena.Stor  # noqa: B018  (a typo is an AttributeError, as for any module)
 
 
 @pytest.mark.slow

@@ -135,11 +135,12 @@ def test_tron_page_steps_with_the_keys_opens_at_the_address_and_fetches_nothing(
     assert set(viewer.requests) == {viewer.uri}  # self-contained: nothing else is fetched
     assert viewer.errors == []
 
-    fresh = browser_page.context.browser.new_page(viewport={"width": 900, "height": 700})
-    opened = Viewer(fresh, tmp_path / "game.html", "#t=5")
+    fresh = browser_page.context.browser.new_context(viewport={"width": 900, "height": 700})
+    opened = Viewer(fresh.new_page(), tmp_path / "game.html", "#t=5")
     assert opened.turn() == f"turn 5 / {turns}"
     assert head_colour_is_drawn(opened, view_after(record, shipped_registry, 5), 1)
     assert opened.errors == [] and set(opened.requests) == {opened.uri}
+    fresh.close()
 
 
 GAMES = {

@@ -26,11 +26,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
 from arena.core.clock import Clock
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from arena.core.maps import GameMap
     from arena.core.view import BoardView
 
@@ -111,7 +111,9 @@ class DeferredGenerator:
         """The game's Generator (made now if this is the first call)."""
         made = self._made
         if made is None:
-            made = self._made = np.random.default_rng(self.seed)
+            import numpy  # here, not at the top: a bot's process that never draws from it need not load numpy
+
+            made = self._made = numpy.random.default_rng(self.seed)
         return made
 
 

@@ -7,18 +7,27 @@ Python bots play through a small runner inside the sandbox that speaks a line pr
 Public names: :class:`SandboxLimits`, :func:`require_sandbox`, :func:`build_in_sandbox`, :class:`SandboxedBots`.
 """
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from arena.play.sandbox.build import BuildLog, build_in_sandbox
-from arena.play.sandbox.confine import require_sandbox
-from arena.play.sandbox.limits import SandboxLimits
+if TYPE_CHECKING:
+    from arena.play.sandbox.build import BuildLog, build_in_sandbox
+    from arena.play.sandbox.confine import require_sandbox
+    from arena.play.sandbox.limits import SandboxLimits
+    from arena.play.sandbox.players import SandboxedBots
 
 __all__ = ["BuildLog", "SandboxLimits", "SandboxedBots", "build_in_sandbox", "require_sandbox"]
 
+_DEFINED_IN = {"BuildLog": "build", "build_in_sandbox": "build", "require_sandbox": "confine",
+               "SandboxLimits": "limits", "SandboxedBots": "players"}
+"""The module of each public name, imported when the name is first asked for: the runner a bot plays through
+inside the sandbox (:mod:`arena.play.sandbox.runner`) imports this package first, and needs none of them."""
+
 
 def __getattr__(name: str) -> Any:
-    if name == "SandboxedBots":  # imported when asked for: it needs the referee's side, which needs the limits
-        from arena.play.sandbox.players import SandboxedBots
-
-        return SandboxedBots
-    raise AttributeError(name)
+    module = _DEFINED_IN.get(name)
+    if module is None:
+        raise AttributeError(name)
+    value = getattr(importlib.import_module(f"arena.play.sandbox.{module}"), name)
+    globals()[name] = value
+    return value
