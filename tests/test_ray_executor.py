@@ -5,7 +5,12 @@ cluster's token refused in one line.
 The cluster and everything that joins it run with HOME at a temp dir that holds a stale ``~/.ray/auth_token``
 (as on a machine that once started a local Ray) and with the cluster's token given as the README says
 (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN_PATH``): nothing reads or writes the user's ~/.ray, and the cluster is
-stopped by what identifies it alone (see tests/ray_cluster.py)."""
+stopped by what identifies it alone (see tests/ray_cluster.py).
+
+One cluster, a head of two CPUs, serves the module's tests (each process running them starts its own); commands
+whose environment is the module's run in this process against it, and the games they are compared with too. What
+needs a node of its own starts one: a node without bubblewrap (in a cluster of its own), a node that dies (joined
+by the last test, as the cluster counts a dead node's CPUs for a while)."""
 
 import json
 import os
@@ -284,19 +289,19 @@ def test_a_league_plays_the_same_games_on_ray_as_on_local_workers(cluster, tmp_p
     leagues = {}
     for name in ("local", "ray"):
         executor = ExecutorChoice("ray", cluster) if name == "ray" else ExecutorChoice("local")
-        LeagueLadder(tmp_path / name, executor=executor, workers=2, max_games=4).run()  # both maps, both seatings
+        LeagueLadder(tmp_path / name, executor=executor, workers=2, max_games=2).run()  # a game on each worker
         with League.open(tmp_path / name) as played:
             leagues[name] = results(played), [(r.label, r.mu, r.sigma, r.games) for r in played.leaderboard()]
             assert played.workers().executor == name
-    assert len(leagues["ray"][0]) == 4
+    assert len(leagues["ray"][0]) == 2
     assert leagues["ray"] == leagues["local"]
 
 
 def test_the_same_seed_gives_the_same_games_on_ray_as_locally_though_a_node_dies(ray_head, token_env, tmp_path):
     """A second node joins; its processes are killed while the tournament runs: every game is stored once, the
     games and standings those of the same tournament on local workers. Last in the module: the cluster may count
-    the dead node's CPUs for a while."""
-    node = ray_head.join("second", num_cpus=2)
+    the dead node's CPUs for a while, and a command that takes one actor per CPU would wait for them."""
+    node = ray_head.join("second", num_cpus=1)  # three actors: two on the head, one here
     drop_in_bot(tmp_path)  # it exists only here: the cluster gets it with the games
     db = tmp_path / "ray.db"
     # the token in $RAY_AUTH_TOKEN here; the other tests give it as a file, $RAY_AUTH_TOKEN_PATH
