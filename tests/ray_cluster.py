@@ -59,7 +59,7 @@ def ray_cluster(num_cpus: int = 2, env: Mapping[str, str] | None = None) -> Iter
         port = (root / "head" / "ray_current_cluster").read_text().strip().rpartition(":")[2]
         yield RayCluster(root, f"127.0.0.1:{port}")
     finally:
-        stop_processes_under(root)
+        stop_processes_under(root, at_once=True)  # a throwaway cluster: nothing to wind down, its files go next
         subprocess.run(["rm", "-rf", str(root)], check=False)
 
 
@@ -67,12 +67,14 @@ def ray_start(temp_dir: Path, *args: str, env: Mapping[str, str] | None = None) 
     """``ray start`` a node whose files are under ``temp_dir``, every port it opens chosen by the OS, with ``env``
     on top of this process's environment (its processes, Ray's workers included, inherit it)."""
     temp_dir.mkdir(parents=True)
+    # no autoscaler and no log monitor: a fixed cluster, and no command here shows its workers' logs
+    lean = ["--no-monitor", "--include-log-monitor=false"]
     ports = ["--dashboard-agent-listen-port=0", "--dashboard-agent-grpc-port=0", "--metrics-export-port=0",
              "--runtime-env-agent-port=0"]
     if importlib.util.find_spec("grpc") is not None:  # with Ray Client installed, a node serves it on 10001
         ports.append(f"--ray-client-server-port={free_port()}")
     started = subprocess.run([str(RAY), "start", *args, f"--temp-dir={temp_dir}", "--node-ip-address=127.0.0.1",
-                              "--disable-usage-stats", *ports], capture_output=True, text=True, timeout=120,
+                              "--disable-usage-stats", *lean, *ports], capture_output=True, text=True, timeout=120,
                              env={**os.environ, **(env or {})})
     assert started.returncode == 0, started.stdout + started.stderr
 

@@ -5,7 +5,12 @@ cluster's token refused in one line.
 The cluster and everything that joins it run with HOME at a temp dir that holds a stale ``~/.ray/auth_token``
 (as on a machine that once started a local Ray) and with the cluster's token given as the README says
 (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN_PATH``): nothing reads or writes the user's ~/.ray, and the cluster is
-stopped by what identifies it alone (see tests/ray_cluster.py)."""
+stopped by what identifies it alone (see tests/ray_cluster.py).
+
+One cluster, a head of two CPUs, serves the module's tests (each process running them starts its own); commands
+whose environment is the module's run in this process against it, and the games they are compared with too. What
+needs a node of its own starts one: a node without bubblewrap (in a cluster of its own), a node that dies (joined
+by the last test, as the cluster counts a dead node's CPUs for a while)."""
 
 import json
 import os
@@ -20,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.core.maps import resolve_map
 from arena.league.facade import League
@@ -29,6 +35,7 @@ from arena.play.limits import Limits
 from arena.play.ray_executor import RayExecutor
 from arena.play.referee import MatchSetup
 from arena.plugins.registry import PluginConfig, load_registry
+from tests.cli_runner import CliRunner
 from tests.league_helpers import results, shipped_bot
 from tests.ray_cluster import ray_cluster, stop_processes_under
 from tests.verdicts import EXPECTED, check_verdicts, play_gauntlet
@@ -75,19 +82,24 @@ def cluster(ray_head):
     return ray_head.address
 
 
-def tournament(tmp_path, name, *extra, env=None):
-    db = tmp_path / f"{name}.db"
-    result = run_tournament(tmp_path, db, *extra, env=env)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout), stored_games(db)
+TOURNAMENT = ["tournament", "empty_room", "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "--seed",
+              "5", "--time-limit", "5", "-f", "json"]
+"""A tournament of the drop-in bot and shipped ones; a long time limit: on a busy machine a worker starting up must
+not lose a game by the clock."""
 
 
 def run_tournament(tmp_path, db, *extra, env=None):
-    # a long time limit: on a busy machine a worker starting up must not lose a game by the clock
-    return subprocess.run([sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir",
-                           str(tmp_path / "bots"), "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound",
-                           "-n", "2", "--seed", "5", "--time-limit", "5", "-f", "json", "--db", str(db), *extra],
-                          capture_output=True, text=True, cwd=tmp_path, env=env)
+    """The tournament (``--bots-dir`` the test's ``bots``) as its own command, with ``env`` if given."""
+    return subprocess.run([sys.executable, "-m", "arena", *TOURNAMENT, "--bots-dir", str(tmp_path / "bots"), "--db",
+                           str(db), *extra], capture_output=True, text=True, cwd=tmp_path, env=env)
+
+
+def arena_here(*args):
+    """Run an arena command in this process (on the module's cluster, with the token of its environment): its
+    standard output."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
 
 
 def without_token(**settings):
@@ -110,16 +122,6 @@ def drop_in_bot(tmp_path):
         "from arena import Bot\n\n\nclass Northbound(Bot):\n    \"\"\"Goes north while it can, then east.\"\"\"\n\n"
         "    name = 'northbound'\n    games = ('tron',)\n\n    def act(self, obs):\n"
         "        return 'N' if 'N' in obs.safe_moves() else 'E'\n")
-
-
-def test_the_same_seed_gives_the_same_games_on_ray_as_locally(cluster, token_env, tmp_path):
-    drop_in_bot(tmp_path)  # it exists only here: the cluster gets it with the games
-    # the token in $RAY_AUTH_TOKEN here; the other tests give it as a file, $RAY_AUTH_TOKEN_PATH
-    with_token = without_token(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token_env)
-    on_ray, ray_rows = tournament(tmp_path, "ray", "--executor", "ray", "--address", cluster, env=with_token)
-    local, local_rows = tournament(tmp_path, "local", "-w", "2")
-    assert ray_rows == local_rows and len(ray_rows) == 20  # first: a game that differs says how
-    assert on_ray == local
 
 
 SOURCES = "$RAY_AUTH_TOKEN, the file $RAY_AUTH_TOKEN_PATH names, or ~/.ray/auth_token"
@@ -170,16 +172,15 @@ def refused_rows(db):
 
 @pytest.mark.needs("bwrap")  # this machine has it: the refusal comes from the node
 def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(token_env, tmp_path):
-    """A cluster whose only CPUs are on a node without bubblewrap, then with a node that has it too: both
-    times the command stops in one line naming the node and the package, before any game."""
+    """A cluster of one node, without bubblewrap, then with a node that has it too: both times the command
+    stops in one line naming the node and the package, before any game."""
     drop_in_bot(tmp_path)
-    with ray_cluster(num_cpus=0) as cluster:  # the head runs nothing
-        cluster.join("bare", num_cpus=2, env={"PATH": path_without("bwrap", tmp_path / "path")})
+    with ray_cluster(num_cpus=1, env={"PATH": path_without("bwrap", tmp_path / "path")}) as cluster:
         refusal = ("error: --sandbox needs bubblewrap (bwrap), which is not installed on the Ray node "
                    f"{cluster.node_ip} ({os.uname().nodename}): apt-get install bubblewrap")
         for nodes in ("bare", "mixed"):
             if nodes == "mixed":
-                cluster.join("equipped", num_cpus=1)  # three actors: two on the bare node, one here
+                cluster.join("equipped", num_cpus=1)  # two actors: one on the bare node, one here
             db = tmp_path / f"{nodes}.db"
             result = run_tournament(tmp_path, db, "--sandbox", "--executor", "ray", "--address", cluster.address)
             assert result.returncode == 2 and result.stdout == "", nodes
@@ -201,19 +202,28 @@ def test_more_workers_than_the_cluster_has_cpus_are_refused_in_one_line(cluster,
     assert refused_rows(db) == [0, 0]
 
 
-def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path):
-    def arena(*args):
-        result = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, cwd=tmp_path)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+SMALL_ROOM = "; title = Small room\n#######\n#1....#\n#.....#\n#.....#\n#.....#\n#....2#\n#######\n"
+"""A room of 5 x 5 cells: short games, the search bots searching every move of them all the same."""
 
+
+def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "small_room.txt").write_text(SMALL_ROOM)
     # every default bot, search bots too: a long time limit keeps their node budgets, not the guard, in charge
-    ladder = ["ladder", "empty_room", "--rounds", "2", "--seed", "3", "--time-limit", "5", "-f", "json"]
-    on_ray = arena(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
-    assert on_ray == arena(*ladder, "--db", "here.db")
+    ladder = ["ladder", "small_room", "--rounds", "2", "--seed", "3", "--time-limit", "5", "-f", "json"]
+    on_ray = arena_here(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
+    assert on_ray == arena_here(*ladder, "--db", "here.db")
+    assert [len(json.loads(on_ray)), stored_count("ray.db")] == [7, 12]  # 7 bots, 3 pairings twice (2 games each)
     sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "6", "--seed", "4"]
-    on_ray = arena(*sprt, "--executor", "ray", "--address", cluster)
-    assert on_ray == arena(*sprt) and "pair 6 (12 games)" in on_ray
+    on_ray = arena_here(*sprt, "--executor", "ray", "--address", cluster)
+    assert on_ray == arena_here(*sprt) and "pair 6 (12 games)" in on_ray
+
+
+def stored_count(db):
+    """How many games ``db`` holds."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
 
 def test_every_kind_of_misbehaviour_loses_only_its_own_games_on_ray(cluster, tmp_path, monkeypatch):
@@ -236,49 +246,10 @@ def test_a_node_with_other_bot_versions_is_refused_in_one_line(cluster):
         list(executor.run(setups))
 
 
-def test_a_node_that_dies_mid_run_costs_only_its_games_in_progress(ray_head, tmp_path):
-    """A second node joins; its processes are killed while the tournament runs; every game is stored once."""
-    cluster = ray_head.address
-    node = ray_head.join("second", num_cpus=2)
-    drop_in_bot(tmp_path)
-    db = tmp_path / "faulty.db"
-    command = [sys.executable, "-m", "arena", "tournament", "empty_room", "--bots-dir", str(tmp_path / "bots"),
-               "-b", "random,wallhugger,floodfill,chamber:depth=4,northbound", "-n", "4", "--seed", "5", "--time-limit",
-               "5", "-f", "json", "--db", str(db), "--executor", "ray", "--address", cluster]
-    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        if db.exists():
-            with sqlite3.connect(db) as conn:
-                try:
-                    if conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= 4:
-                        break
-                except sqlite3.OperationalError:
-                    pass
-    assert running.poll() is None  # still playing
-    assert stop_processes_under(node, at_once=True) == 1  # its raylet, with what it started
-    stdout, stderr = running.communicate(timeout=300)
-    assert running.returncode == 0, stderr
-    stored = stored_games(db)
-    assert [row[0] for row in stored] == list(range(40))  # every game, once
-    undisturbed, undisturbed_rows = tournament_rows(tmp_path, command)
-    assert json.loads(stdout) == undisturbed and stored == undisturbed_rows
-
-
-def tournament_rows(tmp_path, command):
-    db = tmp_path / "undisturbed.db"
-    local = [part for part in command[:command.index("--db")]] + ["--db", str(db), "-w", "2"]
-    result = subprocess.run(local, capture_output=True, text=True, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout), stored_games(db)
-
-
 def test_an_unknown_executor_is_refused_before_anything_is_stored(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "arena", "tournament", "empty_room", "-b", "random,wallhugger",
-                             "--executor", "dask", "--db", str(tmp_path / "a.db")], capture_output=True, text=True,
-                            cwd=tmp_path)
-    assert result.returncode == 2
+    result = CliRunner().invoke(app, ["tournament", "empty_room", "-b", "random,wallhugger", "--executor", "dask",
+                                      "--db", str(tmp_path / "a.db")])
+    assert result.exit_code == 2
     assert result.stderr.strip().splitlines()[-1] == "error: unknown executor 'dask': choose from local, ray"
     assert not (tmp_path / "a.db").exists()
 
@@ -286,13 +257,11 @@ def test_an_unknown_executor_is_refused_before_anything_is_stored(tmp_path):
 def test_an_experiments_repetitions_come_out_the_same_on_ray(cluster, tmp_path):
     def experiment(name, *extra):
         results = tmp_path / f"{name}.jsonl"
-        done = subprocess.run([sys.executable, "-m", "arena", "experiment", "snafu-scaling", "--strategy", "PR:t=3",
-                               "--strategy", "WR:t=12", "--reps", "3", "--train-games", "30", "--test-games", "10",
-                               "--seed", "2", "--results", str(results), "-f", "json", *extra],
-                              capture_output=True, text=True, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
+        done = arena_here("experiment", "snafu-scaling", "--strategy", "PR:t=3", "--strategy", "WR:t=12", "--reps",
+                          "3", "--train-games", "30", "--test-games", "10", "--seed", "2", "--results", str(results),
+                          "-f", "json", *extra)
         lines = results.read_text().splitlines()
-        return json.loads(done.stdout), lines[0], sorted(lines[1:])
+        return json.loads(done), lines[0], sorted(lines[1:])
 
     on_ray = experiment("ray", "--executor", "ray", "--address", cluster)
     assert on_ray == experiment("local", "--workers", "2")
@@ -310,18 +279,54 @@ def test_an_executor_without_a_task_pool_is_refused_for_experiments():
 
 
 def test_a_league_plays_the_same_games_on_ray_as_on_local_workers(cluster, tmp_path):
+    league, _ = League.create(tmp_path / "local", "tron", ["center_block", "empty_room"], seed=3)
+    alice = league.authenticate(league.add_team("alice"))
+    bob = league.authenticate(league.add_team("bob"))
+    league.submit(alice, shipped_bot(tmp_path / "a", "wallhugger.py"))
+    league.submit(bob, shipped_bot(tmp_path / "b", "random_bot.py"))
+    league.close()
+    shutil.copytree(tmp_path / "local", tmp_path / "ray")  # the same league, twice
     leagues = {}
     for name in ("local", "ray"):
-        league, _ = League.create(tmp_path / name, "tron", ["center_block", "empty_room"], seed=3)
-        alice = league.authenticate(league.add_team("alice"))
-        bob = league.authenticate(league.add_team("bob"))
-        league.submit(alice, shipped_bot(tmp_path / name / "a", "wallhugger.py"))
-        league.submit(bob, shipped_bot(tmp_path / name / "b", "random_bot.py"))
-        league.close()
         executor = ExecutorChoice("ray", cluster) if name == "ray" else ExecutorChoice("local")
-        LeagueLadder(tmp_path / name, executor=executor, workers=2, max_games=6).run()
+        LeagueLadder(tmp_path / name, executor=executor, workers=2, max_games=2).run()  # a game on each worker
         with League.open(tmp_path / name) as played:
             leagues[name] = results(played), [(r.label, r.mu, r.sigma, r.games) for r in played.leaderboard()]
             assert played.workers().executor == name
-    assert len(leagues["ray"][0]) == 6
+    assert len(leagues["ray"][0]) == 2
     assert leagues["ray"] == leagues["local"]
+
+
+def test_the_same_seed_gives_the_same_games_on_ray_as_locally_though_a_node_dies(ray_head, token_env, tmp_path):
+    """A second node joins; its processes are killed while the tournament runs: every game is stored once, the
+    games and standings those of the same tournament on local workers. Last in the module: the cluster may count
+    the dead node's CPUs for a while, and a command that takes one actor per CPU would wait for them."""
+    node = ray_head.join("second", num_cpus=1)  # three actors: two on the head, one here
+    drop_in_bot(tmp_path)  # it exists only here: the cluster gets it with the games
+    db = tmp_path / "ray.db"
+    # the token in $RAY_AUTH_TOKEN here; the other tests give it as a file, $RAY_AUTH_TOKEN_PATH
+    with_token = without_token(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token_env)
+    command = [sys.executable, "-m", "arena", *TOURNAMENT, "--bots-dir", str(tmp_path / "bots"), "-n", "4", "--db",
+               str(db), "--executor", "ray", "--address", ray_head.address]
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               env=with_token)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            with sqlite3.connect(db) as conn:
+                try:
+                    if conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= 4:
+                        break
+                except sqlite3.OperationalError:
+                    pass
+    assert running.poll() is None  # still playing
+    assert stop_processes_under(node, at_once=True) == 1  # its raylet, with what it started
+    stdout, stderr = running.communicate(timeout=300)
+    assert running.returncode == 0, stderr
+    stored = stored_games(db)
+    assert [row[0] for row in stored] == list(range(40))  # every game, once
+    local = json.loads(arena_here(*TOURNAMENT, "--bots-dir", str(tmp_path / "bots"), "-n", "4", "--db",
+                                  str(tmp_path / "local.db"), "-w", "2"))
+    assert stored == stored_games(tmp_path / "local.db")  # first: a game that differs says how
+    assert json.loads(stdout) == local

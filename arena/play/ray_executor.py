@@ -223,6 +223,7 @@ class RayExecutor:
                              f"give --workers {cpus} or fewer, or add nodes")
         self.size = workers or max(cpus, 1)
         self.actors = [self._new_actor() for _ in range(self.size)]
+        self.starting: list[Any] = []  # replacements not known to be up: one may wait for room that never comes
         self.replaced = 0
         self.all_ready = False
 
@@ -276,6 +277,7 @@ class RayExecutor:
             for ref in done:
                 if ref in starting:
                     actor = starting.pop(ref)
+                    self.starting.remove(actor)
                     try:
                         ray.get(ref)
                         idle.append(actor)
@@ -297,6 +299,7 @@ class RayExecutor:
                     self.actors.remove(actor)
                     replacement = self._new_actor()
                     self.actors.append(replacement)
+                    self.starting.append(replacement)
                     starting[replacement.ready.remote()] = replacement
                     self.replaced += 1
                     continue
@@ -314,8 +317,8 @@ class RayExecutor:
     def close(self, terminate: bool = False) -> None:
         """Stop the actors' worker processes and the actors (and the local Ray, if this command started it)."""
         ray = self.ray
-        if not terminate:
-            stopping = [actor.stop.remote() for actor in self.actors]
+        if not terminate:  # a replacement still starting has no game to finish: asking it would wait it out
+            stopping = [actor.stop.remote() for actor in self.actors if not any(actor is s for s in self.starting)]
             ray.wait(stopping, num_returns=len(stopping), timeout=10)
         for actor in self.actors:
             with contextlib.suppress(ray.exceptions.RayError):  # already gone
