@@ -289,8 +289,9 @@ def test_a_sandboxed_python_bot_reads_its_clock_from_the_referee(tmp_path):
     left = _time_left(outcome)
     assert len(left) >= 4, outcome.stderr
     assert 2.0 - 0.25 < left[0] <= 2.0  # the whole bank at the start of the first move (a nap is 0.3 s)
-    assert 2.0 + 0.5 - 0.3 - 0.1 < left[1] <= 2.0 + 0.5 - 0.3  # a nap off, the increment on
-    assert left[2] > left[1] and left[3] == pytest.approx(left[2] + 0.5, abs=0.1)  # no nap: the increment on
+    # a nap off, the increment on (the margins allow for a loaded machine's round trips to the sandbox)
+    assert 2.0 + 0.5 - 0.3 - 0.25 < left[1] <= 2.0 + 0.5 - 0.3
+    assert left[2] > left[1] and left[3] == pytest.approx(left[2] + 0.5, abs=0.2)  # no nap: the increment on
 
 
 @pytest.mark.needs("bwrap")
