@@ -2,6 +2,7 @@
 queue order, a new version's rating carried over, challenges that never touch ratings, the final, and the
 organiser's operations. Games are played for real (in the test's process, or on worker processes)."""
 
+import contextlib
 import json
 import math
 import sqlite3
@@ -10,6 +11,7 @@ import pytest
 
 from arena.cli.main import app
 from arena.league.facade import CHALLENGE, FINAL, RANKED, League
+from arena.league.game_queue import FIRST_OF_MATCH
 from arena.league.models import Organiser, Team
 from arena.stats.ladder_rule import CARRY_SIGMA
 from arena.stats.ratings import SIGMA
@@ -468,3 +470,18 @@ def test_the_league_run_is_a_run_the_other_commands_read(played):
     runs = json.loads(result.stdout)
     assert [(run["name"], run["format"], run["status"], run["games"]) for run in runs] == [
         ("tron league", "league", "running", "16/16")]  # 16 queued: the first 8 matches
+
+
+def test_a_matchs_first_place_is_looked_up_in_an_index_also_in_a_league_made_before_it(league):
+    def plan(conn):
+        return [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + FIRST_OF_MATCH, ("ranked", 1, 0))]
+
+    looked_up = ["SEARCH league_queue USING COVERING INDEX league_queue_match (kind=? AND run_id=? AND match=?)"]
+    assert plan(league.conn) == looked_up
+    league.conn.execute("DROP INDEX league_queue_match")  # a league made before the index
+    folder = league.folder
+    league.close()
+    with contextlib.closing(sqlite3.connect(folder / "arena.db")) as conn:
+        assert plan(conn) == ["SEARCH league_queue USING INDEX league_queue_kind (kind=?)"]  # every ranked game
+    with League.open(folder) as reopened:
+        assert plan(reopened.conn) == looked_up

@@ -45,14 +45,18 @@ def drop(ctx: LeagueContext, ids: Sequence[int]) -> None:
     ctx.conn.executemany("DELETE FROM league_queue WHERE idx = ?", [(idx,) for idx in ids])
 
 
+FIRST_OF_MATCH = "SELECT min(idx) FROM league_queue WHERE kind = ? AND run_id = ? AND match = ?"
+"""The place in the queue of a match's first game: one look-up in the ``league_queue_match`` index, however long
+the queue (a scan of every game queued before, without it)."""
+
+
 def enqueue(ctx: LeagueContext, kind: str, run_id: int, versions: list[int], match: int,
             team_id: int | None = None) -> int:
     """Append one game to the queue (inside a transaction): its map rotates with the match, its seed is the
     league's seed and the match's first place in the queue."""
     idx = int(ctx.get("next_idx", 0))
     ctx.put("next_idx", idx + 1)
-    first = ctx.conn.execute("SELECT min(idx) FROM league_queue WHERE kind = ? AND match = ? AND run_id = ?",
-                             (kind, match, run_id)).fetchone()[0]
+    first = ctx.conn.execute(FIRST_OF_MATCH, (kind, run_id, match)).fetchone()[0]
     seed = game_seed(ctx.settings.seed, idx if first is None else first)
     map_name = ctx.settings.maps[match % len(ctx.settings.maps)]
     ctx.conn.execute("INSERT INTO league_queue (idx, kind, run_id, match, versions, map, seed, team_id, "

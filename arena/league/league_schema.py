@@ -97,6 +97,7 @@ _TABLES = """
         created_at TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS league_queue_kind ON league_queue (kind, idx);
+    CREATE INDEX IF NOT EXISTS league_queue_match ON league_queue (kind, run_id, match);
     CREATE TABLE IF NOT EXISTS league_queue_players (
         version_id INTEGER NOT NULL REFERENCES league_versions (id),
         idx INTEGER NOT NULL REFERENCES league_queue (idx),
