@@ -22,6 +22,18 @@ def test_a_speed_measurement_writes_its_figures_as_json(tmp_path):
     assert all(figure["value"] > 0 for figure in document["figures"])
 
 
+def test_the_queue_lookup_benchmark_times_the_index_and_the_scan(tmp_path):
+    out = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "queue_lookup.py"), "--queued", "200",
+                           "--lookups", "5", "--json", str(out)], check=True, capture_output=True, text=True,
+                          cwd=tmp_path)
+    document = json.loads(out.read_text())
+    assert document["arguments"] == {"queued": 200, "lookups": 5}
+    assert [(figure["name"], figure["unit"]) for figure in document["figures"]] == [
+        ("with the index", "us"), ("without it", "us")]
+    assert done.stdout.splitlines()[0] == "200 ranked games queued, 5 look-ups near the end of the queue"
+
+
 def test_the_two_sides_of_a_tournament_are_timed_apart(tmp_path):
     out = tmp_path / "sides.json"
     subprocess.run([sys.executable, str(REPO / "benchmarks" / "tournament_sides.py"), "--games", "20", "--json",
