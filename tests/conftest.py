@@ -1,3 +1,4 @@
+import compileall
 import json
 import os
 import shutil
@@ -38,6 +39,10 @@ def pytest_configure(config):
     for name in USER_DIRECTORIES:
         environment.setenv(name, str(scratch / name.lower()))
     config.stash[_home] = environment, scratch
+    if not hasattr(config, "workerinput"):
+        # Hundreds of Python processes start during a run (commands, worker pools, sandboxed bots); where
+        # PYTHONDONTWRITEBYTECODE is set, each would compile the package from source again.
+        compileall.compile_dir(Path(__file__).resolve().parents[1] / "arena", quiet=1)
 
 
 def pytest_unconfigure(config):
