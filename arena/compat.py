@@ -12,12 +12,15 @@ This module imports nothing of arena, so any layer may use it.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 MOVED: dict[str, str] = {
     # The league left the web server's package (0.2).
@@ -83,8 +86,10 @@ def new_name(old: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.Loader):
-    """Loads an old name as the module it is now (the same object, keeping its own spec)."""
+class _Alias:
+    """Loads an old name as the module it is now (the same object, keeping its own spec). A loader by its two
+    methods: deriving from :class:`importlib.abc.Loader` would import :mod:`importlib.resources` and more into
+    every process that imports :mod:`arena`, a sandboxed bot's included."""
 
     def __init__(self, target: str):
         self.target = target
@@ -101,15 +106,15 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.own_spec
 
 
-class _OldPaths(importlib.abc.MetaPathFinder):
-    """Finds the old modules of :data:`MOVED`."""
+class _OldPaths:
+    """Finds the old modules of :data:`MOVED` (a meta path finder by its ``find_spec``)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         moved = new_name(fullname)
         if moved is None or (moved not in sys.modules and importlib.util.find_spec(moved) is None):
             return None
-        return importlib.machinery.ModuleSpec(fullname, _Alias(moved))
+        return importlib.machinery.ModuleSpec(fullname, cast("importlib.abc.Loader", _Alias(moved)))
 
 
 def install() -> None:
