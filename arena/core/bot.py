@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import random
 import re
 from collections.abc import Callable
@@ -131,6 +129,8 @@ class FunctionBot(Bot):
 def _keyword_parameters(function: Callable[..., Any], skip: int) -> dict[str, Any]:
     if function is object.__init__:
         return {}
+    import inspect  # here, not at the top: a sandboxed bot's every game imports this module
+
     params = list(inspect.signature(function).parameters.values())[skip:]
     return {
         p.name: (None if p.default is inspect.Parameter.empty else p.default)
@@ -171,12 +171,17 @@ def bot(
 
 def bot_description(cls: type[Bot]) -> str:
     """The first line of the bot's docstring, or an empty string."""
+    import inspect
+
     doc = inspect.getdoc(cls) if cls.__doc__ else ""
     return (doc or "").strip().splitlines()[0] if doc else ""
 
 
 def source_version(path: str | Path | None, obj: object = None) -> str:
     """A short hash of a bot's source: its module file, or the object's own source if it has no file."""
+    import hashlib
+    import inspect
+
     data = b""
     if path is not None:
         try:

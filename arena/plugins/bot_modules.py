@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import inspect
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,7 +178,7 @@ def bots_defined_in(module: ModuleType) -> list[type[Bot]]:
     found = []
     for value in vars(module).values():
         if (
-            inspect.isclass(value)
+            isinstance(value, type)
             and issubclass(value, Bot)
             and value.__module__ == module.__name__
             and value.name
