@@ -8,7 +8,6 @@ stdin and stdout) or ``prepare`` (run the class's ``prepare()`` once, filling it
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
 import sys
@@ -16,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.bot import Bot
-from arena.play.bot_traceback import crash_of
-from arena.play.sandbox.wire import crash_message, line, unpack
+from arena.play.sandbox.wire_format import crash_message, line, unpack
 
 PREPARED = "prepared"
 """The file a successful ``prepare`` run leaves in the compile cache."""
@@ -38,6 +36,8 @@ def load_bot(args: dict[str, Any]) -> type[Bot]:
 
         classes = bots_defined_in(import_bot_module(Path(args["path"])))
     else:
+        import inspect
+
         module = importlib.import_module(args["module"])
         classes = [value for value in vars(module).values()
                    if inspect.isclass(value) and issubclass(value, Bot) and value.name]
@@ -45,6 +45,13 @@ def load_bot(args: dict[str, Any]) -> type[Bot]:
         if cls.name == name:
             return cls
     raise LookupError(f"no bot named {name!r} in {args.get('path') or args.get('module')}")
+
+
+def _crash_of(exc: BaseException) -> Any:
+    """The crash report of ``exc`` (its module imported only when a bot fails)."""
+    from arena.play.bot_traceback import crash_of
+
+    return crash_of(exc)
 
 
 def _send(out: Any, message: dict[str, Any]) -> None:
@@ -64,7 +71,7 @@ def main() -> None:
     except BaseException as exc:  # the bot's failure, reported at the start of its game
         if args.get("mode") == "prepare":
             raise
-        unprepared = (crash_of(exc), " in prepare()")
+        unprepared = (_crash_of(exc), " in prepare()")
     if args.get("mode") == "prepare":
         Path(os.environ["ARENA_COMPILE_CACHE"], PREPARED).write_text("ok\n")
         return
@@ -106,4 +113,4 @@ def main() -> None:
             _send(out, {"type": "failure", "kind": "memory", "detail": f"ran out of memory{where} (MemoryError)"})
         except BaseException as exc:  # the bot's failure, reported to the referee
             if kind != "end":
-                _send(out, crash_message(crash_of(exc), where or None))
+                _send(out, crash_message(_crash_of(exc), where or None))

@@ -8,9 +8,7 @@ lines carry pickles: everything the bot sends back is plain JSON, read as untrus
 
 from __future__ import annotations
 
-import base64
 import json
-import pickle
 from typing import Any
 
 from arena.core.clock import Clock
@@ -18,32 +16,12 @@ from arena.core.failure import BotFailure
 from arena.core.game import MatchInfo, Result
 from arena.play.bot_traceback import Crash
 from arena.play.limits import RemoteCrash
+from arena.play.sandbox.wire_format import line, pack
 from arena.plugins.programs.protocols import Protocol
 
 TEXT_CAP = 4000
 """The longest text of a crash report kept from a bot (message, site, traceback)."""
 FAILURE_KINDS = ("memory", "illegal")
-
-
-def pack(value: Any) -> str:
-    """An object of the arena's, as text for one of the referee's lines."""
-    return base64.b64encode(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).decode("ascii")
-
-
-def unpack(text: str) -> Any:
-    """The object :func:`pack` wrote (only ever called by the runner, on the referee's lines)."""
-    return pickle.loads(base64.b64decode(text))
-
-
-def line(message: dict[str, Any]) -> bytes:
-    """One JSON line."""
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
-
-
-def crash_message(crash: Crash, where: str | None) -> dict[str, Any]:
-    """The runner's report of a bot's exception."""
-    return {"type": "crash", "crash": {"exception": crash.exception, "message": crash.message, "site": crash.site,
-                                       "traceback": crash.traceback}, "where": where}
 
 
 def _text(value: Any) -> str:
