@@ -9,8 +9,9 @@ stopped by what identifies it alone (see tests/ray_cluster.py).
 
 One cluster, a head of two CPUs, serves the module's tests (each process running them starts its own); commands
 whose environment is the module's run in this process against it, and the games they are compared with too. What
-needs a node of its own starts one: a node without bubblewrap (in a cluster of its own), a node that dies (joined
-by the last test, as the cluster counts a dead node's CPUs for a while)."""
+needs a node of its own starts one: a cluster of one node without bubblewrap; and a node without it joins the
+module's cluster for its last two tests, a sandboxed command it refuses and a tournament during which it dies
+(last, as the cluster counts a dead node's CPUs for a while)."""
 
 import json
 import os
@@ -170,26 +171,6 @@ def refused_rows(db):
         return [conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("runs", "games")]
 
 
-@pytest.mark.needs("bwrap")  # this machine has it: the refusal comes from the node
-def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(token_env, tmp_path):
-    """A cluster of one node, without bubblewrap, then with a node that has it too: both times the command
-    stops in one line naming the node and the package, before any game."""
-    drop_in_bot(tmp_path)
-    with ray_cluster(num_cpus=1, env={"PATH": path_without("bwrap", tmp_path / "path")}) as cluster:
-        refusal = ("error: --sandbox needs bubblewrap (bwrap), which is not installed on the Ray node "
-                   f"{cluster.node_ip} ({os.uname().nodename}): apt-get install bubblewrap")
-        for nodes in ("bare", "mixed"):
-            if nodes == "mixed":
-                cluster.join("equipped", num_cpus=1)  # two actors: one on the bare node, one here
-            db = tmp_path / f"{nodes}.db"
-            result = run_tournament(tmp_path, db, "--sandbox", "--executor", "ray", "--address", cluster.address)
-            assert result.returncode == 2 and result.stdout == "", nodes
-            *before, last = result.stderr.strip().splitlines()
-            assert last == refusal, result.stderr
-            assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing else
-            assert refused_rows(db) == [0, 0], nodes
-
-
 def test_more_workers_than_the_cluster_has_cpus_are_refused_in_one_line(cluster, tmp_path):
     drop_in_bot(tmp_path)
     db = tmp_path / "crowded.db"
@@ -215,9 +196,9 @@ def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path
     on_ray = arena_here(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
     assert on_ray == arena_here(*ladder, "--db", "here.db")
     assert [len(json.loads(on_ray)), stored_count("ray.db")] == [7, 12]  # 7 bots, 3 pairings twice (2 games each)
-    sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "6", "--seed", "4"]
+    sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "3", "--seed", "4"]
     on_ray = arena_here(*sprt, "--executor", "ray", "--address", cluster)
-    assert on_ray == arena_here(*sprt) and "pair 6 (12 games)" in on_ray
+    assert on_ray == arena_here(*sprt) and "pair 3 (6 games)" in on_ray
 
 
 def stored_count(db):
@@ -258,7 +239,7 @@ def test_an_experiments_repetitions_come_out_the_same_on_ray(cluster, tmp_path):
     def experiment(name, *extra):
         results = tmp_path / f"{name}.jsonl"
         done = arena_here("experiment", "snafu-scaling", "--strategy", "PR:t=3", "--strategy", "WR:t=12", "--reps",
-                          "3", "--train-games", "30", "--test-games", "10", "--seed", "2", "--results", str(results),
+                          "3", "--train-games", "12", "--test-games", "4", "--seed", "2", "--results", str(results),
                           "-f", "json", *extra)
         lines = results.read_text().splitlines()
         return json.loads(done), lines[0], sorted(lines[1:])
@@ -297,11 +278,48 @@ def test_a_league_plays_the_same_games_on_ray_as_on_local_workers(cluster, tmp_p
     assert leagues["ray"] == leagues["local"]
 
 
-def test_the_same_seed_gives_the_same_games_on_ray_as_locally_though_a_node_dies(ray_head, token_env, tmp_path):
-    """A second node joins; its processes are killed while the tournament runs: every game is stored once, the
-    games and standings those of the same tournament on local workers. Last in the module: the cluster may count
-    the dead node's CPUs for a while, and a command that takes one actor per CPU would wait for them."""
-    node = ray_head.join("second", num_cpus=1)  # three actors: two on the head, one here
+@pytest.fixture(scope="module")
+def bare_path(tmp_path_factory):
+    """A PATH without bubblewrap (see :func:`path_without`)."""
+    return path_without("bwrap", tmp_path_factory.mktemp("bare") / "path")
+
+
+@pytest.fixture(scope="module")
+def bare_node(ray_head, bare_path):
+    """A node of one CPU without bubblewrap, joined to the module's cluster: its temp dir. It plays unsandboxed
+    games as any node does; the cluster has three CPUs from then on, so only the module's last tests use it."""
+    return ray_head.join("bare", num_cpus=1, env={"PATH": bare_path})
+
+
+def refused_for_bubblewrap(tmp_path, db, cluster):
+    """A sandboxed tournament on ``cluster`` stops in one line naming the node without bubblewrap and the
+    package, before any game."""
+    result = run_tournament(tmp_path, db, "--sandbox", "--executor", "ray", "--address", cluster.address)
+    assert result.returncode == 2 and result.stdout == "", db
+    *before, last = result.stderr.strip().splitlines()
+    assert last == ("error: --sandbox needs bubblewrap (bwrap), which is not installed on the Ray node "
+                    f"{cluster.node_ip} ({os.uname().nodename}): apt-get install bubblewrap"), result.stderr
+    assert all(line.startswith("run 1: ") for line in before), result.stderr  # progress: nothing else
+    assert refused_rows(db) == [0, 0], db
+
+
+@pytest.mark.needs("bwrap")  # this machine has it: the refusal comes from the node
+def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(ray_head, bare_path, bare_node, tmp_path):
+    """A cluster of one node, without bubblewrap, then the module's cluster, whose head has it and a node
+    without it has joined: both times the command stops in one line naming the node and the package."""
+    drop_in_bot(tmp_path)
+    with ray_cluster(num_cpus=1, env={"PATH": bare_path}) as bare:
+        refused_for_bubblewrap(tmp_path, tmp_path / "bare.db", bare)
+    refused_for_bubblewrap(tmp_path, tmp_path / "mixed.db", ray_head)  # three actors: one on the bare node
+
+
+def test_the_same_seed_gives_the_same_games_on_ray_as_locally_though_a_node_dies(ray_head, bare_node, token_env,
+                                                                                 tmp_path):
+    """The node without bubblewrap (unsandboxed games need none) is killed while the tournament runs: every game
+    is stored once, the games and standings those of the same tournament on local workers. Last in the module:
+    the cluster may count the dead node's CPUs for a while, and a command that takes one actor per CPU would wait
+    for them."""
+    node = bare_node  # three actors: two on the head, one there
     drop_in_bot(tmp_path)  # it exists only here: the cluster gets it with the games
     db = tmp_path / "ray.db"
     # the token in $RAY_AUTH_TOKEN here; the other tests give it as a file, $RAY_AUTH_TOKEN_PATH
