@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -52,11 +53,21 @@ def _send(out: Any, message: dict[str, Any]) -> None:
     out.flush()
 
 
+def _log_to_stderr() -> None:
+    """What the bot logs with no logging set up of its own goes to its log (stderr) as in the referee's process:
+    ``WARNING:name:message``, from warnings up; a bot's own ``logging.basicConfig()`` still takes over."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+    logging.lastResort = handler
+
+
 def main() -> None:
     """Play one game (or prepare) as the referee's lines say."""
     args = json.loads(sys.argv[-1])
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
+    _log_to_stderr()
     unprepared: tuple[Any, str] | None = None
     try:
         cls = load_bot(args)
