@@ -67,6 +67,7 @@ def main() -> None:
     args = json.loads(sys.argv[-1])
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
+    sys.stdout = sys.stderr  # in order with its stderr and logging, line by line, kept if it is killed
     _log_to_stderr()
     unprepared: tuple[Any, str] | None = None
     try:
