@@ -184,7 +184,7 @@ def test_show_prints_a_game_with_the_stderr_of_its_program_bots(programs):
         f"  player 2: garbage (version {directory_version(programs / 'garbage')})",
         "result: player 2 (garbage) answered 'hello', which is not JSON on move 1",
         "failure: player 2 illegal: answered 'hello', which is not JSON on move 1",
-        "stderr of player 2:",
+        "log of player 2 (garbage):",
         "  about to answer garbage",
     ]
 

@@ -152,7 +152,7 @@ def test_a_worker_kills_and_counts_what_its_bots_left_running(bots_dir, tmp_path
     assert shown.output.splitlines()[-1] == ("2 process(es) the bots started outlived the game and were killed (not "
                                              "known to be one player's)")
     shown = CliRunner().invoke(app, ["show", "1", "3", "--db", str(db)])
-    assert shown.output.splitlines()[-2:] == ["stderr of player 2:",
+    assert shown.output.splitlines()[-2:] == ["log of player 2 (forker):",
                                               "  [1 process(es) it started outlived its game and were killed]"]
 
 
@@ -195,7 +195,7 @@ def test_arena_play_says_what_the_bots_left_running(bots_dir):
     result = CliRunner().invoke(app, ["play", "forker", "random", "--bots-dir", str(bots_dir), "--quiet",
                                       "--seed", "3"])
     assert result.exit_code == 0, result.output
-    assert "player 1 (forker): 1 process(es) it started outlived its game and were killed" in result.output
+    assert "Log of player 1 (forker):\n  [1 process(es) it started outlived its game and were killed]" in result.output
     result = CliRunner().invoke(app, ["play", "forker", "popener", "--bots-dir", str(bots_dir), "--quiet"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == ("2 process(es) the bots started outlived the game and were killed "

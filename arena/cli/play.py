@@ -35,7 +35,6 @@ from arena.play.referee import MatchOutcome, play, replay_position
 from arena.play.sandbox import SandboxLimits
 from arena.play.sandbox.players import SandboxedBots
 from arena.play.strays import swept
-from arena.plugins.programs.survivors import left_running
 from arena.report.time_use import time_use_lines
 from arena.storage.sources import use_stored_versions
 from arena.tournament.single_game import single_game
@@ -124,8 +123,9 @@ def _print_result(outcome: MatchOutcome, specs: Sequence[BotSpec], names: Sequen
                       highlight=False)
             out.print(failure.traceback, markup=False, highlight=False, soft_wrap=True)
     for seat, text in sorted(outcome.stderr.items()):
-        for line in left_running(text):
-            out.print(f"{player_name(seat)} ({escape(specs[seat].label)}): {escape(line)}", style="dim", soft_wrap=True)
+        out.print(f"Log of {player_name(seat)} ({escape(specs[seat].label)}):", style="dim", highlight=False)
+        for line in text.rstrip("\n").splitlines():
+            out.print(f"  {line}", style="dim", markup=False, highlight=False, soft_wrap=True)
     if outcome.strays:
         out.print(f"{outcome.strays} process(es) the bots started outlived the game and were killed (not known to be "
                   "one player's)", style="dim", soft_wrap=True)

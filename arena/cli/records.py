@@ -19,7 +19,7 @@ from arena.cli.players import seat_names, with_bot_names
 from arena.core.clock import DEFAULT_TIME_LIMIT, TimeControl, check_time_limit
 from arena.core.errors import ArenaError
 from arena.plugins.registry import PluginConfig, Registry
-from arena.report.replay_page import build_replay_html, write_game_pages
+from arena.report.replay_page import build_replay_html, log_lines, write_game_pages
 from arena.storage.replay import CheckReport, RecordError, check, check_records, load_records, new_game, validate
 from arena.storage.rerun import rerun
 from arena.storage.store import Store
@@ -235,3 +235,5 @@ def _play_back(record: dict[str, Any], registry: Any, delay: float, step: bool, 
     out.print(f"[bold]Result:[/] {escape(ranks)} (rank 1 is best)", soft_wrap=True)
     out.print(f"[bold]Reason:[/] {escape(with_bot_names(record['result'].get('reason', ''), labels))}",
               soft_wrap=True)
+    for line in log_lines(record):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -24,7 +24,7 @@ from arena.cli.format_options import OutputFormatOption, output_format, show_sta
 from arena.cli.panels import RESULTS
 from arena.cli.time_use import print_time_use
 from arena.core.errors import ArenaError
-from arena.report.replay_page import build_replay_html
+from arena.report.replay_page import build_replay_html, log_lines
 from arena.report.time_use import time_use_lines
 from arena.storage.history import Recomputed, recompute
 from arena.storage.queries import HistoryPoint, leaderboard, rating_history, run_standings, run_summaries
@@ -50,7 +50,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
                                                          show_default=False)] = None,
                  game_number: Annotated[int | None, typer.Argument(
                      metavar="GAME", help="One game of the run, by its number (as arena replay RUN GAME takes it): "
-                     "its players, result, failures and the stderr of its program bots (with --html, its replay page).",
+                     "its players, result, failures and each bot's log (with --html, its replay page).",
                      show_default=False)] = None,
                  db: Db = None, formats: OutputFormatOption = None,
                  html_file: Annotated[Path | None, typer.Option(
@@ -89,7 +89,7 @@ def show_command(run: Annotated[int | None, typer.Argument(help="The run to show
 
 
 def game_summary(run_id: int, game: int, record: dict[str, Any]) -> str:
-    """One stored game in words: its players, result, each failure, what each program bot wrote to stderr, and the
+    """One stored game in words: its players, result, each failure, each bot's log (its prints and stderr), and the
     processes its bots left running."""
     lines = [f"run {run_id}, game {game}: {record['game']} on {(record.get('map') or {}).get('name', '-')}, "
              f"seed {record['seed']}, {len(record['turns'])} turns"]
@@ -100,9 +100,7 @@ def game_summary(run_id: int, game: int, record: dict[str, Any]) -> str:
         lines.append(f"failure: player {failure['seat'] + 1} {failure['kind']}: {failure['detail']}")
     if record.get("time_control"):  # a game under a clock: how each bot spent it
         lines.extend(time_use_lines(record, [f"player {p['seat'] + 1} ({p['bot']})" for p in record["players"]]))
-    for seat, text in sorted((record.get("stderr") or {}).items(), key=lambda item: int(item[0])):
-        lines.append(f"stderr of player {int(seat) + 1}:")
-        lines.extend(f"  {line}" for line in text.rstrip("\n").splitlines())
+    lines.extend(log_lines(record))
     if record.get("strays"):
         lines.append(f"{record['strays']} process(es) the bots started outlived the game and were killed (not known "
                      "to be one player's)")

@@ -21,6 +21,7 @@ from arena.core.clock import Clock
 from arena.core.cputime import process_tree_cpu
 from arena.core.exit_status import describe_exit
 from arena.core.game import MatchInfo, Result
+from arena.play.bot_logs import CappedLog, SeatLogs, seat_logs
 from arena.play.bot_traceback import Crash, crash_of
 from arena.play.clocks import stop_after
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit
@@ -40,13 +41,21 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     apply_memory_limit(memory_limit)
+    with seat_logs(1) as logs:  # what the bot prints or logs in a call goes back with the call's answer
+        _answer_calls(conn, config, spec, logs)
+
+
+def _answer_calls(conn: Connection, config: PluginConfig, spec: BotSpec, logs: SeatLogs) -> None:
     entry = load_registry(config).bot(spec.name)
     unprepared: Crash | None = None  # why prepare() failed, reported at the first start
+    logs.enter(0)
     try:
         entry.cls.prepare()
     except BaseException as exc:  # the bot's failure, reported to the referee
         unprepared = crash_of(exc)
-    conn.send(("ready", None))
+    finally:
+        logs.leave()
+    conn.send(("ready", None, logs.take(0)))
     player: Bot | None = None
     sweeping = is_swept(entry)
     watch: StrayWatch | None = None  # of the game in progress, if it is swept
@@ -56,6 +65,7 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
             kind, payload = conn.recv()
         except EOFError:
             return
+        logs.enter(0)
         try:
             if kind == "start" and unprepared is not None:
                 answer: tuple[str, Any] = ("crash", (unprepared, " in prepare()"))
@@ -86,10 +96,13 @@ def _serve(conn: Connection, config: PluginConfig, spec: BotSpec, memory_limit: 
             answer = ("failure", ("memory", "ran out of memory in its own process (MemoryError)"))
         except BaseException as exc:  # the bot's failure, reported to the referee
             answer = ("crash", (crash_of(exc), None))
+        finally:
+            logs.leave()
+        log = logs.take(0)
         try:
-            conn.send(answer)
+            conn.send((*answer, log))
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            conn.send(("failure", ("illegal", f"answered with something that cannot be sent ({exc})")))
+            conn.send(("failure", ("illegal", f"answered with something that cannot be sent ({exc})"), log))
 
 
 class BotProcess:
@@ -99,6 +112,12 @@ class BotProcess:
         self.spec, self.config, self.limits = spec, config, limits
         self.process: Any = None
         self.conn: Connection | None = None
+        self.log = CappedLog()
+        """What the bot printed or logged in its calls of the game in progress (since :meth:`new_log`)."""
+
+    def new_log(self) -> None:
+        """Start the log of a new game."""
+        self.log = CappedLog()
 
     def ensure_running(self) -> None:
         """Start the process if it isn't running, and wait until it is ready to play."""
@@ -114,7 +133,10 @@ class BotProcess:
         child.close()
         self.conn = parent
         try:
-            ready = parent.poll(START_SECONDS) and parent.recv()[0] == "ready"
+            answer: tuple[str, Any, str] = parent.recv() if parent.poll(START_SECONDS) else ("", None, "")
+            ready = answer[0] == "ready"
+            if ready and answer[2]:
+                self.log.write(answer[2])  # what its prepare() wrote
         except (EOFError, OSError):
             ready = False
         if not ready:
@@ -130,7 +152,9 @@ class BotProcess:
             if not self.conn.poll(seconds):
                 self.kill()
                 raise MoveTimeout
-            answer, value = self.conn.recv()
+            answer, value, log = self.conn.recv()
+            if log:
+                self.log.write(log)
         except (EOFError, OSError, BrokenPipeError):
             code = self.stop_dead()
             raise BotFailure("crash", f"killed its own process ({code})") from None
@@ -172,6 +196,8 @@ class IsolatedBot(Bot):
         self.time_limit = 1.0
         self.clock = Clock(time_limit=1.0)
         self.startup_failure: BotFailure | None = None
+        self.left_running = 0
+        process.new_log()  # of this game
         try:
             process.ensure_running()  # before the game, so starting up never counts against a move
         except BotFailure as failure:
@@ -197,9 +223,13 @@ class IsolatedBot(Bot):
 
     def finish(self, result: Result) -> None:
         """Tell the bot's process how the game ended; note how many processes the bot left running, killed there."""
-        left_running = self.bot_process.call("finish", result, self.time_limit + self.bot_process.limits.grace)
-        if left_running:
-            self.stderr_log = with_stray_note("", left_running)
+        self.left_running = self.bot_process.call("finish", result, self.time_limit + self.bot_process.limits.grace)
+
+    @property
+    def stderr_log(self) -> str:
+        """What the bot printed or logged in its calls of this game, with a note of the processes it left running."""
+        log = self.bot_process.log.text()
+        return with_stray_note(log, self.left_running) if self.left_running else log
 
 
 class IsolatedBots:

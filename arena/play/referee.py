@@ -24,6 +24,7 @@ from arena.core.failure import Failure
 from arena.core.game import DeferredGenerator, Game, MatchInfo, Result, forfeit_ranks, player_name
 from arena.core.maps import GameMap
 from arena.core.records import build_record
+from arena.play.bot_logs import SeatLogs, joined, seat_logs
 from arena.play.bot_setup import NoGuard, construct, seat_version, setup_calls
 from arena.play.bot_traceback import crash_of
 from arena.play.clocks import add_clocks, allowed_time, out_of_time, start_budget
@@ -180,15 +181,17 @@ def referee(
     labels: Sequence[str],
     on_turn: Callable[[Game, Mapping[int, Any]], None] | None = None,
     guard: MoveGuard | NoGuard | None = None,
+    logs: SeatLogs | None = None,
 ) -> Refereed:
     """Drive ``game`` to its end with ``bots``; return its result, turns, failures and thinking times.
 
     Every call into a bot runs under ``guard`` (see :mod:`arena.play.limits`), so a bot that overruns is
     interrupted; any exception a bot raises, ``SystemExit`` included, is its own failure. Each move is
     timed and charged by the bot's clock (``infos[seat].clock``); ``time_limit`` is the budget of
-    ``start()`` and ``finish()``.
+    ``start()`` and ``finish()``. With ``logs``, what each bot prints or logs in its calls goes to its seat's log.
     """
     guard = guard or NoGuard()
+    enter, leave = (logs.enter, logs.leave) if logs is not None else (_no_log, _no_log_left)
     failures: dict[int, Failure] = {}
     think = [0.0] * game.num_seats
     longest = [0.0] * game.num_seats
@@ -206,6 +209,7 @@ def referee(
         player.rng = info.rng
         for call, where, seconds in setup_calls(player, info, time_limit):
             guard.begin(seat, seconds)
+            enter(seat)
             try:
                 call()
             except KeyboardInterrupt:
@@ -214,6 +218,7 @@ def referee(
                 failures[seat] = _failure(exc, where)
                 break
             finally:
+                leave()
                 guard.end()
 
     turns: list[dict[int, Any]] = []
@@ -235,6 +240,7 @@ def referee(
                 if not timing.own_reading:
                     started = timing.reading()
                 wall_started = perf_counter() if timing.cpu else started
+            enter(seat)
             try:
                 if plain:  # begin(), the call, end() in one
                     action = run(seat, timing.budget, started, timing.call, obs, timing.rng)  # type: ignore[arg-type]
@@ -243,9 +249,11 @@ def referee(
                 else:
                     action = timing.call(obs, timing.rng)
             except KeyboardInterrupt:
+                leave()
                 end()
                 raise
             except BaseException as exc:
+                leave()
                 end()
                 spent = max(0.0, timing.reading() - started)  # a process that died reads as no CPU time at all
                 think[seat] += spent
@@ -253,6 +261,7 @@ def referee(
                 failures[seat] = _failure(exc, _on_move(turns), perf_counter() - wall_started,
                                           allowed_time(seat_clock))
                 continue
+            leave()
             if plain:
                 spent = perf_counter() - started
             else:
@@ -289,6 +298,7 @@ def referee(
         if type(player).finish is Bot.finish:
             continue  # nothing to call: Bot's finish() does nothing
         guard.begin(seat, time_limit)
+        enter(seat)
         try:
             player.finish(result)
         except KeyboardInterrupt:
@@ -296,8 +306,17 @@ def referee(
         except BaseException:  # a bot failing after the game cannot change its result
             pass
         finally:
+            leave()
             guard.end()
     return Refereed(result, turns, failures, think, longest, left)
+
+
+def _no_log(seat: int) -> None:
+    """No log to write to: output goes where it goes."""
+
+
+def _no_log_left() -> None:
+    """No log to leave."""
 
 
 def _on_move(turns: Sequence[Any]) -> str:
@@ -349,23 +368,12 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
     if len(setup.bots) != game.num_seats:
         raise ArenaError(f"{setup.game} on this map has {game.num_seats} seats but {len(setup.bots)} bots were given")
     entries = [registry.bot(spec.name) for spec in setup.bots]
-    move_seconds = setup.move_seconds()
-    stacks: list[SeatStack | None] = [None] * len(entries)
-    if make_bot is not None:
-        bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
-    else:
-        stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
-                  for seat, entry in enumerate(entries)]
-        bots = [construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat])
-                for seat, spec in enumerate(setup.bots)]
-    labels = [spec.label for spec in setup.bots]
-    infos = [
-        MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
-                  setup.game_map.name if setup.game_map else None, setup.seed, move_seconds,
-                  bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
-        for seat in range(game.num_seats)
-    ]
-    refereed = referee(game, bots, infos, move_seconds, labels, on_turn, guard)
+    with seat_logs(len(setup.bots)) as logs:
+        bots, stacks, refereed = _construct_and_referee(setup, registry, game, entries, logs, on_turn, guard,
+                                                        make_bot)
+    captured = logs.texts()
+    stderr = {seat: text for seat, player in enumerate(bots)
+              if (text := joined(captured.get(seat, ""), getattr(player, "stderr_log", "")))}
     outcome = MatchOutcome(
         index=setup.index,
         ranks=refereed.result.ranks,
@@ -377,7 +385,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         failures=refereed.failures,
         think_time=tuple(refereed.think_time),
         duration=time.perf_counter() - started,
-        stderr={seat: log for seat, player in enumerate(bots) if (log := getattr(player, "stderr_log", ""))},
+        stderr=stderr,
         max_think=tuple(refereed.max_think),
         clocks=tuple(refereed.clocks),
     )
@@ -386,6 +394,32 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         if call.failures:
             outcome = replace(outcome, hook_errors=tuple(_hook_error(failure) for failure in call.failures))
     return outcome
+
+
+def _construct_and_referee(setup: MatchSetup, registry: Registry, game: Game, entries: Sequence[Any],
+                           logs: SeatLogs, on_turn: Callable[[Game, Mapping[int, Any]], None] | None,
+                           guard: MoveGuard | None, make_bot: Callable[[BotSpec, int], Bot] | None
+                           ) -> tuple[list[Bot], list[SeatStack | None], Refereed]:
+    """Build the game's bots (each constructor a call into its bot, logged as one) and referee the game."""
+    move_seconds = setup.move_seconds()
+    stacks: list[SeatStack | None] = [None] * len(entries)
+    if make_bot is not None:
+        bots = [make_bot(spec, seat) for seat, spec in enumerate(setup.bots)]
+    else:
+        stacks = [None if is_arena_code(entry) else SeatStack.for_seat(seat)
+                  for seat, entry in enumerate(entries)]
+        bots = []
+        for seat, spec in enumerate(setup.bots):
+            with logs.calling(seat):
+                bots.append(construct(entries[seat], spec, seat, move_seconds, guard, stacks[seat]))
+    labels = [spec.label for spec in setup.bots]
+    infos = [
+        MatchInfo(setup.game, seat, game.num_seats, game.role_of(seat), dict(setup.options),
+                  setup.game_map.name if setup.game_map else None, setup.seed, move_seconds,
+                  bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
+        for seat in range(game.num_seats)
+    ]
+    return bots, stacks, referee(game, bots, infos, move_seconds, labels, on_turn, guard, logs)
 
 
 def forfeit_outcome(setup: MatchSetup, registry: Registry, seat: int | None, failure: Failure) -> MatchOutcome:

@@ -117,6 +117,32 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
     }
 
 
+def seat_logs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's log the record keeps (what its bot printed, logged or wrote to stderr, capped), by seat:
+    ``{"seat": 0, "name": "player 1 (talky)", "text": ...}``."""
+    logs = record.get("stderr")
+    if not isinstance(logs, dict):
+        return []
+    bots = {int(p.get("seat", index)): str(p.get("bot", "?")) for index, p in enumerate(record.get("players", []))}
+    found = []
+    for key, text in logs.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            continue
+        found.append({"seat": seat, "name": f"player {seat + 1} ({bots.get(seat, '?')})", "text": str(text)})
+    return sorted(found, key=lambda log: log["seat"])
+
+
+def log_lines(record: dict[str, Any]) -> list[str]:
+    """Each seat's log the record keeps, its lines indented under ``log of player N (bot):``."""
+    lines = []
+    for log in seat_logs(record):
+        lines.append(f"log of {log['name']}:")
+        lines.extend(f"  {line}" for line in log["text"].rstrip("\n").splitlines())
+    return lines
+
+
 def page_title(record: dict[str, Any]) -> str:
     """``tron on empty_room: steady vs random``."""
     game_map = (record.get("map") or {}).get("name")
@@ -134,7 +160,8 @@ def build_replay_html(record: dict[str, Any], registry: Registry, back_link: str
     """The self-contained replay page of one record; ``back_link`` (a relative address) adds a link back.
     With ``static_url`` (a server's), the page links the stylesheet and script from there instead of inlining."""
     return render("replay.html", title=page_title(record), back_link=back_link,
-                  data_json=Markup(_json_for_script(replay_data(record, registry))), static_url=static_url)
+                  data_json=Markup(_json_for_script(replay_data(record, registry))), static_url=static_url,
+                  logs=seat_logs(record))
 
 
 @dataclass(frozen=True)

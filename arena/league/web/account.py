@@ -107,7 +107,8 @@ def _render_team(request: Request, web: WebState, league: League, team: Team, se
     return render(request, web, league, "team.html", who=team, session=session, status=status, team=team,
                   versions=versions, bots=bots, opponents=opponents, limits=web.limits,
                   server_url=str(request.base_url).rstrip("/"), challenge_games=league.settings.challenge_games,
-                  failures=data.failures(league, team), **context)
+                  failures=data.failures(league, team), logs=data.logs(league, team),
+                  log_games=data.LOG_GAMES, **context)
 
 
 @router.post("/team/submit")

@@ -86,11 +86,13 @@ def _private(who: Identity | None) -> dict[str, str]:
 
 @router.get("/team", summary="Your team")
 def get_team(request: Request) -> dict[str, Any]:
-    """The team of the token: its submissions with their build logs."""
+    """The team of the token: its submissions with their build logs, and its bots' logs of their recent games
+    (what each printed, logged or wrote to stderr; never another team's)."""
     web = web_state(request)
     league = web.league()
     team = api_team(request, league)
-    return {"team": team.name, "versions": [views.version(v, with_log=True) for v in league.versions(team)]}
+    return {"team": team.name, "versions": [views.version(v, with_log=True) for v in league.versions(team)],
+            "logs": data.logs(league, team)}
 
 
 @router.post("/submissions", status_code=201, summary="Submit a bot")

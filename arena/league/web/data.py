@@ -101,6 +101,32 @@ def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[s
     return sorted(found, key=lambda f: -f["game"])
 
 
+LOG_GAMES = 10
+"""How many of each bot's newest games the team page lists the logs of."""
+
+
+def logs(league: League, team: Team, games_per_bot: int = LOG_GAMES) -> list[dict[str, Any]]:
+    """The logs of ``team``'s own bots in their recent games, newest first: what each printed, logged or wrote to
+    stderr in the game (capped). Never another team's seat, even in the same game."""
+    found = []
+    for name in sorted({v.bot for v in league.versions(team)}):
+        try:
+            recent = league.games(f"{team.name}/{name}", games_per_bot)
+        except ArenaError:
+            continue
+        for info in recent:
+            seats = [index for index, player in enumerate(info.seats)
+                     if player.team == team.name and player.bot == name]
+            kept = league.game_record(info.id).get("stderr") or {}
+            for index in seats:
+                text = kept.get(str(index))
+                if text:
+                    player = info.seats[index]
+                    found.append({"game": info.id, "seat": index, "label": player.label, "number": player.number,
+                                  "log": text})
+    return sorted(found, key=lambda log: (-log["game"], log["seat"]))
+
+
 SPARKLINE_POINTS = 40
 """How many of a bot's newest ratings its leaderboard sparkline draws."""
 CHART_POINTS = 400

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -59,11 +60,22 @@ def _send(out: Any, message: dict[str, Any]) -> None:
     out.flush()
 
 
+def _log_to_stderr() -> None:
+    """What the bot logs with no logging set up of its own goes to its log (stderr) as in the referee's process:
+    ``WARNING:name:message``, from warnings up; a bot's own ``logging.basicConfig()`` still takes over."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+    logging.lastResort = handler
+
+
 def main() -> None:
     """Play one game (or prepare) as the referee's lines say."""
     args = json.loads(sys.argv[-1])
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
+    sys.stdout = sys.stderr  # in order with its stderr and logging, line by line, kept if it is killed
+    _log_to_stderr()
     unprepared: tuple[Any, str] | None = None
     try:
         cls = load_bot(args)

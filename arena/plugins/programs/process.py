@@ -19,11 +19,12 @@ from collections.abc import Sequence
 
 from arena.core.exit_status import describe_exit
 from arena.core.failure import BotFailure
+from arena.play.bot_logs import LOG_CAP, CappedLog
 from arena.plugins.programs.survivors import MARK, kill_marked, new_mark
 
 MAX_LINE = 1 << 20
 """The longest line a program may write (bytes): a Tron turn in JSON is a few kilobytes."""
-STDERR_CAP = 64 << 10
+STDERR_CAP = LOG_CAP
 """How much of a program's stderr is kept with the game: its first quarter from the start, the rest from the end
 (where a crash's message is)."""
 EXIT_WAIT = 0.5
@@ -47,9 +48,7 @@ class ProgramProcess:
         self.argv = list(argv)
         self.max_line = max_line
         self.stderr_cap = stderr_cap
-        self._stderr = bytearray()
-        self._stderr_tail = bytearray()
-        self._stderr_dropped = 0
+        self._stderr = CappedLog(stderr_cap, "stderr")
         self._pending = bytearray()
         self.mark: str | None = None
         self.survivors = 0
@@ -145,13 +144,7 @@ class ProgramProcess:
             if not chunk:
                 self._err_open = False
                 return
-            room = max(self.stderr_cap // 4 - len(self._stderr), 0)
-            self._stderr += chunk[:room]
-            self._stderr_tail += chunk[room:]
-            excess = len(self._stderr_tail) - (self.stderr_cap - self.stderr_cap // 4)
-            if excess > 0:
-                del self._stderr_tail[:excess]
-                self._stderr_dropped += excess
+            self._stderr.add(chunk)
 
     def _ended(self, how: str) -> BotFailure:
         try:
@@ -165,10 +158,7 @@ class ProgramProcess:
     def stderr_text(self) -> str:
         """Everything kept of the program's stderr (its start and its end), with a note of how much was dropped
         between them past the cap."""
-        if not self._stderr_dropped:
-            return (self._stderr + self._stderr_tail).decode("utf-8", "replace")
-        head, tail = (part.decode("utf-8", "replace") for part in (self._stderr, self._stderr_tail))
-        return f"{head}\n[{self._stderr_dropped} bytes of stderr dropped here]\n{tail}"
+        return self._stderr.text()
 
     def close(self, wait: float = EXIT_WAIT) -> str:
         """Close the program's stdin, give it ``wait`` seconds to exit, then kill its process group.
