@@ -269,7 +269,7 @@ def final_bracket(ctx: LeagueContext) -> dict[str, Any] | None:
         matches.append({"id": state.spec.id, "bracket": state.spec.bracket, "round": state.spec.round,
                         "status": "playing" if state.status == "ready" and state.spec.id in rows else state.status,
                         "a": who(state.a), "b": who(state.b), "score_a": score_a, "score_b": score_b,
-                        "winner": who(state.winner) if state.status == "decided" else None,
+                        "winner": who(state.winner) if state.status in ("decided", "bye") else None,
                         "decided_by": rule,
                         "games": [{"id": idx, "finished": idx not in unfinished} for idx in json.loads(ids)]})
     champion = brackets.champion(states)
