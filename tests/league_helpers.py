@@ -25,11 +25,12 @@ def shipped_bot(folder: Path, name: str) -> Path:
 
 
 def play_in_process(league: League, games: int) -> list[int]:
-    """Play the league's next ``games`` games as the ladder's turns would (queue ranked matches once none
-    waits, play the waiting games in queue order), from this process, every bot in its sandbox as the ladder
-    plays it; returns the ids stored."""
+    """Play the league's next ``games`` games as the ladder's turns would (queue a bracket final's next wave
+    once its games are played, queue ranked matches once none waits, play the waiting games in queue order),
+    from this process, every bot in its sandbox as the ladder plays it; returns the ids stored."""
     stored: list[int] = []
     while len(stored) < games:
+        league.advance_final()
         if not league.waiting((RANKED,)):
             league.schedule_ranked(PLAN_AHEAD)
         batch = league.waiting()[:games - len(stored)]

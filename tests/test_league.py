@@ -368,9 +368,12 @@ def test_the_change_stamp_moves_with_what_the_pages_show_and_only_with_it(submit
     assert league.change_stamp() == submitted  # as before the pause; a queued game shows on no cached page
     play_in_process(league, 1)
     played = league.change_stamp()
-    assert empty == (None, None, None, "false")
-    assert submitted == (None, 3, "1,3,2", "false") and paused == (None, 3, "1,3,2", "true")
-    assert played == (1, 3, "1,3,2", "false")
+    assert empty == (None, None, None, "false", None, "0/0")
+    assert submitted == (None, 3, "1,3,2", "false", None, "0/0")
+    assert paused == (None, 3, "1,3,2", "true", None, "0/0")
+    assert played == (1, 3, "1,3,2", "false", None, "0/0")
+    league.start_final(games=1, fmt="double-elimination")  # a bracket's queued matches show on its page
+    assert league.change_stamp()[4:] == ("2", "1/0")
 
 
 @pytest.mark.needs("bwrap")

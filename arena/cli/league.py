@@ -267,27 +267,37 @@ def challenge_command(
 
 @league_app.command("final")
 @user_errors
-def final_command(folder: Folder, deadline: Annotated[str | None, typer.Option(
+def final_command(
+    folder: Folder,
+    deadline: Annotated[str | None, typer.Option(
         help="Close submissions at this time (ISO, UTC unless it says) and play the final then [default: now].",
-        show_default=False)] = None) -> None:
-    """Close submissions and play the final: a round robin of the active versions, in its own table."""
+        show_default=False)] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", show_default=False,
+        help="Games a pairing plays, seat orders and maps in turn [default: one per seat order and map].")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="round-robin, single-elimination or double-elimination (a bracket seeded by the ladder; "
+                         "two-player games).")] = "round-robin",
+) -> None:
+    """Close submissions and play the final: a round robin or a bracket of the active versions, in its own table."""
     with League.open(folder) as league:
-        queued = league.start_final(deadline)
-    err.print(f"the final is queued: {queued} games" if queued else
-              f"submissions close at {deadline}; the ladder queues the final then", highlight=False)
+        queued = league.start_final(deadline, games, fmt)
+    err.print(f"the final ({fmt}) is queued: {queued} games" + (" in its first round" if fmt != "round-robin" else "")
+              if queued else f"submissions close at {deadline}; the ladder queues the final then", highlight=False)
 
 
 @league_app.command("final-table")
 @user_errors
 def final_table_command(folder: Folder, formats: OutputFormatOption = None) -> None:
-    """The final's table: points (a win 1, a draw 1/2), W-D-L and the final's own rating."""
+    """The final's table: points (a win 1, a draw 1/2), W-D-L, the final's own rating, and the tiebreak that put
+    each bot ahead of the next."""
     fmt = output_format(formats)
     with League.open(folder) as league:
         table = league.final_table()
         left = len(league.waiting(("final",)))
-    rows = [[str(r.rank), r.label, str(r.number), f"{r.points:g}", str(r.games), f"{r.wins}-{r.draws}-{r.losses}",
-             f"{r.mu:.2f} ± {r.sigma:.2f}"] for r in table]
-    emit_table(["rank", "bot", "version", "points", "games", "W-D-L", "mu ± σ"], rows, fmt,
+    rows = [[str(r.rank), r.label, str(r.number), str(r.seed), f"{r.points:g}", str(r.games),
+             f"{r.wins}-{r.draws}-{r.losses}", f"{r.mu:.2f} ± {r.sigma:.2f}", r.tiebreak] for r in table]
+    emit_table(["rank", "bot", "version", "seed", "points", "games", "W-D-L", "mu ± σ", "tiebreak"], rows, fmt,
                "final" + (f" ({left} games still to play)" if left else ""), names=("bot",))
 
 

@@ -291,21 +291,43 @@ class League:
         request and :attr:`LeagueSettings.challenge_waiting` waiting per team."""
         return scheduling.challenge(self.ctx, team, bot, opponent, games)
 
-    def start_final(self, deadline: str | None = None) -> int:
-        """Close submissions and play the final: a round robin of the active versions (every group of
-        players on every map, in every seat rotation), its own run and table. With ``deadline`` (ISO time,
-        UTC), submissions close then and the ladder queues the final once it has passed; returns how many
-        games were queued now."""
-        return final.start_final(self.ctx, deadline)
+    def start_final(self, deadline: str | None = None, games: int | None = None, fmt: str | None = None) -> int:
+        """Close submissions and play the final (see :mod:`arena.league.final`): ``fmt`` ``round-robin`` (every
+        group of players, the default), ``single-elimination`` or ``double-elimination`` (a bracket seeded by
+        the ladder), ``games`` games a pairing (default: one per seat order and map), in its own run and table.
+        With ``deadline`` (ISO time, UTC), submissions close then and the ladder queues the final once it has
+        passed; returns how many games were queued now."""
+        return final.start_final(self.ctx, deadline, games, fmt)
 
     def final_due(self) -> bool:
         """Whether a deadline has passed with the final not queued yet (the ladder then queues it)."""
         return final.final_due(self.ctx)
 
+    def advance_final(self) -> int:
+        """A bracket final's next wave, once none of its games is waiting (the ladder calls it every turn);
+        returns how many games were queued."""
+        return final.advance_final(self.ctx)
+
+    def final_started(self) -> bool:
+        """Whether the final has been queued."""
+        return self.ctx.get("final_run") is not None
+
     def final_table(self) -> list[FinalRow]:
-        """The final's table: points, W-D-L and the final's own TrueSkill rating (its games alone), best
-        first by points, then rating; an error if there is no final."""
+        """The final's table, best first, each row with the tiebreak that put it ahead of the next (see
+        :mod:`arena.league.final`); an error if there is no final."""
         return final.final_table(self.ctx)
+
+    def final_table_rows(self) -> list[dict[str, Any]]:
+        """The final's table as plain dicts, the ``tiebreak`` column included (what exports write)."""
+        return final.final_table_rows(self.ctx)
+
+    def final_bracket(self) -> dict[str, Any] | None:
+        """A bracket final's matches as they stand (``None`` for a round robin)."""
+        return final.final_bracket(self.ctx)
+
+    def final_summary(self) -> dict[str, Any]:
+        """The final for the API: format, games a pairing, games waiting, table and bracket."""
+        return final.final_summary(self.ctx)
 
     def recompute(self) -> int:
         """Rate every stored ranked game again from scratch, in queue order, leaving out the games of

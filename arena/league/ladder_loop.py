@@ -1,6 +1,7 @@
 """The league's ladder: plays the league's queue continuously through an executor, in a background thread.
 
-Each turn of its loop: queue the final if its deadline has passed; once no ranked game is waiting, queue
+Each turn of its loop: queue the final if its deadline has passed (and a bracket final's next wave once its
+games so far are played); once no ranked game is waiting, queue
 the next :data:`~arena.league.facade.PLAN_AHEAD` ranked matches (:meth:`League.schedule_ranked`, by the
 matchmaking rule, from the ratings after every ranked game queued before them: so the games a league plays
 do not depend on the number of workers or their speed); play the waiting games in queue order (the
@@ -152,6 +153,7 @@ class LeagueLadder:
         """Play one batch of waiting games; ``False`` if there was nothing to play."""
         if league.final_due():
             league.start_final()
+        league.advance_final()
         if not league.waiting((RANKED,)):
             league.schedule_ranked(PLAN_AHEAD)
         batch = league.waiting()[:BATCH]

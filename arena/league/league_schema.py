@@ -15,13 +15,16 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
   holds it (same run, same index). ``league_queue_players`` indexes it by version.
 - ``league_workers``: what the running ladder reports about its executor.
+- ``league_final_matches``: a bracket final's matches queued so far: their players, games (queue ids) and,
+  once decided, winner, scores and the rule that decided it (added in version 2; a league made before gets it
+  when opened, its final a round robin).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-LEAGUE_SCHEMA_VERSION = 1
+LEAGUE_SCHEMA_VERSION = 2
 
 _TABLES = """
     CREATE TABLE IF NOT EXISTS league_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,7 +106,18 @@ _TABLES = """
         idx INTEGER NOT NULL REFERENCES league_queue (idx),
         PRIMARY KEY (version_id, idx)
     ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL)
+    CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS league_final_matches (
+        id TEXT PRIMARY KEY,
+        number INTEGER NOT NULL UNIQUE,
+        version_a INTEGER NOT NULL REFERENCES league_versions (id),
+        version_b INTEGER NOT NULL REFERENCES league_versions (id),
+        games TEXT NOT NULL,
+        winner INTEGER REFERENCES league_versions (id),
+        score_a REAL,
+        score_b REAL,
+        decided_by TEXT
+    )
 """
 
 

@@ -166,7 +166,8 @@ class WorkersInfo:
 
 @dataclass(frozen=True)
 class FinalRow:
-    """One line of the final's table: points (1 a win, 1/2 a draw, per game) and the final's own rating."""
+    """One line of the final's table: points (1 a win, 1/2 a draw, per game), the final's own rating, its seed
+    and the rule that put it ahead of the next line (see :mod:`arena.league.tiebreaks`)."""
 
     rank: int
     team: str
@@ -179,6 +180,11 @@ class FinalRow:
     points: float
     mu: float
     sigma: float
+    seed: int
+    """Its place on the ladder when the final began."""
+    tiebreak: str
+    """What put it ahead of the next line: a rule of :data:`arena.league.tiebreaks.RULES`, ``bracket`` (it got
+    further in a bracket) or ``seed`` (out in the same round); empty on the last line."""
 
     @property
     def label(self) -> str:

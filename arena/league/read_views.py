@@ -20,11 +20,14 @@ STORED = Store.stored_join("q", "g")
 
 
 def change_stamp(ctx: LeagueContext) -> tuple[Any, ...]:
-    """What changes whenever a page would: the newest stored game, the newest version, the versions that play
-    and whether ranked play is paused (equal only while none of them changed)."""
+    """What changes whenever a page would: the newest stored game, the newest version, the versions that play,
+    whether ranked play is paused, and the final (started, its bracket's matches queued and decided) (equal only
+    while none of them changed)."""
     league_part = ctx.conn.execute(
         "SELECT (SELECT max(id) FROM league_versions), (SELECT group_concat(version_id) FROM league_active), "
-        "(SELECT value FROM league_state WHERE key = 'paused')").fetchone()
+        "(SELECT value FROM league_state WHERE key = 'paused'), "
+        "(SELECT value FROM league_state WHERE key = 'final_run'), "
+        "(SELECT count(*) || '/' || count(winner) FROM league_final_matches)").fetchone()
     return (ctx.store.newest_game_id(), *league_part)
 
 

@@ -84,6 +84,16 @@ def _private(who: Identity | None) -> dict[str, str]:
     return {"Vary": "Authorization, Cookie"} | ({} if who is None else {"Cache-Control": "private, no-store"})
 
 
+@router.get("/final", summary="The final")
+def get_final(request: Request) -> dict[str, Any]:
+    """The final: its format, games a pairing, games still waiting, its table (best first, each row with the
+    ``tiebreak`` that put it ahead of the next) and, for an elimination final, its bracket: every match with
+    its players, scores, winner, the rule that decided it and its games. 404 if there has been no final."""
+    web = web_state(request)
+    league = web.league()
+    return web.cache.get(("final",), league, lambda: data.final(league))
+
+
 @router.get("/team", summary="Your team")
 def get_team(request: Request) -> dict[str, Any]:
     """The team of the token: its submissions with their build logs, and its bots' logs of their recent games

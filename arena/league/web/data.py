@@ -170,3 +170,10 @@ def rating_chart(found: dict[str, Any]) -> ChartLayout:
               for version in found["versions"] if version["history"]}
     return point_layout(f"{found['label']}: rating (mu - 3 sigma) after each rated game", series,
                         "its rated games, oldest first")
+
+
+def final(league: League) -> dict[str, Any]:
+    """The final with its table and (an elimination final) its bracket; :class:`NotFound` without a final."""
+    if not league.final_started():
+        raise NotFound("this league has had no final (start one with `arena league final`)")
+    return league.final_summary()

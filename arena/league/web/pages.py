@@ -1,5 +1,6 @@
-"""The public pages: the leaderboard, a bot, the games feed, a game's replay, the final. Server-rendered
-from the same dicts as their ``/api/`` twins; they work without JavaScript except the replay viewer."""
+"""The public pages: the leaderboard, a bot, the games feed, a game's replay, the final and its bracket.
+Server-rendered from the same dicts as their ``/api/`` twins; they work without JavaScript except the replay
+viewer."""
 
 from __future__ import annotations
 
@@ -110,16 +111,34 @@ def _replay(league: League, web: WebState, game_id: int, who: Identity | None) -
 
 @router.get("/final", response_class=HTMLResponse)
 def final_page(request: Request) -> HTMLResponse:
-    """The final's table."""
+    """The final's table, with its tiebreaks."""
     web = web_state(request)
     league = web.league()
     who, session = browser_session(request, web, league)
-    try:
-        table = league.final_table()
-    except ArenaError as exc:
-        raise data.NotFound(str(exc)) from None
-    rows = [{**vars(row), "label": row.label, "url": views.bot_path(row.team, row.bot)} for row in table]
-    return render(request, web, league, "final.html", who=who, session=session, rows=rows)
+    found = web.cache.get(("final",), league, lambda: data.final(league))
+    rows = [{**row, "url": views.bot_path(row["team"], row["bot"])} for row in found["table"]]
+    return render(request, web, league, "final.html", who=who, session=session, final=found, rows=rows)
+
+
+@router.get("/final/bracket", response_class=HTMLResponse)
+def bracket_page(request: Request) -> HTMLResponse:
+    """An elimination final's bracket, every game linked."""
+    web = web_state(request)
+    league = web.league()
+    who, session = browser_session(request, web, league)
+    found = web.cache.get(("final",), league, lambda: data.final(league))
+    if found["bracket"] is None:
+        raise data.NotFound("this final is a round robin: it has no bracket")
+    columns: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for match in found["bracket"]["matches"]:
+        columns.setdefault((match["bracket"], match["round"]), []).append(match)
+    sections = []
+    for name in ("winners", "losers", "grand final"):
+        rounds = [{"round": r, "matches": m} for (b, r), m in columns.items() if b == name]
+        if rounds:
+            sections.append({"name": name, "rounds": rounds})
+    return render(request, web, league, "bracket.html", who=who, session=session, final=found,
+                  bracket=found["bracket"], sections=sections)
 
 
 @router.get("/api", response_class=HTMLResponse)

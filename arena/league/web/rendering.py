@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from arena.core.errors import ArenaError
 from arena.league.facade import League
 from arena.league.models import Organiser
 from arena.league.web.auth import Identity
@@ -43,8 +42,5 @@ def render(request: Request, web: WebState, league: League, template: str, *, wh
 
 
 def final_started(league: League) -> bool:
-    """Whether the league's final has begun (its table then has a page)."""
-    try:
-        return bool(league.final_table())
-    except ArenaError:  # the league has had no final
-        return False
+    """Whether the league's final has been queued (its table then has a page)."""
+    return league.final_started()
