@@ -26,6 +26,12 @@ def leaderboard(league: League) -> dict[str, Any]:
             "paused": league.paused}
 
 
+def final(league: League) -> dict[str, Any]:
+    """The final's table and how many of its games are still to play; an :class:`ArenaError` if there is none."""
+    rows = [vars(row) | {"label": row.label} for row in league.final_table()]
+    return {"rows": rows, "left": len(league.waiting(("final",)))}
+
+
 def bot(league: League, team: str, name: str, with_logs: bool = False, games: int = 20) -> dict[str, Any]:
     """A bot's page; :class:`NotFound` for a bot the league does not have."""
     try:
