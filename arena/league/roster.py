@@ -54,7 +54,7 @@ def read_roster(path: Path) -> list[RosterEntry]:
     if "\0" in text:
         raise ArenaError(f"{path}: not a CSV file (it holds NUL bytes); save the roster as CSV UTF-8")
     try:
-        return _entries(path, csv.reader(io.StringIO(text, newline="")))
+        return _entries(path, csv.reader(io.StringIO(text, newline=""), strict=True))
     except csv.Error as exc:
         raise ArenaError(f"{path}: not a valid CSV file ({exc})") from None
 
