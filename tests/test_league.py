@@ -388,7 +388,7 @@ def test_pause_stops_ranked_scheduling_and_the_queue_and_standings_commands_show
     assert queue.exit_code == 0, queue.output
     assert [row["kind"] for row in json.loads(queue.stdout)] == ["ranked", "ranked"]
     standings = runner.invoke(app, ["league", "standings", folder, "--format", "csv"])
-    assert standings.exit_code == 0 and standings.stdout.startswith("rank,bot,version,mu-3σ")
+    assert standings.exit_code == 0 and standings.stdout.startswith("rank,team,bot,version,rating,mu,sigma,games,wins,")
     assert standings.stdout.count("\n") == 4
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 import math
 import sqlite3
@@ -23,6 +21,7 @@ from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.play.sandbox.probe import SandboxProbe
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 from arena.report.failures import BotFailures, failure_lines, failures_from_summaries
+from arena.report.row_export import csv_text, md_cell
 from arena.report.tables import FORMATS, rich_table
 from arena.storage.store import Store
 from arena.storage.summary_queries import failure_summaries
@@ -187,13 +186,11 @@ def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str, 
     elif fmt == "json":
         typer.echo(json.dumps([dict(zip(headers, row, strict=True)) for row in rows], indent=2))
     elif fmt == "csv":
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows([headers, *rows])
-        typer.echo(buffer.getvalue(), nl=False)
+        typer.echo(csv_text(headers, rows), nl=False)  # safe to open in a spreadsheet
     else:
         from tabulate import tabulate  # only Markdown needs it: a command that prints no Markdown never loads it
 
-        typer.echo(tabulate(rows, headers, tablefmt="github"))
+        typer.echo(tabulate([[md_cell(cell) for cell in row] for row in rows], headers, tablefmt="github"))
 
 
 def games_progress() -> GamesProgress:

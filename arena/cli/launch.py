@@ -32,8 +32,9 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "arena.cli.analysis": ("compare", "report"),
     "arena.cli.records": ("export", "replay"),
     "arena.cli.league": (
-        "league new", "league add-team", "league remove-team", "league rename-team", "league rotate-token",
-        "league revoke-token", "league submit", "league activate", "league disable", "league pause",
+        "league new", "league add-team", "league add-teams", "league remove-team", "league rename-team",
+        "league rotate-token", "league revoke-token", "league submit", "league activate", "league disable",
+        "league pause",
         "league resume", "league recompute", "league add-map", "league teams", "league versions",
         "league standings", "league queue", "league workers", "league challenge", "league final",
         "league final-table", "league run"),

@@ -1,7 +1,8 @@
 """The ``arena league`` commands: make a league, run it as its organiser, and play its ladder from a terminal.
 
 Each command is a few lines over :class:`arena.league.facade.League`; tokens are printed alone on stdout so
-a script can capture them (``TOKEN=$(arena league add-team myleague alice)``).
+a script can capture them (``TOKEN=$(arena league add-team myleague alice)``), with a reminder on stderr
+that they are shown only once.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from arena.cli.common import Address, ExecutorName, command_group, emit_table, e
 from arena.cli.format_options import OutputFormatOption, output_format
 from arena.cli.panels import LEAGUE
 from arena.core.errors import ArenaError
+from arena.league.exports import ExportTable
 from arena.league.facade import League
 from arena.league.ladder_lock import LadderLock
 from arena.league.ladder_loop import LeagueLadder
 from arena.play.executor_choice import ExecutorChoice
+from arena.report.row_export import export_rows
 
 league_app = command_group(app, "league", "Run a league: teams, tokens, submissions, a ladder that never stops.",
                            panel=LEAGUE)
@@ -28,6 +31,17 @@ league_app = command_group(app, "league", "Run a league: teams, tokens, submissi
 Folder = Annotated[Path, typer.Argument(help="The league's folder (league.toml, maps/, arena.db).",
                                         show_default=False)]
 TeamName = Annotated[str, typer.Argument(help="The team's name.", show_default=False)]
+
+
+def _token(token: str, whose: str) -> None:
+    """Print a new token alone on stdout, and on stderr that it is shown only once."""
+    typer.echo(token)
+    err.print(f"keep {whose} token: it is shown only now", highlight=False)
+
+
+def _export(table: ExportTable, fmt: str) -> None:
+    """Print a table to grade from as md, csv or json."""
+    typer.echo(export_rows(table.headers, table.rows, fmt), nl=False)
 
 
 def _bot_name(text: str) -> tuple[str, str]:
@@ -50,7 +64,7 @@ def new_command(
     """Make a league and print the organiser's token (alone on stdout; it is shown only this once)."""
     league, token = League.create(folder, game, maps, seed)
     league.close()
-    typer.echo(token)
+    _token(token, "the organiser's")
 
 
 @league_app.command("add-team")
@@ -58,7 +72,27 @@ def new_command(
 def add_team_command(folder: Folder, name: TeamName) -> None:
     """Add a team and print its token (alone on stdout; it is shown only this once)."""
     with League.open(folder) as league:
-        typer.echo(league.add_team(name))
+        token = league.add_team(name)
+    _token(token, f"team {name}'s")
+
+
+@league_app.command("add-teams")
+@user_errors
+def add_teams_command(
+    folder: Folder,
+    roster: Annotated[Path, typer.Argument(
+        help="A CSV file (UTF-8) with a 'name' column; its other columns are kept with each team.",
+        show_default=False)],
+    tokens: Annotated[Path, typer.Option(
+        help="The CSV file to write: each team's name, token and roster columns, for a mail merge (mode 0600).",
+        show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Replace the tokens file if it exists.")] = False,
+) -> None:
+    """Add every team of a roster at once and write their tokens to a CSV file; a bad roster adds none."""
+    with League.open(folder) as league:
+        added = league.add_teams(roster, tokens, force)
+    err.print(f"added {added} teams; keep {tokens}: their tokens are shown only now", highlight=False,
+              soft_wrap=True)
 
 
 @league_app.command("remove-team")
@@ -86,7 +120,8 @@ def rotate_token_command(folder: Folder, team: Annotated[str | None, typer.Argum
         help="The team [default: the organiser's token].", show_default=False)] = None) -> None:
     """Replace a team's (or the organiser's) token and print the new one; the old one stops working."""
     with League.open(folder) as league:
-        typer.echo(league.rotate_token(team))
+        token = league.rotate_token(team)
+    _token(token, f"team {team}'s new" if team else "the organiser's new")
 
 
 @league_app.command("revoke-token")
@@ -187,14 +222,16 @@ def add_map_command(folder: Folder, spec: Annotated[str, typer.Argument(
 @league_app.command("teams")
 @user_errors
 def teams_command(folder: Folder, formats: OutputFormatOption = None) -> None:
-    """List the teams and their bots."""
+    """List the teams, their bots and the roster columns kept with them (arena league add-teams)."""
     fmt = output_format(formats)
     with League.open(folder) as league:
+        info = league.team_info()
+        extra = [c for c in dict.fromkeys(c for kept in info.values() for c in kept) if c not in ("team", "bots")]
         rows = []
         for team in league.teams():
             bots = sorted({v.bot for v in league.versions(team)})
-            rows.append([team.name, ", ".join(bots)])
-    emit_table(["team", "bots"], rows, fmt, "teams", names=("team",))
+            rows.append([team.name, ", ".join(bots), *(info.get(team.name, {}).get(c, "") for c in extra)])
+    emit_table(["team", "bots", *extra], rows, fmt, "teams", names=("team",), prose=tuple(extra))
 
 
 @league_app.command("versions")
@@ -213,9 +250,13 @@ def versions_command(folder: Folder, team: TeamName, formats: OutputFormatOption
 @league_app.command("standings")
 @user_errors
 def standings_command(folder: Folder, formats: OutputFormatOption = None) -> None:
-    """The leaderboard: the active version of every team's bot, best first."""
+    """The leaderboard: the active version of every team's bot, best first (md, csv, json: every column to
+    grade from, failures by kind too)."""
     fmt = output_format(formats)
     with League.open(folder) as league:
+        if fmt != "table":
+            _export(league.standings_export(), fmt)
+            return
         board = league.leaderboard()
         title = f"{league.game.name} league" + (" (ranked play paused)" if league.paused else "")
     rows = [[str(r.rank), r.label, str(r.number), f"{r.rating:.2f}", f"{r.mu:.2f} ± {r.sigma:.2f}", str(r.games),
@@ -290,9 +331,12 @@ def final_command(
 @user_errors
 def final_table_command(folder: Folder, formats: OutputFormatOption = None) -> None:
     """The final's table: points (a win 1, a draw 1/2), W-D-L, the final's own rating, and the tiebreak that put
-    each bot ahead of the next."""
+    each bot ahead of the next (md, csv, json: to grade from)."""
     fmt = output_format(formats)
     with League.open(folder) as league:
+        if fmt != "table":
+            _export(league.final_export(), fmt)
+            return
         table = league.final_table()
         left = len(league.waiting(("final",)))
     rows = [[str(r.rank), r.label, str(r.number), str(r.seed), f"{r.points:g}", str(r.games),

@@ -28,7 +28,17 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.maps import GameMap
-from arena.league import final, game_queue, league_maps, league_schema, rating_updates, read_views, scheduling
+from arena.league import (
+    exports,
+    final,
+    game_queue,
+    league_maps,
+    league_schema,
+    rating_updates,
+    read_views,
+    roster,
+    scheduling,
+)
 from arena.league import teams as team_ops
 from arena.league import versions as version_ops
 from arena.league.context import CHALLENGE, FINAL, KINDS, RANKED, LeagueContext, put_state, registry
@@ -175,6 +185,18 @@ class League:
         """Add team ``name``; returns its token, which is shown this once."""
         return team_ops.add_team(self.ctx, name)
 
+    def add_teams(self, roster_path: str | Path, tokens_path: str | Path, force: bool = False) -> int:
+        """Add every team of the roster CSV at ``roster_path`` (a ``name`` column; its other columns are kept
+        with each team) and write their tokens, beside each row's name and columns, to a new CSV
+        ``tokens_path`` only its owner may read (``force``: it may replace one). All of them or none: a bad
+        roster is an :class:`ArenaError` and adds nothing. Returns how many teams were added."""
+        entries = roster.read_roster(Path(roster_path))
+        return roster.add_teams(self.ctx, entries, Path(tokens_path), force)
+
+    def team_info(self) -> dict[str, dict[str, str]]:
+        """The roster columns kept with each team added from a roster, by team name."""
+        return roster.team_info(self.ctx)
+
     def rename_team(self, old: str, new: str) -> None:
         """Rename a team (its bots become ``new/bot``; stored games keep the name they were played under)."""
         team_ops.rename_team(self.ctx, old, new)
@@ -311,6 +333,16 @@ class League:
     def final_started(self) -> bool:
         """Whether the final has been queued."""
         return self.ctx.get("final_run") is not None
+
+    def standings_export(self) -> exports.ExportTable:
+        """The leaderboard as a table to grade from (:mod:`arena.league.exports`): rank, team, bot, version,
+        rating (mu - 3 sigma), mu, sigma, games, wins, draws, losses and failures by kind."""
+        return exports.standings_table(self.ctx, self.leaderboard())
+
+    def final_export(self) -> exports.ExportTable:
+        """The final's table as a table to grade from (:mod:`arena.league.exports`); an error if there is no
+        final."""
+        return exports.final_export(self.final_table())
 
     def final_table(self) -> list[FinalRow]:
         """The final's table, best first, each row with the tiebreak that put it ahead of the next (see

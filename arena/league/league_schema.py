@@ -7,6 +7,7 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_state``: key/value facts (the organiser's token hash, pause and freeze, the stored runs the
   league plays into, how far ratings are rated).
 - ``league_teams``: teams and their token hashes.
+- ``league_team_info``: the roster columns kept with a team added from a roster (JSON).
 - ``league_versions``: every submitted version of every team's bot, its files, build status and log.
 - ``league_active``: the version of each team's bot that plays.
 - ``league_ratings``: the rating of each version (and role), rated in queue order.
@@ -34,6 +35,10 @@ _TABLES = """
         name TEXT NOT NULL UNIQUE,
         token_hash TEXT,
         created_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS league_team_info (
+        team_id INTEGER PRIMARY KEY REFERENCES league_teams (id),
+        info TEXT NOT NULL
     );
     CREATE TABLE IF NOT EXISTS league_versions (
         id INTEGER PRIMARY KEY,

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, UploadFile
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
+from arena.core.errors import ArenaError
+from arena.league.exports import ExportTable
 from arena.league.facade import League
 from arena.league.models import Team, VersionInfo
 from arena.league.web import data, views
 from arena.league.web.auth import Identity, api_organiser, api_team, reader
 from arena.league.web.state import WebState
 from arena.league.web.uploads import unpack_upload
+from arena.report.row_export import MEDIA_TYPES, export_rows
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -28,12 +31,42 @@ def web_state(request: Request) -> WebState:
     return state
 
 
-@router.get("/leaderboard", summary="The leaderboard")
-def get_leaderboard(request: Request) -> dict[str, Any]:
-    """Every team's active bot, best first by mu - 3 sigma, with its record and rating history."""
+ExportFormat = Annotated[Literal["csv", "json", "md"] | None, Query(
+    description="Download the table to grade from as a file: csv (safe to open in a spreadsheet), json or md.")]
+
+
+@router.get("/leaderboard", summary="The leaderboard", response_model=None)
+def get_leaderboard(request: Request, format: ExportFormat = None) -> dict[str, Any] | Response:
+    """Every team's active bot, best first by mu - 3 sigma, with its record and rating history. With
+    ``format``: the standings as a file (rank, team, bot, version, rating, mu, sigma, games, wins, draws,
+    losses, and failures by kind)."""
     web = web_state(request)
     league = web.league()
+    if format is not None:
+        return download(web.cache.get(("standings-export",), league, league.standings_export), format)
     return web.cache.get(("leaderboard",), league, lambda: data.leaderboard(league))
+
+
+@router.get("/final", summary="The final", response_model=None)
+def get_final(request: Request, format: ExportFormat = None) -> dict[str, Any] | Response:
+    """The final: its format, games a pairing, games still waiting, its table (best first, each row with the
+    ``tiebreak`` that put it ahead of the next) and, for an elimination final, its bracket: every match with
+    its players, scores, winner, the rule that decided it and its games. With ``format``: the table as a file.
+    404 if there has been no final."""
+    web = web_state(request)
+    league = web.league()
+    try:
+        if format is not None:
+            return download(web.cache.get(("final-export",), league, league.final_export), format)
+        return web.cache.get(("final",), league, lambda: data.final(league))
+    except ArenaError as exc:
+        raise data.NotFound(str(exc)) from None
+
+
+def download(table: ExportTable, fmt: str) -> Response:
+    """``table`` as a file to download in export format ``fmt``."""
+    return Response(export_rows(table.headers, table.rows, fmt), media_type=MEDIA_TYPES[fmt],
+                    headers={"Content-Disposition": f'attachment; filename="{table.name}.{fmt}"'})
 
 
 @router.get("/bots/{team}/{bot}", summary="A bot")
@@ -82,16 +115,6 @@ def get_record(request: Request, game_id: int) -> JSONResponse:
 def _private(who: Identity | None) -> dict[str, str]:
     """Headers for an answer that depends on who asks: never kept by a shared cache."""
     return {"Vary": "Authorization, Cookie"} | ({} if who is None else {"Cache-Control": "private, no-store"})
-
-
-@router.get("/final", summary="The final")
-def get_final(request: Request) -> dict[str, Any]:
-    """The final: its format, games a pairing, games still waiting, its table (best first, each row with the
-    ``tiebreak`` that put it ahead of the next) and, for an elimination final, its bracket: every match with
-    its players, scores, winner, the rule that decided it and its games. 404 if there has been no final."""
-    web = web_state(request)
-    league = web.league()
-    return web.cache.get(("final",), league, lambda: data.final(league))
 
 
 @router.get("/team", summary="Your team")
