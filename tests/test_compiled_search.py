@@ -36,13 +36,16 @@ def assert_same_replies(python, compiled, pos, depths):
 @pytest.mark.parametrize("simultaneous", [True, False])
 @pytest.mark.parametrize("ordering", ["killers", "history"])
 def test_every_reply_has_the_same_value_nodes_and_leaves_in_both_engines(evaluation, simultaneous, ordering):
+    # The Python chamber search takes half a second a 30x30 position at depth 7: killers with chamber stop at 5
+    # there (chamber orders by history; killers at depth 7 on 30x30 are searched with voronoi)
+    big_deep = evaluation == "voronoi" or ordering == "history"
     for obs in POSITIONS:
         pos = Position.from_observation(obs)
         python = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous, engine="python",
                           ordering=ordering)
         compiled = Searcher(pos.stride, pos.size, evaluation=evaluation, simultaneous=simultaneous,
                             engine="compiled", ordering=ordering)
-        assert_same_replies(python, compiled, pos, (1, 2, 3, 5, 7))
+        assert_same_replies(python, compiled, pos, (1, 2, 3, 5, 7) if big_deep or pos.stride < 32 else (1, 2, 3, 5))
         if ordering == "history":
             assert compiled.compiled.history.tolist() == [list(python.history[0]), list(python.history[1])]
 
