@@ -184,14 +184,15 @@ def test_standings_and_final_export_the_same_from_the_cli_and_the_api(tmp_path):
     table = runner.invoke(app, ["league", "final-table", folder, "-f", "csv"])
     fa, fb = final["alice"], final["bob"]
     assert table.stdout == (
-        "rank,team,bot,version,points,games,wins,draws,losses,mu,sigma\n"
-        f"1,alice,hugger,1,2.0,2,2,0,0,{three(fa.mu)},{three(fa.sigma)}\n"
-        f"2,bob,crasher,1,0.0,2,0,0,2,{three(fb.mu)},{three(fb.sigma)}\n")
+        "rank,team,bot,version,seed,points,games,wins,draws,losses,mu,sigma,rating,tiebreak\n"
+        f"1,alice,hugger,1,1,2.0,2,2,0,0,{three(fa.mu)},{three(fa.sigma)},{three(fa.mu - 3 * fa.sigma)},score\n"
+        f"2,bob,crasher,1,2,0.0,2,0,0,2,{three(fb.mu)},{three(fb.sigma)},{three(fb.mu - 3 * fb.sigma)},\n")
     cli = {(command, fmt): runner.invoke(app, ["league", command, folder, "-f", fmt]).stdout
            for command in ("standings", "final-table") for fmt in ("csv", "json", "md")}
     assert json.loads(cli["standings", "json"])[1]["crashes"] == n
-    assert cli["final-table", "md"].splitlines()[2] == f"| 1 | alice | hugger | 1 | 2.0 | 2 | 2 | 0 | 0 | " \
-                                                      f"{three(fa.mu)} | {three(fa.sigma)} |"
+    assert cli["final-table", "md"].splitlines()[2] == f"| 1 | alice | hugger | 1 | 1 | 2.0 | 2 | 2 | 0 | 0 | " \
+                                                      f"{three(fa.mu)} | {three(fa.sigma)} | " \
+                                                      f"{three(fa.mu - 3 * fa.sigma)} | score |"
 
     server = LiveServer(setup.folder)
     try:
