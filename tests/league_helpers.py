@@ -62,9 +62,13 @@ def ratings(league: League) -> list[tuple[str, float, float, int, int, int, int]
 
 SEED = 11
 MAPS = ("center_block", "empty_room")
+QUARTER = 4
 HALFWAY = 8
 PLAYED = 16
 """The games the played league has played: every ranked match of its first plan (``PLAN_AHEAD`` matches)."""
+BEYOND = PLAYED + 2
+"""The games the league beyond its first plan has played: the first match of its second plan too, scheduled from
+the ratings of the first plan's games."""
 
 
 def two_teams(league: League, bots_folder: Path) -> None:
@@ -97,30 +101,44 @@ class Built:
 
     submitted: Path
     """The :func:`submitted_league`."""
+    halfway_league: Path
+    """The same league after its first 8 ranked games, played in this process."""
     played: Path
-    """The same league after its first 16 ranked games, played in this process."""
+    """The same league after its first 16 ranked games."""
+    beyond: Path
+    """The same league after its first 18 ranked games (into its second plan)."""
     stored: list[int]
-    """The game ids :func:`play_in_process` returned for them."""
+    """The game ids :func:`play_in_process` returned for the 18."""
+    quarter: tuple[list, list]
+    """Its results and ratings after the first 4 games."""
     halfway: tuple[list, list]
     """Its results and ratings after the first 8 games."""
     at_the_end: tuple[list, list]
     """Its results and ratings after the 16."""
+    beyond_results: tuple[list, list]
+    """Its results and ratings after the 18."""
 
 
 _built: list[Built] = []
 
 
 def built_leagues(factory: pytest.TempPathFactory) -> Built:
-    """The :class:`Built` leagues, made on the first call in this test process."""
+    """The :class:`Built` leagues, made on the first call in this test process: one league played 18 games in
+    steps, a copy of it kept (closed) after 8, 16 and 18."""
     if not _built:
         submitted = submitted_league(factory)
-        played = copy_of(submitted, factory.mktemp("played-league") / "league")
-        with League.open(played) as league:
-            stored = play_in_process(league, HALFWAY)
-            halfway = results(league), ratings(league)
-            stored += play_in_process(league, PLAYED - HALFWAY)
-            at_the_end = results(league), ratings(league)
-        _built.append(Built(submitted, played, stored, halfway, at_the_end))
+        playing = copy_of(submitted, factory.mktemp("playing-league") / "league")
+        stored: list[int] = []
+        snapshots: list[tuple[list, list]] = []
+        copies: list[Path] = []
+        for upto, kept in ((QUARTER, None), (HALFWAY, "halfway-league"), (PLAYED, "played-league"),
+                           (BEYOND, "beyond-league")):
+            with League.open(playing) as league:
+                stored += play_in_process(league, upto - len(stored))
+                snapshots.append((results(league), ratings(league)))
+            if kept is not None:  # closed by everyone: a copy is a league of its own
+                copies.append(copy_of(playing, factory.mktemp(kept) / "league"))
+        _built.append(Built(submitted, *copies, stored, *snapshots))
     return _built[0]
 
 

@@ -18,8 +18,9 @@ from arena.stats.ratings import SIGMA
 from tests.cli_runner import CliRunner
 from tests.helpers import VERSIONED_HUGGER, write_module
 from tests.league_helpers import (
-    HALFWAY,
+    BEYOND,
     MAPS,
+    QUARTER,
     SEED,
     SHIPPED,
     built_leagues,
@@ -222,19 +223,22 @@ def test_a_submission_that_is_no_bot_of_the_game_is_refused(league, tmp_path):
 
 @pytest.mark.needs("bwrap")
 @pytest.mark.slow  # its games are played in the sandbox, as the ladder plays them
-def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(tmp_path_factory, played):
-    # 8 games more: into the second plan, scheduled from the ratings of the first 16
-    assert built_leagues(tmp_path_factory).stored + play_in_process(played, 8) == list(range(24))
-    board = played.leaderboard()
-    assert [(r.label, r.games, r.wins + r.draws + r.losses) for r in board] == [
-        (r.label, r.games, r.games) for r in board]
-    assert sum(r.games for r in board) == 2 * 24
-    before = [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in board]
-    assert played.recompute() == 24
-    assert [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in played.leaderboard()] == before
+def test_ranked_games_are_rated_in_queue_order_and_recompute_gives_the_same_numbers(tmp_path_factory, tmp_path):
+    built = built_leagues(tmp_path_factory)
+    # 2 games more than the played league: into the second plan, scheduled from the ratings of the first 16
+    assert built.stored == list(range(BEYOND)) == list(range(18))
+    with League.open(copy_of(built.beyond, tmp_path / "copy")) as played:
+        assert [game_id for game_id, *_ in results(played)] == built.stored
+        board = played.leaderboard()
+        assert [(r.label, r.games, r.wins + r.draws + r.losses) for r in board] == [
+            (r.label, r.games, r.games) for r in board]
+        assert sum(r.games for r in board) == 2 * 18
+        before = [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in board]
+        assert played.recompute() == 18
+        assert [(r.label, r.mu, r.sigma, r.wins, r.draws, r.losses) for r in played.leaderboard()] == before
+        games = {g.id: g for g in played.games(limit=100)}
     # seats are rotated within each match, and maps in rotation between matches
-    games = {g.id: g for g in played.games(limit=100)}
-    for first in range(0, 24, 2):
+    for first in range(0, 18, 2):
         a, b = games[first], games[first + 1]
         assert [s.label for s in a.seats] == [s.label for s in reversed(b.seats)]
         assert a.seed == b.seed and a.map == b.map
@@ -247,17 +251,22 @@ def test_the_same_seed_plays_the_same_games(tmp_path_factory, tmp_path):
     league, _ = League.create(tmp_path / "again", "tron", list(MAPS), seed=SEED)  # made and played anew
     with league:
         two_teams(league, tmp_path)
-        play_in_process(league, HALFWAY)
+        assert play_in_process(league, QUARTER) == [0, 1, 2, 3]  # two matches: both maps, both seat orders
         again = results(league), ratings(league)
-    assert again == built_leagues(tmp_path_factory).halfway
-    assert again[0][:6] == [
+    built = built_leagues(tmp_path_factory)
+    assert again == built.quarter
+    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in again[1]] == [
+        ("alice/wallhugger", 29.3506, 4.6559), ("bob/floodfill", 28.7127, 4.9291), ("bob/random", 18.2877, 6.4712)]
+    halfway = built.halfway  # the same league 4 games later
+    assert halfway[0][:4] == again[0]
+    assert halfway[0][:6] == [
         (0, "ranked", ("alice/wallhugger#1", "bob/random#1"), (1, 2)),
         (1, "ranked", ("bob/random#1", "alice/wallhugger#1"), (2, 1)),
         (2, "ranked", ("bob/floodfill#1", "alice/wallhugger#1"), (1, 1)),
         (3, "ranked", ("alice/wallhugger#1", "bob/floodfill#1"), (1, 1)),
         (4, "ranked", ("bob/random#1", "bob/floodfill#1"), (1, 2)),
         (5, "ranked", ("bob/floodfill#1", "bob/random#1"), (1, 2))]
-    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in again[1]] == [
+    assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in halfway[1]] == [
         ("alice/wallhugger", 31.3846, 4.0639), ("bob/floodfill", 26.7398, 4.0012), ("bob/random", 20.5231, 3.9884)]
     _, after_16 = built_leagues(tmp_path_factory).at_the_end  # and 8 games later
     assert [(label, round(mu, 4), round(sigma, 4)) for label, mu, sigma, *_ in after_16] == [

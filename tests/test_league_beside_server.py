@@ -16,16 +16,19 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli.main import app
 from arena.core.errors import ArenaError
 from arena.league.facade import League
 from arena.league.ladder_lock import LOCK_FILE, LadderLock
 from arena.storage.store import Store
+from tests.cli_runner import CliRunner
 from tests.league_helpers import copy_of, submitted_league
 
 ENV = {**{k: v for k, v in os.environ.items() if k not in ("ARENA_BOTS_PATH", "ARENA_DB")}, "PYTHONUNBUFFERED": "1"}
 READ_ONLY = (("teams",), ("versions", "alice"), ("standings",), ("queue",), ("workers",), ("final-table",))
 """Every ``arena league`` command that only reads (final-table fails: this league has had no final)."""
 PAGES = ("/", "/games", "/api", "/sign-in", "/bots/alice/wallhugger", "/api/leaderboard", "/api/games")
+runner = CliRunner()
 
 
 def make_league(factory, folder):
@@ -36,6 +39,11 @@ def make_league(factory, folder):
 def arena(*args, cwd):
     return subprocess.run([sys.executable, "-m", "arena", *map(str, args)], cwd=cwd, env=ENV, capture_output=True,
                           text=True, timeout=120)
+
+
+def organiser(*args):
+    """``arena league *args`` run in this process, beside the server (a process of its own)."""
+    return runner.invoke(app, ["league", *map(str, args)])
 
 
 def start_server(folder, workers=2):
@@ -133,17 +141,19 @@ def test_every_organiser_command_beside_a_playing_server_keeps_its_database_whol
         log = open_log(server.pid, folder)
         assert log and all(not link.endswith("(deleted)") for link, _ in log)
 
+        # Each command opens the league and closes it again before the next one, so this process (not the
+        # server's) runs them one after another as separate processes would, without starting one for each.
         for command in READ_ONLY:
-            result = arena("league", command[0], folder, *command[1:], cwd=tmp_path)
-            assert result.returncode == (2 if command[0] == "final-table" else 0), (command, result.stderr)
+            result = organiser(command[0], folder, *command[1:])
+            assert result.exit_code == (2 if command[0] == "final-table" else 0), (command, result.output)
             assert status(url + "/api/leaderboard") == 200
         assert all(not link.endswith("(deleted)") for link, _ in open_log(server.pid, folder))
-        assert arena("league", "add-team", folder, "carol", cwd=tmp_path).returncode == 0
-        assert arena("league", "disable", folder, "bob/random", "1", cwd=tmp_path).returncode == 0
-        assert arena("league", "pause", folder, cwd=tmp_path).returncode == 0
+        assert organiser("add-team", folder, "carol").exit_code == 0
+        assert organiser("disable", folder, "bob/random", "1").exit_code == 0
+        assert organiser("pause", folder).exit_code == 0
         wait_for(lambda: ladder_state(folder) == "paused", "the ladder to pause", server)
         paused_at = stored(folder)
-        assert arena("league", "resume", folder, cwd=tmp_path).returncode == 0
+        assert organiser("resume", folder).exit_code == 0
         wait_for(lambda: stored(folder) >= paused_at + 2, "ranked play to resume", server)
 
         assert all(status(url + page) == 200 for page in PAGES)
@@ -185,8 +195,8 @@ def test_one_ladder_plays_a_league_and_a_killed_holder_lets_the_next_one_start(t
         for command in (("serve", folder, "--port", "0"), ("league", "run", folder, "-w", "1")):
             second = arena(*command, cwd=tmp_path)
             assert (second.returncode, second.stderr.strip()) == (2, refusal), command
-        beside = arena("league", "standings", folder, cwd=tmp_path)  # reading beside it is allowed
-        assert beside.returncode == 0, beside.stderr
+        beside = organiser("standings", folder)  # reading beside it is allowed
+        assert beside.exit_code == 0, beside.output
         wait_for(lambda: stored(folder) >= 1, "a game", server)
 
         os.kill(server.pid, signal.SIGKILL)  # the holder only: whatever its workers do, the lock is gone

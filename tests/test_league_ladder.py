@@ -13,11 +13,10 @@ import pytest
 from arena.league.facade import League
 from arena.league.ladder_loop import LeagueLadder
 from tests.league_helpers import (
+    BEYOND,
     HALFWAY,
-    PLAYED,
     built_leagues,
     copy_of,
-    play_in_process,
     ratings,
     results,
     submitted_league,
@@ -34,20 +33,22 @@ def make_league(factory, folder):
 @pytest.mark.slow
 def test_worker_processes_play_the_same_games_as_one_process_and_the_thread_stops_cleanly(tmp_path_factory,
                                                                                           tmp_path):
-    total = PLAYED + 2  # into the second plan, made from the ratings of the first one's games
-    with League.open(copy_of(built_leagues(tmp_path_factory).played, tmp_path / "here")) as here:
-        assert play_in_process(here, total - PLAYED) == [PLAYED, PLAYED + 1]  # after the 16 played in this process
-        expected = results(here), ratings(here)
-    make_league(tmp_path_factory, tmp_path / "workers")
-    LeagueLadder(tmp_path / "workers", workers=2, max_games=total).run()
+    built = built_leagues(tmp_path_factory)
+    # the league's first 8 games played in this process, its next 10 on workers: the rest of the first plan, and
+    # into the second plan, made from the ratings of the first one's games
+    assert built.stored == list(range(BEYOND))
+    expected = built.beyond_results  # the same 18 games, all played in this process
+    copy_of(built.halfway_league, tmp_path / "workers")
+    LeagueLadder(tmp_path / "workers", workers=2, max_games=BEYOND - HALFWAY).run()
     with League.open(tmp_path / "workers") as league:
         assert (results(league), ratings(league)) == expected
-        assert league.workers().state == "stopped" and league.workers().games_played == total
+        assert league.workers().state == "stopped" and league.workers().games_played == BEYOND - HALFWAY
+    total = BEYOND
 
     ladder = LeagueLadder(tmp_path / "workers", workers=1)
     ladder.start()
     deadline = time.monotonic() + 120
-    while ladder.games_played < 2:
+    while ladder.games_played < 1:  # stopped in the middle of play
         assert ladder.running and time.monotonic() < deadline, ladder.error
         time.sleep(0.05)
     ladder.stop()
@@ -130,13 +131,13 @@ def sneaky(obs, rng):
         return obs.safe_moves()[0] if obs.safe_moves() else "N"
 """)
     league.submit(carol, sneaky)
-    league.challenge(carol, "sneaky", "alice/wallhugger", 2)
+    league.challenge(carol, "sneaky", "alice/wallhugger", 1)
     league.pause()  # only the challenge plays
     league.close()
-    LeagueLadder(tmp_path / "confined", workers=1, max_games=2).run()
+    LeagueLadder(tmp_path / "confined", workers=1, max_games=1).run()
     with League.open(tmp_path / "confined") as league:
         games = league.games(kind="challenge")
-        assert len(games) == 2 and all(s.failure is None for g in games for s in g.seats)
+        assert len(games) == 1 and all(s.failure is None for g in games for s in g.seats)
     assert not target.exists()
 
 
@@ -149,7 +150,7 @@ def test_a_server_stopped_by_sigterm_stores_no_game_its_workers_did_not_finish(t
                               stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 300
-        while stored_games(tmp_path / "league") < 2:
+        while stored_games(tmp_path / "league") < 1:
             assert server.poll() is None and time.monotonic() < deadline
             time.sleep(0.01)
         os.killpg(server.pid, signal.SIGTERM)  # as a service manager stops it: the workers get it too

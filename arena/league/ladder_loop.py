@@ -167,7 +167,8 @@ class LeagueLadder:
         self._report(league, "playing")
         setups = {setup.index: setup for setup in league.setups(batch)}
         try:
-            for outcome in pool.run(setups[i] for i in batch):
+            # read as games are handed out: one dropped meanwhile (a pause, a disabled version) is not played
+            for outcome in pool.run(setups[i] for i in batch if i in league.waiting()):
                 if self._stopping.is_set() or stopped_from_outside(outcome):
                     break  # the game is played again by the next ladder
                 if league.record_outcome(setups[outcome.index], outcome):
