@@ -126,13 +126,8 @@ class Confinement:
         env = {"PATH": PATH, "LANG": "C.UTF-8", "HOME": SCRATCH, "TMPDIR": SCRATCH, **self.env}
         for name, value in env.items():
             args += ["--setenv", name, value]
-        for directory in SYSTEM_DIRS:
-            path = Path(directory)
-            if path.is_symlink():
-                args += ["--symlink", os.readlink(path), directory]
-            elif path.is_dir():
-                args += ["--ro-bind", directory, directory]
-        etc = [str(Path("/etc") / entry) for entry in ETC_ENTRIES if (Path("/etc") / entry).exists()]
+        args += _system_binds()
+        etc = _etc_entries()
         args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(self.limits.scratch),
                  "--tmpfs", SCRATCH]
         made = () if self.workspace is None else (self.workspace,)
@@ -270,7 +265,33 @@ def _processes_of(uid: int) -> int:
     return count
 
 
+@functools.cache
+def _system_layout() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The system folders bound whole (real folders) and the bubblewrap arguments that show them (a folder bound,
+    a link made as a link), looked up once a process: every sandbox of every game shows the same system."""
+    folders: list[str] = []
+    args: list[str] = []
+    for directory in SYSTEM_DIRS:
+        path = Path(directory)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), directory]
+        elif path.is_dir():
+            folders.append(directory)
+            args += ["--ro-bind", directory, directory]
+    return tuple(folders), tuple(args)
+
+
+def _system_binds() -> list[str]:
+    """The bubblewrap arguments that show the system folders."""
+    return list(_system_layout()[1])
+
+
+@functools.cache
+def _etc_entries() -> tuple[str, ...]:
+    """The entries of :data:`ETC_ENTRIES` this machine has (looked up once a process)."""
+    return tuple(str(Path("/etc") / entry) for entry in ETC_ENTRIES if (Path("/etc") / entry).exists())
+
+
 def _is_system(path: str) -> bool:
     """Whether ``path`` is inside what every sandbox sees already (bound as part of the system)."""
-    return any(path == directory or path.startswith(directory + "/") for directory in SYSTEM_DIRS
-               if Path(directory).is_dir() and not Path(directory).is_symlink())
+    return any(path == directory or path.startswith(directory + "/") for directory in _system_layout()[0])
