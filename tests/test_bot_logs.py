@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.play.bot_logs import LOG_CAP
+from arena.core.capped_log import LOG_CAP
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.report.replay_page import build_replay_html

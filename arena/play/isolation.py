@@ -17,11 +17,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
+from arena.core.capped_log import CappedLog
 from arena.core.clock import Clock
 from arena.core.cputime import process_tree_cpu
 from arena.core.exit_status import describe_exit
 from arena.core.game import MatchInfo, Result
-from arena.play.bot_logs import CappedLog, SeatLogs, seat_logs
+from arena.play.bot_logs import SeatLogs, seat_logs
 from arena.play.bot_traceback import Crash, crash_of
 from arena.play.clocks import stop_after
 from arena.play.limits import BotFailure, Limits, MoveTimeout, RemoteCrash, apply_memory_limit

@@ -17,9 +17,9 @@ import time
 import weakref
 from collections.abc import Sequence
 
+from arena.core.capped_log import LOG_CAP, CappedLog
 from arena.core.exit_status import describe_exit
 from arena.core.failure import BotFailure
-from arena.play.bot_logs import LOG_CAP, CappedLog
 from arena.plugins.programs.survivors import MARK, kill_marked, new_mark
 
 MAX_LINE = 1 << 20
