@@ -13,7 +13,7 @@ import pytest
 from arena.cli.main import app
 from arena.league.facade import League
 from arena.league.models import Team
-from arena.report.row_export import csv_text, md_text
+from arena.report.row_export import csv_text, md_text, spreadsheet_safe
 from tests.cli_runner import CliRunner
 from tests.web_server import HUGGER, LiveServer, new_league, play_games, submit_bots
 
@@ -223,3 +223,8 @@ def test_the_api_says_404_for_a_final_not_played(tmp_path):
             "detail": "this league has had no final (start one with `arena league final`)"}
     finally:
         server.stop()
+
+
+def test_only_cells_a_spreadsheet_could_run_are_neutralised():
+    assert [spreadsheet_safe(cell) for cell in ("=1+2", "-2+3", "@SUM(A1)", "+x", "\tx", "-1.5", "+3", "-", "=", 7)] \
+        == ["'=1+2", "'-2+3", "'@SUM(A1)", "'+x", "'\tx", "-1.5", "+3", "-", "=", 7]

@@ -26,8 +26,10 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 def spreadsheet_safe(value: Any) -> Any:
     """``value`` as a CSV cell a spreadsheet never runs as a formula: text starting with one of OWASP's formula
-    characters gets a leading ``'`` (a number written as text, such as ``-1.5``, is left alone)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+    characters gets a leading ``'`` (a number written as text, such as ``-1.5``, is left alone, and so is the
+    character alone, such as the ``-`` of a table's empty cell: a formula needs more than its first character)."""
+    if (isinstance(value, str) and len(value) > 1 and value.startswith(_FORMULA_START)
+            and not _NUMBER.fullmatch(value)):
         return "'" + value
     return value
 
