@@ -224,4 +224,5 @@ def submit_upload(web: WebState, league: League, team: Team, file: UploadFile) -
             path = unpack_upload(file.filename or "", raw, Path(scratch), web.limits)
             return league.submit(team, path)
         except ArenaError as exc:  # name the upload as its team sent it, never by the scratch folder
-            raise ArenaError(str(exc).replace(scratch.rstrip("/") + "/", "")) from None
+            exc.args = (str(exc).replace(scratch.rstrip("/") + "/", ""),)
+            raise

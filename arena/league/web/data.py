@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import tempfile
 from typing import Any
 
 from arena.core.errors import ArenaError
@@ -99,10 +101,23 @@ def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[s
                 failure = kept.get(index, {})
                 player = info.seats[index]
                 stderr = failure.get("stderr") or record.get("stderr", {}).get(str(index), "")  # a program's, by seat
+                named = f"{player.label} v{player.number} "
                 found.append({"game": info.id, "label": player.label, "number": player.number,
-                              "kind": failure.get("kind", player.failure), "detail": failure.get("detail", ""),
-                              "traceback": failure.get("traceback", ""), "stderr": stderr})
+                              "kind": failure.get("kind", player.failure),
+                              "detail": bot_files(failure.get("detail", ""), named),
+                              "traceback": bot_files(failure.get("traceback", ""), named),
+                              "stderr": bot_files(stderr, named)})
     return sorted(found, key=lambda f: -f["game"])
+
+
+PLAYED_FROM = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) +
+                         r"/arena-(?:unpacked-[^/\s]+/run-[^/\s]+|bots-[^/\s]+)/[^/\s]+/")
+"""The folder a stored bot plays from in a game (unpacked for the game's process or worker)."""
+
+
+def bot_files(text: str, named: str) -> str:
+    """``text`` with the folder a bot played from shown as ``named`` (``bob/crasher v1 crasher.py:11``)."""
+    return PLAYED_FROM.sub(named, text)
 
 
 def failure_groups(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:
