@@ -91,7 +91,7 @@ def test_the_organiser_adds_a_team_from_the_page_and_revoking_a_token_ends_its_s
     added = server.post_form("/organiser/add-team", {"team": "carol", "form_token": form_token(page)})
     assert added.status == 200
     token = re.search(r'<code id="new-token">([^<]+)</code>', added.text).group(1)
-    assert server.get("/api/team", token=token).json() == {"team": "carol", "versions": [], "logs": []}
+    assert server.get("/api/team", token=token).json() == {"team": "carol", "versions": [], "failures": [], "logs": []}
 
     revoked = server.post_form("/organiser/revoke", {"team": "alice", "form_token": form_token(page)})
     assert revoked.status == 303

@@ -334,6 +334,19 @@ class League:
         """Whether the final has been queued."""
         return self.ctx.get("final_run") is not None
 
+    def deadline(self) -> str | None:
+        """When submissions close and the final is queued (ISO time, UTC), if a deadline is set."""
+        return read_views.deadline(self.ctx)
+
+    def failure_counts(self) -> dict[tuple[str, str, int], dict[str, int]]:
+        """How often each active version failed in its ranked games, by kind, keyed by ``(team, bot, number)``
+        (see :func:`arena.league.exports.failure_counts`)."""
+        return exports.failure_counts(self.ctx)
+
+    def disabled_bots(self) -> list[tuple[str, str, int]]:
+        """The bots no version of plays because theirs were disabled: ``(team, bot, newest disabled number)``."""
+        return read_views.disabled_bots(self.ctx)
+
     def standings_export(self) -> exports.ExportTable:
         """The leaderboard as a table to grade from (:mod:`arena.league.exports`): rank, team, bot, version,
         rating (mu - 3 sigma), mu, sigma, games, wins, draws, losses and failures by kind."""

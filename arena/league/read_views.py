@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.league.context import RANKED, LeagueContext
+from arena.league.context import DISABLED, RANKED, LeagueContext
 from arena.league.game_queue import UNFINISHED
 from arena.league.models import BoardRow, BotInfo, GameInfo, QueueEntry, Seat, WorkersInfo
 from arena.league.rating_updates import rating
@@ -159,3 +159,18 @@ def report_workers(ctx: LeagueContext, info: WorkersInfo) -> None:
     """The ladder's report of itself, for :func:`workers`."""
     with ctx.store.transaction():
         ctx.conn.execute("INSERT OR REPLACE INTO league_workers VALUES ('ladder', ?)", (json.dumps(info.__dict__),))
+
+
+def disabled_bots(ctx: LeagueContext) -> list[tuple[str, str, int]]:
+    """The bots that no version of plays because the organiser disabled theirs: ``(team, bot, newest disabled
+    version number)``, by team and bot. The leaderboard lists them, unranked, so a team does not vanish."""
+    return [(name, bot, int(number)) for name, bot, number in ctx.conn.execute(
+        "SELECT t.name, v.bot, max(v.number) FROM league_versions v JOIN league_teams t ON t.id = v.team_id "
+        "WHERE v.status = ? AND NOT EXISTS (SELECT 1 FROM league_active a WHERE a.team_id = v.team_id "
+        "AND a.bot = v.bot) GROUP BY t.name, v.bot ORDER BY t.name, v.bot", (DISABLED,))]
+
+
+def deadline(ctx: LeagueContext) -> str | None:
+    """When submissions close and the final is queued (an ISO time in UTC), if the organiser set a deadline."""
+    found = ctx.get("deadline")
+    return None if found is None else str(found)

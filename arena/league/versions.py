@@ -6,6 +6,8 @@ unless the team chose one. A version joins matchmaking when it becomes active (:
 
 from __future__ import annotations
 
+import re
+import tempfile
 from pathlib import Path
 
 from arena.core.errors import ArenaError
@@ -42,6 +44,9 @@ def submit(ctx: LeagueContext, who: Team, path: str | Path) -> VersionInfo:
             (who.id, submission.bot, number, submission.version, submission.kind, submission.bot,
              READY if submission.built else FAILED, submission.log, now()))
         version_id = int(cursor.lastrowid or 0)
+        if submission.log:
+            named = named_paths(submission.log, Path(path), f"{who.name}/{submission.bot} v{number}")
+            ctx.conn.execute("UPDATE league_versions SET build_log = ? WHERE id = ?", (named, version_id))
         ctx.conn.executemany("INSERT INTO league_files (version_id, path, mode, data) VALUES (?, ?, ?, ?)",
                              [(version_id, name, mode, data) for name, mode, data in submission.files])
         chosen = ctx.conn.execute("SELECT chosen FROM league_active WHERE team_id = ? AND bot = ?",
@@ -49,6 +54,19 @@ def submit(ctx: LeagueContext, who: Team, path: str | Path) -> VersionInfo:
         if submission.built and not (chosen and chosen[0]):
             activate(ctx, who.id, submission.bot, version_id, chosen=False)
     return version_info(ctx, version_id)
+
+
+SCRATCH = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/arena-[a-z]+-[A-Za-z0-9_]+/")
+"""A scratch folder a submission passes through (the upload's, the build's, the check's): never worth showing."""
+
+
+def named_paths(log: str, path: Path, label: str) -> str:
+    """``log`` with the submission's own paths shown as ``label`` and the file's name (``alice/hugger v2
+    broken.py:4``), never the temporary folder it was uploaded to or built in."""
+    base = path.parent if path.is_file() else path
+    for folder in {str(base), str(base.resolve())}:
+        log = log.replace(folder.rstrip("/") + "/", f"{label} ")
+    return SCRATCH.sub(f"{label} ", log)
 
 
 def versions(ctx: LeagueContext, which: Team | str, bot: str | None = None) -> list[VersionInfo]:

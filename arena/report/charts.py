@@ -34,6 +34,8 @@ class ChartLine:
     points: list[tuple[str, str, str]] = field(default_factory=list)
     dot: tuple[str, str] | None = None
     label_y: int = 0
+    band: str = ""
+    """The SVG ``points`` of the shaded band around the series (its low edge, then its high edge back), if any."""
 
 
 @dataclass(frozen=True)
@@ -87,13 +89,17 @@ def line_layout(title: str, series: Mapping[str, Sequence[float]], x_label: str,
 
 
 def point_layout(title: str, series: Mapping[str, Sequence[tuple[int, float]]], x_label: str,
-                 ticks: Sequence[str] = (), width: int = 720, height: int = 260) -> ChartLayout:
+                 ticks: Sequence[str] = (), width: int = 720, height: int = 260,
+                 bands: Mapping[str, Sequence[tuple[int, float, float]]] | None = None) -> ChartLayout:
     """A line chart of series that share an x axis but need not cover all of it: ``series`` maps a name to its
     ``(x, value)`` points, x a position 0, 1, 2, ... on the axis. With ``ticks`` (the label of each position),
     each point is marked, with a tooltip naming its position and value, and a series is drawn solid between
-    consecutive positions and dashed across positions where it has no point."""
+    consecutive positions and dashed across positions where it has no point. ``bands`` maps a series' name to
+    ``(x, low, high)`` points: a shaded band drawn around it (an uncertainty, say)."""
     left, right, top, bottom = 50, width - 150, 20, height - 35
+    bands = bands or {}
     values = [v for points in series.values() for _, v in points]
+    values += [v for name in series for _, low, high in bands.get(name, ()) for v in (low, high)]
     if not values:
         return ChartLayout(title, x_label, width, height, left, right, top, bottom, "", "", [], [])
     low, high = min(values), max(values)
@@ -115,8 +121,11 @@ def point_layout(title: str, series: Mapping[str, Sequence[tuple[int, float]]], 
         gaps = [(x(i), y(v), x(j), y(w)) for (i, v), (j, w) in itertools.pairwise(points) if j > i + 1] if ticks else []
         marks = [(x(i), y(v), f"{name}, {ticks[i]}: {v:.2f}") for i, v in points] if ticks else []
         dot = (x(points[0][0]), y(points[0][1])) if not ticks and len(points) == 1 else None
+        around = bands.get(name, ())
+        band = " ".join([f"{x(i)},{y(low)}" for i, low, _ in around] +
+                        [f"{x(i)},{y(high)}" for i, _, high in reversed(around)])
         lines.append(ChartLine(name, PALETTE[index % len(PALETTE)], stretches, gaps, marks, dot,
-                               top + 16 * (index + 1)))
+                               top + 16 * (index + 1), band))
     return ChartLayout(title, x_label, width, height, left, right, top, bottom, f"{high:.1f}", f"{low:.1f}",
                        tick_marks, lines)
 

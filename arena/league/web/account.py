@@ -103,12 +103,13 @@ def _render_team(request: Request, web: WebState, league: League, team: Team, se
                  status: int = 200, **context: Any) -> HTMLResponse:
     versions = [views.version(v, with_log=True) for v in league.versions(team)]
     bots = sorted({v["bot"] for v in versions})
+    playing = sorted({v["bot"] for v in versions if v["active"]})
     opponents = [row.label for row in league.leaderboard() if row.team != team.name]
     return render(request, web, league, "team.html", who=team, session=session, status=status, team=team,
-                  versions=versions, bots=bots, opponents=opponents, limits=web.limits,
-                  server_url=str(request.base_url).rstrip("/"), challenge_games=league.settings.challenge_games,
-                  failures=data.failures(league, team), logs=data.logs(league, team),
-                  log_games=data.LOG_GAMES, **context)
+                  versions=versions, bots=bots, active_bot=playing[0] if playing else None, opponents=opponents,
+                  limits=web.limits, server_url=str(request.base_url).rstrip("/"),
+                  challenge_games=league.settings.challenge_games, failures=data.failure_groups(league, team),
+                  logs=data.logs(league, team), log_games=data.LOG_GAMES, **context)
 
 
 @router.post("/team/submit")
@@ -190,7 +191,7 @@ def _render_organiser(request: Request, web: WebState, league: League, session: 
                       status: int = 200, **context: Any) -> HTMLResponse:
     return render(request, web, league, "organiser.html", who=Organiser(), session=session, status=status,
                   paused=league.paused, workers=league.workers(), teams=league.teams(), queue=league.queue(),
-                  maps=list(league.settings.maps), **context)
+                  maps=list(league.settings.maps), versions=data.organiser_versions(league), **context)
 
 
 @router.post("/organiser/{action}")
@@ -237,9 +238,9 @@ def _organiser_action(request: Request, action: str, fields: dict[str, str]) -> 
             league.remove_team(team)
             return _back("/organiser", f"Team {team} is removed.")
         if action == "disable":
-            owner, _, bot = fields.get("bot", "").strip().partition("/")
-            league.disable(owner, bot, _whole(fields.get("number", ""), "the version"))
-            return _back("/organiser", f"{owner}/{bot} v{fields.get('number')} is disabled.")
+            owner, bot, number = data.chosen_version(fields.get("version", ""))
+            league.disable(owner, bot, number)
+            return _back("/organiser", f"{owner}/{bot} v{number} is disabled.")
         if action == "add-map":
             name = league.add_map(fields.get("map", "").strip())
             return _back("/organiser", f"Map {name} joins the rotation.")

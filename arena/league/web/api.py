@@ -9,15 +9,24 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, UploadFile
+from fastapi import APIRouter, HTTPException, Query, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
 
 from arena.core.errors import ArenaError
 from arena.league.exports import ExportTable
 from arena.league.facade import League
 from arena.league.models import Team, VersionInfo
 from arena.league.web import data, views
-from arena.league.web.auth import Identity, api_organiser, api_team, reader
+from arena.league.web.auth import (
+    Identity,
+    api_organiser,
+    api_team,
+    bearer_token,
+    browser_session,
+    check_form,
+    reader,
+)
 from arena.league.web.state import WebState
 from arena.league.web.uploads import unpack_upload
 from arena.report.row_export import MEDIA_TYPES, export_rows
@@ -29,6 +38,25 @@ def web_state(request: Request) -> WebState:
     """The application's :class:`WebState`."""
     state: WebState = request.app.state.web
     return state
+
+
+class Challenge(BaseModel):
+    """A request for unrated games: your ``bot`` against ``opponent`` (``team/bot``), ``games`` of them."""
+
+    bot: str = Field(max_length=200)
+    opponent: str = Field(max_length=400)
+    games: int
+    form_token: str | None = Field(default=None, description="A signed-in browser's form token (not with a "
+                                                                 "bearer token).")
+
+
+class ActiveChoice(BaseModel):
+    """The version of ``bot`` that plays: ``number``, or ``null`` for the newest that builds."""
+
+    bot: str = Field(max_length=200)
+    number: int | None = None
+    form_token: str | None = Field(default=None, description="A signed-in browser's form token (not with a "
+                                                                 "bearer token).")
 
 
 ExportFormat = Annotated[Literal["csv", "json", "md"] | None, Query(
@@ -118,14 +146,52 @@ def _private(who: Identity | None) -> dict[str, str]:
 
 
 @router.get("/team", summary="Your team")
-def get_team(request: Request) -> dict[str, Any]:
-    """The team of the token: its submissions with their build logs, and its bots' logs of their recent games
-    (what each printed, logged or wrote to stderr; never another team's)."""
+def get_team(request: Request) -> JSONResponse:
+    """The team of the token: its submissions with their build logs, its bots' failures in their recent games
+    grouped by version, kind and message (how many, the first and last game, one traceback), and its bots'
+    logs of their recent games (what each printed, logged or wrote to stderr). Never another team's."""
     web = web_state(request)
     league = web.league()
     team = api_team(request, league)
-    return {"team": team.name, "versions": [views.version(v, with_log=True) for v in league.versions(team)],
-            "logs": data.logs(league, team)}
+    return JSONResponse({"team": team.name,
+                         "versions": [views.version(v, with_log=True) for v in league.versions(team)],
+                         "failures": data.failure_groups(league, team), "logs": data.logs(league, team)},
+                        headers=_private(team))
+
+
+@router.post("/challenges", status_code=201, summary="Ask for a challenge")
+def post_challenge(request: Request, challenge: Challenge) -> dict[str, Any]:
+    """Ask for unrated games of one of your bots against another team's (``team/bot``), as the team page's
+    form does: with your team's token, or from a signed-in browser with the page's ``form_token`` in the body
+    (a request from another site knows neither). The answer lists the queued games."""
+    web = web_state(request)
+    league = web.league()
+    team = _asking_team(request, web, league, challenge.form_token)
+    ids = league.challenge(team, challenge.bot, challenge.opponent, challenge.games)
+    return {"team": team.name, "bot": challenge.bot, "opponent": challenge.opponent, "games": ids}
+
+
+@router.post("/team/active", summary="Choose the version that plays")
+def post_active(request: Request, choice: ActiveChoice) -> dict[str, Any]:
+    """Make a version of one of your bots the one that plays (``number`` null: the newest that builds), as the
+    team page's form does; a token or a signed-in browser with the page's ``form_token``, like a challenge."""
+    web = web_state(request)
+    league = web.league()
+    team = _asking_team(request, web, league, choice.form_token)
+    return views.version(league.set_active(team, choice.bot, choice.number), with_log=True)
+
+
+def _asking_team(request: Request, web: WebState, league: League, form_token: str | None) -> Team:
+    """The team asking for a change: its bearer token's; else the browser's signed-in team, when the body
+    carries its session's form token (a cookie alone is not enough: another site could send it)."""
+    if bearer_token(request) is not None:
+        return api_team(request, league)
+    who, session = browser_session(request, web, league)
+    if not isinstance(who, Team) or session is None:
+        raise HTTPException(401, "this needs a team's token (send 'Authorization: Bearer TOKEN') or a signed-in "
+                                 "team's session", headers={"WWW-Authenticate": "Bearer"})
+    check_form(request, session, form_token)
+    return who
 
 
 @router.post("/submissions", status_code=201, summary="Submit a bot")
@@ -142,19 +208,21 @@ def post_submission(request: Request, file: UploadFile) -> dict[str, Any]:
 
 @router.get("/organiser", summary="The organiser's view")
 def get_organiser(request: Request) -> dict[str, Any]:
-    """With the organiser's token: the teams, the queue and the workers."""
+    """With the organiser's token: ranked play paused or not, the teams, every version (to disable one), the
+    maps, the deadline, whether the final has begun, the queue and the workers."""
     web = web_state(request)
     league = web.league()
     api_organiser(request, league)
-    workers = league.workers()
-    return {"paused": league.paused, "teams": [team.name for team in league.teams()],
-            "queue": [vars(entry) | {"players": list(entry.players)} for entry in league.queue()],
-            "workers": None if workers is None else vars(workers)}
+    return data.organiser(league)
 
 
 def submit_upload(web: WebState, league: League, team: Team, file: UploadFile) -> VersionInfo:
     """Check and unpack an uploaded bot into a scratch folder, and submit it as ``team``'s."""
     raw = file.file.read(web.limits.max_bytes + 1)
     with tempfile.TemporaryDirectory(prefix="arena-upload-") as scratch:
-        path = unpack_upload(file.filename or "", raw, Path(scratch), web.limits)
-        return league.submit(team, path)
+        try:
+            path = unpack_upload(file.filename or "", raw, Path(scratch), web.limits)
+            return league.submit(team, path)
+        except ArenaError as exc:  # name the upload as its team sent it, never by the scratch folder
+            exc.args = (str(exc).replace(scratch.rstrip("/") + "/", ""),)
+            raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import tempfile
 from typing import Any
 
 from arena.core.errors import ArenaError
@@ -20,9 +22,13 @@ class NotFound(ArenaError):
 
 
 def leaderboard(league: League) -> dict[str, Any]:
-    """The leaderboard: every team's active bot, best first, and how many rated games there are."""
-    rows = [views.board_row(row) for row in league.leaderboard()]
-    return {"rows": rows, "games": sum(row["games"] for row in rows) // max(1, league.players),
+    """The leaderboard: every team's active bot, best first, with its crashes, time-outs and illegal moves in
+    ranked games; the bots whose every version was disabled (listed, unranked); how many rated games there are."""
+    counts = league.failure_counts()
+    rows = [views.board_row(row, counts.get((row.team, row.bot, row.number), {})) for row in league.leaderboard()]
+    disabled = [{"team": team, "bot": bot, "label": f"{team}/{bot}", "number": number, "status": "disabled",
+                 "url": views.bot_path(team, bot)} for team, bot, number in league.disabled_bots()]
+    return {"rows": rows, "disabled": disabled, "games": sum(row["games"] for row in rows) // max(1, league.players),
             "paused": league.paused}
 
 
@@ -95,10 +101,42 @@ def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[s
                 failure = kept.get(index, {})
                 player = info.seats[index]
                 stderr = failure.get("stderr") or record.get("stderr", {}).get(str(index), "")  # a program's, by seat
+                named = f"{player.label} v{player.number} "
                 found.append({"game": info.id, "label": player.label, "number": player.number,
-                              "kind": failure.get("kind", player.failure), "detail": failure.get("detail", ""),
-                              "traceback": failure.get("traceback", ""), "stderr": stderr})
+                              "kind": failure.get("kind", player.failure),
+                              "detail": bot_files(failure.get("detail", ""), named),
+                              "traceback": bot_files(failure.get("traceback", ""), named),
+                              "stderr": bot_files(stderr, named)})
     return sorted(found, key=lambda f: -f["game"])
+
+
+PLAYED_FROM = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) +
+                         r"/arena-(?:unpacked-[^/\s]+/run-[^/\s]+|bots-[^/\s]+)/[^/\s]+/")
+"""The folder a stored bot plays from in a game (unpacked for the game's process or worker)."""
+
+
+def bot_files(text: str, named: str) -> str:
+    """``text`` with the folder a bot played from shown as ``named`` (``bob/crasher v1 crasher.py:11``)."""
+    return PLAYED_FROM.sub(named, text)
+
+
+def failure_groups(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:
+    """``team``'s :func:`failures` grouped by bot, version, kind and message: how many, the first and last game,
+    and one traceback and stderr (the newest), most frequent first. A bot failing the same way in every game
+    reads as one entry, not one per game."""
+    groups: dict[tuple[str, int, str, str], dict[str, Any]] = {}
+    for failure in failures(league, team, games_per_bot):  # newest first: the first seen keeps its traceback
+        key = (failure["label"], failure["number"], failure["kind"], failure["detail"])
+        group = groups.get(key)
+        if group is None:
+            groups[key] = {"label": failure["label"], "number": failure["number"], "kind": failure["kind"],
+                           "detail": failure["detail"], "count": 1, "first_game": failure["game"],
+                           "last_game": failure["game"], "traceback": failure["traceback"],
+                           "stderr": failure["stderr"]}
+        else:
+            group["count"] += 1
+            group["first_game"] = min(group["first_game"], failure["game"])
+    return sorted(groups.values(), key=lambda g: (-g["count"], -g["last_game"], g["label"], g["kind"]))
 
 
 LOG_GAMES = 10
@@ -137,7 +175,8 @@ def bot_page(league: League, team: str, name: str, with_logs: bool = False, game
     """A bot's page: :func:`bot`, with each version's rating history and the head to head with intervals."""
     found = bot(league, team, name, with_logs, games)
     for version in found["versions"]:
-        version["history"] = [{"game": idx, "mu": mu, "sigma": sigma, "rating": mu - 3 * sigma}
+        version["history"] = [{"game": idx, "mu": mu, "sigma": sigma, "rating": mu - 3 * sigma,
+                               "high": mu + 3 * sigma}
                               for idx, mu, sigma in league.rating_history(version["id"], CHART_POINTS)]
     rows = []
     for label, wins, draws, losses in league.head_to_head(team, name):
@@ -163,13 +202,49 @@ def sparklines(league: League, board: dict[str, Any]) -> dict[str, SparklineLayo
 
 
 def rating_chart(found: dict[str, Any]) -> ChartLayout:
-    """The bot page's chart: mu - 3 sigma after each rated game, one line per version, along the league's games."""
+    """The bot page's chart: mu after each rated game, one line per version along the league's games, in a band
+    of mu - 3 sigma to mu + 3 sigma (the rank is the band's low edge: it rises as sigma shrinks, even for a bot
+    that loses)."""
     ids = sorted({point["game"] for version in found["versions"] for point in version["history"]})
     position = {game_id: index for index, game_id in enumerate(ids)}
-    series = {f"v{version['number']}": [(position[p["game"]], p["rating"]) for p in version["history"]]
-              for version in found["versions"] if version["history"]}
-    return point_layout(f"{found['label']}: rating (mu - 3 sigma) after each rated game", series,
-                        "its rated games, oldest first")
+    shown = [version for version in found["versions"] if version["history"]]
+    series = {f"v{v['number']}": [(position[p["game"]], p["mu"]) for p in v["history"]] for v in shown}
+    bands = {f"v{v['number']}": [(position[p["game"]], p["rating"], p["high"]) for p in v["history"]] for v in shown}
+    return point_layout(f"{found['label']}: mu after each rated game, in a band of mu \u00b1 3 sigma", series,
+                        "its rated games, oldest first", bands=bands)
+
+
+def organiser_versions(league: League) -> list[dict[str, Any]]:
+    """Every version of every team's bots, by team, bot and number (newest first): what the organiser picks
+    from to disable one. ``value`` is what the organiser's form sends back (``team/bot/number``)."""
+    found = []
+    for team in league.teams():
+        for info in league.versions(team):
+            found.append({"team": team.name, "bot": info.bot, "number": info.number, "status": info.status,
+                          "active": info.active, "value": f"{team.name}/{info.bot}/{info.number}",
+                          "label": f"{team.name}/{info.bot} v{info.number}"})
+    return found
+
+
+def chosen_version(value: str) -> tuple[str, str, int]:
+    """A version the organiser picked (``team/bot/number``) as ``(team, bot, number)``, or an
+    :class:`ArenaError` saying what is wrong."""
+    team, _, rest = value.strip().partition("/")
+    bot, _, number = rest.rpartition("/")
+    if not team or not bot or not number.isdigit():
+        raise ArenaError(f"pick a version from the list (team/bot/number), not {value[:40]!r}")
+    return team, bot, int(number)
+
+
+def organiser(league: League) -> dict[str, Any]:
+    """The organiser's page: ranked play paused or not, the teams, every version, the maps, the deadline, the
+    queue and the workers."""
+    workers = league.workers()
+    return {"paused": league.paused, "teams": [team.name for team in league.teams()],
+            "versions": organiser_versions(league), "maps": list(league.settings.maps),
+            "deadline": league.deadline(), "final_started": league.final_started(),
+            "queue": [vars(entry) | {"players": list(entry.players)} for entry in league.queue()],
+            "workers": None if workers is None else vars(workers)}
 
 
 def final(league: League) -> dict[str, Any]:

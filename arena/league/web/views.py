@@ -18,9 +18,16 @@ def bot_path(team: str, bot: str) -> str:
     return f"/bots/{quote(team, safe='')}/{quote(bot, safe='')}"
 
 
-def board_row(row: BoardRow) -> dict[str, Any]:
-    """One leaderboard line, with its label, conservative rating and page."""
-    return {**asdict(row), "label": row.label, "rating": row.rating, "url": bot_path(row.team, row.bot)}
+FAILURE_KINDS = (("crashes", "crash"), ("timeouts", "timeout"), ("illegal", "illegal"))
+"""The leaderboard's failure columns and the failure kind each counts."""
+
+
+def board_row(row: BoardRow, failures: dict[str, int] | None = None) -> dict[str, Any]:
+    """One leaderboard line, with its label, conservative rating, page, and its failures in ranked games by kind
+    (``failures``: counts by kind)."""
+    counts = failures or {}
+    return {**asdict(row), "label": row.label, "rating": row.rating, "url": bot_path(row.team, row.bot),
+            **{column: counts.get(kind, 0) for column, kind in FAILURE_KINDS}}
 
 
 def seat(player: Seat) -> dict[str, Any]:
