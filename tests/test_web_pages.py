@@ -69,6 +69,22 @@ def test_a_team_reads_its_failures_once_per_kind_and_message_and_never_another_t
 
 @pytest.mark.slow
 @pytest.mark.needs("bwrap")
+def test_a_teams_game_page_and_record_name_its_files_by_team_bot_and_version(played):
+    setup, live = played
+    record = live.get("/api/games/0/record", token=setup.tokens["bob"]).json()
+    crash = next(f for f in record["failures"] if f["kind"] == "crash")
+    assert crash["detail"] == CRASH_DETAIL
+    assert 'File "bob/crasher v1 crasher.py", line 11' in crash["traceback"]
+    sign_in(live, setup.tokens["bob"])
+    page = live.get("/games/0").text
+    assert "bob/crasher v1 crasher.py" in page
+    for shown in (page, str(record), str(live.get("/api/games/0", token=setup.tokens["bob"]).json())):
+        assert "arena-unpacked" not in shown and "arena-bots-" not in shown
+    live.jar.clear()
+
+
+@pytest.mark.slow
+@pytest.mark.needs("bwrap")
 def test_the_leaderboard_counts_failures_and_the_bot_page_draws_mu_in_its_band(played):
     _, live = played
     rows = live.get("/api/leaderboard").json()["rows"]

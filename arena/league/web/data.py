@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.league.facade import League
-from arena.league.models import Organiser, Team
+from arena.league.models import GameInfo, Organiser, Team
 from arena.league.web import privacy, views
 from arena.report.charts import ChartLayout, SparklineLayout, point_layout, sparkline_layout
 from arena.stats.proportions import score_rate
@@ -63,7 +63,8 @@ def game(league: League, game_id: int, who: Team | Organiser | None = None) -> d
     found = views.game(info)  # a game without failures, read by anyone: its line of the games' list
     visible = privacy.visible_seats(who, info.seats)
     if visible or any(seat.failure for seat in info.seats):
-        shown = privacy.record_for(league.game_record(game_id), visible, isinstance(who, Organiser))
+        shown = named_files(privacy.record_for(league.game_record(game_id), visible, isinstance(who, Organiser)),
+                            info)
         found["reason"] = shown["result"]["reason"]
         for key in ("failures", "stderr"):
             if shown.get(key):
@@ -78,7 +79,34 @@ def record(league: League, game_id: int, who: Team | Organiser | None = None) ->
         found = league.game_record(game_id)
     except ArenaError as exc:
         raise NotFound(str(exc)) from None
-    return privacy.record_for(found, privacy.visible_seats(who, info.seats), isinstance(who, Organiser))
+    return named_files(privacy.record_for(found, privacy.visible_seats(who, info.seats), isinstance(who, Organiser)),
+                       info)
+
+
+def named_files(record: dict[str, Any], info: GameInfo) -> dict[str, Any]:
+    """``record`` with the files of each seat's bot named by team, bot and version (``bob/crasher v1
+    crasher.py:11``), not by the temporary folder the bot played from: in its failures, its logs and the result's
+    reason."""
+    def named(match: re.Match[str]) -> str:
+        folder = match.group(0).rstrip("/").rsplit("/", 1)[-1]
+        owners = [player for player in info.seats if folder.startswith(f"{player.team}_{player.bot}-")]
+        if len({(p.team, p.bot, p.number) for p in owners}) != 1:
+            return ""  # whose it is is unclear: the file's own name, never the host's folder
+        return f"{owners[0].label} v{owners[0].number} "
+
+    def text(value: Any) -> Any:
+        return PLAYED_FROM.sub(named, value) if isinstance(value, str) else value
+
+    shown = dict(record)
+    if isinstance(record.get("failures"), list):
+        shown["failures"] = [{key: text(value) if key in ("detail", "traceback", "stderr") else value
+                              for key, value in entry.items()} if isinstance(entry, dict) else entry
+                             for entry in record["failures"]]
+    if isinstance(record.get("stderr"), dict):
+        shown["stderr"] = {seat: text(log) for seat, log in record["stderr"].items()}
+    if isinstance(record.get("result"), dict) and "reason" in record["result"]:
+        shown["result"] = {**record["result"], "reason": text(record["result"]["reason"])}
+    return shown
 
 
 def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:
