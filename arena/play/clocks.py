@@ -21,12 +21,12 @@ from arena.core.failure import Failure
 def stop_after(clock: Clock) -> float:
     """Elapsed seconds after which the move starting now is interrupted (before the grace)."""
     allowance = clock.next_allowance()
-    return allowance * CPU_WALL_FACTOR if clock.kind == "cpu" else allowance
+    return allowance * CPU_WALL_FACTOR if clock.cpu else allowance
 
 
 def meter(bot: Bot, clock: Clock) -> Callable[[], float]:
     """The reading a move of ``bot`` is measured with: a move costs the difference of two readings."""
-    if clock.kind != "cpu":
+    if not clock.cpu:
         return time.perf_counter
     outside = bot.cpu_seconds()
     if outside is None:

@@ -50,7 +50,7 @@ from arena.core.game import METADATA_KEYS, DeferredGenerator, Game, Option, Resu
 from arena.core.maps import GameMap
 from arena.core.view import BoardView
 from arena.games.tron.arrays import all_legal, out_rank, reachable_share, tron_array
-from arena.games.tron.observation import PowerupObservation, TronObservation
+from arena.games.tron.observation import PowerupObservation, TronObservation, TurnSnapshot, turn_snapshot
 from arena.games.tron.powerups import SPEED_MOVES, PowerupBoard
 from arena.games.tron.render import board_view, render_board
 from arena.games.tron.rules import DIRECTIONS, WALL, TronBoard
@@ -64,6 +64,7 @@ PRESETS: dict[str, dict[str, str]] = {
 }
 """What each ``rules`` preset sets."""
 _LEGAL = frozenset(DIRECTIONS)
+_new = object.__new__
 
 
 class TronGame(Game):
@@ -75,6 +76,8 @@ class TronGame(Game):
     max_players = 4
     default_maps = ("empty_room", "center_block", "diagonal_blocks")
     untagged_maps = True
+    result: Result | None = None
+    """The ranks and reason once the game is over: a plain attribute, read after every turn."""
     deferred_rng = True  # only mirrored starts and powerups draw
     options = {
         "moves": Option("simultaneous", ("simultaneous", "alternating"),
@@ -131,17 +134,20 @@ class TronGame(Game):
         self._next = 0  # the seat that moves alone: alternating moves, or a speed run
         self._left = 1  # moves left in its run (more than 1 on a speed run)
         self._due: list[int] = []  # simultaneous: seats whose speed runs come after the current one
-        self._result: Result | None = None
+        self.result = None
         self._all = tuple(range(self.num_seats))
         self.crashed_at: dict[int, int] = {}
         """Where each crashed seat crashed: the flat index of the cell it moved into."""
-        self._snapshot: tuple[bytes, tuple[int, ...]] | None = None  # this turn's cells and heads, once observed
+        self._snapshot: TurnSnapshot | None = None  # this turn's cells and heads, once observed
 
     def to_act(self) -> Sequence[int]:
         """Every living seat (simultaneous), or the one seat moving now (alternating, or on a speed run)."""
         if self._joint:
-            alive = self.board.alive
-            return self._all if self.board.living == self.num_seats else [s for s in self._all if alive[s]]
+            board = self.board
+            if board.living == self.num_seats:
+                return self._all
+            alive = board.alive
+            return [s for s in self._all if alive[s]]
         return (self._next,)
 
     def legal_actions(self, seat: int) -> Sequence[str]:
@@ -177,7 +183,7 @@ class TronGame(Game):
             for seat, _ in board.last_crashes:
                 self.crashed_at[seat] = before[seat] + board.deltas[actions[seat]]
         if board.living <= 1:
-            self._result = Result(board.ranks(), board.reason())
+            self.result = Result(board.ranks(), board.reason())
 
     def _pass_turn(self, seat: int) -> None:
         """With powerups, after a move by the seat moving alone: go on with its run, or end it."""
@@ -216,11 +222,6 @@ class TronGame(Game):
                 return
         self._joint, self._left = True, 1
 
-    @property
-    def result(self) -> Result | None:
-        """The ranks and reason once the game is over."""
-        return self._result
-
     def observe(self, seat: int) -> TronObservation:
         """A snapshot of the board for ``seat``."""
         if self.powerups:
@@ -228,11 +229,15 @@ class TronGame(Game):
             assert isinstance(board, PowerupBoard)
             run = self._left if seat == self._next and not self._joint else 1
             return PowerupObservation(board, seat, self.moves, run)
-        board = self.board
         snapshot = self._snapshot
         if snapshot is None:  # the turn's first observation: the cells and heads, copied once for every seat
-            snapshot = self._snapshot = (bytes(board.cells), tuple(board.heads))
-        return TronObservation.of_snapshot(board, seat, self.moves, snapshot)
+            snapshot = self._snapshot = turn_snapshot(self.board, self.moves)
+        # The observation of the snapshot, built here rather than in a call of its own: this runs every move.
+        obs = _new(TronObservation)
+        obs.cells, obs.heads, obs.stride, obs.width, obs.height, obs.moves, obs.turn = snapshot
+        obs.seat = seat
+        obs.delta = self.board.deltas
+        return obs
 
     @classmethod
     def array_observation(cls, obs: TronObservation, centered: bool = False) -> np.ndarray:
@@ -255,8 +260,8 @@ class TronGame(Game):
 
     def settled_rank(self, seat: int) -> int | None:
         """Known as soon as the seat crashes: the seats still in, and those out later, rank above it."""
-        if self._result is not None:
-            return self._result.ranks[seat]
+        if self.result is not None:
+            return self.result.ranks[seat]
         return out_rank(self.board.out_turn, seat)
 
     def shaping(self, seat: int) -> float:
@@ -283,7 +288,7 @@ class TronGame(Game):
                 if held and board.alive[seat]:
                     notes[seat] = ", ".join(held)
         status = ""
-        if self._result is None and not self._joint:
+        if self.result is None and not self._joint:
             mover = f"player {self._next + 1}"
             on_run = self._left > 1 or self._simultaneous  # moving alone under simultaneous moves is a speed run
             status = f"{mover} on a speed run: {self._left} left" if on_run else f"{mover} to move"

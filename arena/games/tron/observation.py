@@ -23,6 +23,18 @@ _new = object.__new__
 _GLYPHS = bytes.maketrans(bytes([EMPTY, WALL, BARRIER, TRAIL, TRAIL + 1, TRAIL + 2, TRAIL + 3]), b".#xabcd")
 
 
+TurnSnapshot = tuple[bytes, tuple[int, ...], int, int, int, str, int]
+"""What every seat's observation of a turn shares: its ``cells``, ``heads``, ``stride``, ``width``, ``height``,
+``moves`` and ``turn`` (all but ``seat``, and ``delta``, a mapping proxy: a game holding a snapshot still
+pickles)."""
+
+
+def turn_snapshot(board: TronBoard, moves: str) -> TurnSnapshot:
+    """The :data:`TurnSnapshot` of this turn of ``board``: ``cells`` and ``heads`` copied once for every seat, and
+    both immutable, so a bot that keeps an observation keeps its turn's board."""
+    return bytes(board.cells), tuple(board.heads), board.stride, board.width, board.height, moves, board.turn
+
+
 class TronObservation:
     """What a Tron bot sees: a snapshot of the grid, every head, and whose turn it is.
 
@@ -47,23 +59,6 @@ class TronObservation:
         self.moves = moves
         self.turn = board.turn
         self.delta: Mapping[str, int] = board.deltas
-
-    @classmethod
-    def of_snapshot(cls, board: TronBoard, seat: int, moves: str, snapshot: tuple[bytes, tuple[int, ...]]
-                    ) -> TronObservation:
-        """The observation of ``seat`` on ``snapshot``, the ``cells`` and ``heads`` of ``board`` this turn: every
-        seat's observation of a turn shares them (both immutable, so a bot that keeps an observation keeps its
-        turn's board), instead of copying the board once a seat."""
-        obs = _new(cls)
-        obs.cells, obs.heads = snapshot
-        obs.stride = board.stride
-        obs.width = board.width
-        obs.height = board.height
-        obs.seat = seat
-        obs.moves = moves
-        obs.turn = board.turn
-        obs.delta = board.deltas
-        return obs
 
     def __getstate__(self) -> dict[str, object]:
         state: dict[str, object] = {name: getattr(self, name)
