@@ -45,7 +45,9 @@ def test_a_team_submits_in_the_browser_and_follows_its_bot(tmp_path, browser_pag
         assert page.locator("a:has-text('Download the record')").count() == 1
 
         page.goto(server.url + "/bots/alice/hugger")
-        page.wait_for_selector("svg.chart polyline.series")
+        # attached, not visible: mu after all draws is a flat line, which has no height for the browser
+        page.wait_for_selector("svg.chart polyline.series", state="attached")
+        assert page.locator("svg.chart").first.is_visible()
         assert page.locator("svg.chart polyline.series").first.get_attribute("data-bot") == "v1"
         page.goto(server.url + "/")
         assert page.locator("table.leaderboard a[href='/bots/alice/hugger']").inner_text() == "hugger"
