@@ -36,13 +36,25 @@ def post_json(live, path, body, **options):
                         **options)
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("pages")
+def played_league(tmp_path, games):
+    """alice's talker and bob's crasher submitted, ``games`` games played, the league served."""
     setup = new_league(tmp_path)
     submit_bots(setup, tmp_path, bots=(("alice", "talker.py", TALKER), ("bob", "crasher.py", CRASHER)))
-    play_games(setup.folder, 3)
-    live = LiveServer(setup.folder)
+    play_games(setup.folder, games)
+    return setup, LiveServer(setup.folder)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The league the tests only read (a test that changes it has a league of its own)."""
+    setup, live = played_league(tmp_path_factory.mktemp("pages"), 3)
+    yield setup, live
+    live.stop()
+
+
+@pytest.fixture
+def own_league(tmp_path):
+    setup, live = played_league(tmp_path, 1)
     yield setup, live
     live.stop()
 
@@ -146,8 +158,8 @@ def test_a_build_log_names_the_file_by_team_bot_and_version_and_the_dropdowns_pi
 
 @pytest.mark.slow
 @pytest.mark.needs("bwrap")
-def test_the_organiser_disables_from_a_list_and_the_team_stays_listed_unranked(played, tmp_path):
-    setup, live = played
+def test_the_organiser_disables_from_a_list_and_the_team_stays_listed_unranked(own_league):
+    setup, live = own_league
     sign_in(live, setup.organiser)
     page = live.get("/organiser").text
     assert '<option value="bob/crasher/1">bob/crasher v1 (ready, plays)</option>' in page
