@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 from arena.core.errors import ArenaError
@@ -109,32 +110,39 @@ def named_files(record: dict[str, Any], info: GameInfo) -> dict[str, Any]:
     return shown
 
 
-def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:
-    """How ``team``'s bots failed in their recent games, newest first: the kind, the detail and the traceback
-    or stderr the record kept. Only the team's own bots' failures: another team's are not its to read."""
-    found = []
+def _own_seats(league: League, team: Team, games_per_bot: int) -> Iterator[tuple[GameInfo, list[int]]]:
+    """Each recent game of each of ``team``'s bots (its newest ``games_per_bot``), with the seats its bot
+    played: the only seats of the game whose failures and logs are the team's to read."""
     for name in sorted({v.bot for v in league.versions(team)}):
         try:
             recent = league.games(f"{team.name}/{name}", games_per_bot)
         except ArenaError:
             continue
         for info in recent:
-            seats = [index for index, player in enumerate(info.seats)
-                     if player.team == team.name and player.bot == name and player.failure]
-            if not seats:
-                continue
-            record = league.game_record(info.id)
-            kept = {int(f.get("seat", -1)): f for f in record.get("failures", [])}
-            for index in seats:
-                failure = kept.get(index, {})
-                player = info.seats[index]
-                stderr = failure.get("stderr") or record.get("stderr", {}).get(str(index), "")  # a program's, by seat
-                named = f"{player.label} v{player.number} "
-                found.append({"game": info.id, "label": player.label, "number": player.number,
-                              "kind": failure.get("kind", player.failure),
-                              "detail": bot_files(failure.get("detail", ""), named),
-                              "traceback": bot_files(failure.get("traceback", ""), named),
-                              "stderr": bot_files(stderr, named)})
+            yield info, [index for index, player in enumerate(info.seats)
+                         if player.team == team.name and player.bot == name]
+
+
+def failures(league: League, team: Team, games_per_bot: int = 20) -> list[dict[str, Any]]:
+    """How ``team``'s bots failed in their recent games, newest first: the kind, the detail and the traceback
+    or stderr the record kept. Only the team's own bots' failures: another team's are not its to read."""
+    found = []
+    for info, own in _own_seats(league, team, games_per_bot):
+        seats = [index for index in own if info.seats[index].failure]
+        if not seats:
+            continue
+        record = league.game_record(info.id)
+        kept = {int(f.get("seat", -1)): f for f in record.get("failures", [])}
+        for index in seats:
+            failure = kept.get(index, {})
+            player = info.seats[index]
+            stderr = failure.get("stderr") or record.get("stderr", {}).get(str(index), "")  # a program's, by seat
+            named = f"{player.label} v{player.number} "
+            found.append({"game": info.id, "label": player.label, "number": player.number,
+                          "kind": failure.get("kind", player.failure),
+                          "detail": bot_files(failure.get("detail", ""), named),
+                          "traceback": bot_files(failure.get("traceback", ""), named),
+                          "stderr": bot_files(stderr, named)})
     return sorted(found, key=lambda f: -f["game"])
 
 
@@ -175,21 +183,14 @@ def logs(league: League, team: Team, games_per_bot: int = LOG_GAMES) -> list[dic
     """The logs of ``team``'s own bots in their recent games, newest first: what each printed, logged or wrote to
     stderr in the game (capped). Never another team's seat, even in the same game."""
     found = []
-    for name in sorted({v.bot for v in league.versions(team)}):
-        try:
-            recent = league.games(f"{team.name}/{name}", games_per_bot)
-        except ArenaError:
-            continue
-        for info in recent:
-            seats = [index for index, player in enumerate(info.seats)
-                     if player.team == team.name and player.bot == name]
-            kept = league.game_record(info.id).get("stderr") or {}
-            for index in seats:
-                text = kept.get(str(index))
-                if text:
-                    player = info.seats[index]
-                    found.append({"game": info.id, "seat": index, "label": player.label, "number": player.number,
-                                  "log": text})
+    for info, seats in _own_seats(league, team, games_per_bot):
+        kept = league.game_record(info.id).get("stderr") or {}
+        for index in seats:
+            text = kept.get(str(index))
+            if text:
+                player = info.seats[index]
+                found.append({"game": info.id, "seat": index, "label": player.label, "number": player.number,
+                              "log": bot_files(text, f"{player.label} v{player.number} ")})
     return sorted(found, key=lambda log: (-log["game"], log["seat"]))
 
 
