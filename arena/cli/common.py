@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import math
 import sqlite3
 from collections.abc import Callable, Collection
@@ -17,6 +16,7 @@ from rich.markup import escape
 
 from arena.cli.progress import GamesProgress
 from arena.core.errors import ArenaError
+from arena.core.json_files import json_text
 from arena.play.sandbox import SandboxLimits, require_sandbox
 from arena.play.sandbox.probe import SandboxProbe
 from arena.plugins.registry import PluginConfig, Registry, load_registry
@@ -184,7 +184,7 @@ def emit_table(headers: list[str], rows: list[list[str]], fmt: str, title: str, 
         out.print(rich_table(title, headers, rows, names=[i for i, h in enumerate(headers) if h in names],
                              prose=[i for i, h in enumerate(headers) if h in prose]))
     elif fmt == "json":
-        typer.echo(json.dumps([dict(zip(headers, row, strict=True)) for row in rows], indent=2))
+        typer.echo(json_text([dict(zip(headers, row, strict=True)) for row in rows]))
     elif fmt == "csv":
         typer.echo(csv_text(headers, rows), nl=False)  # safe to open in a spreadsheet
     else:

@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` with every float that is not finite (a standard deviation of one value, say) as ``None``: JSON
+    has no NaN or infinity, and a reader's parser may refuse them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(item) for item in value]
+    return value
+
+
+def json_text(value: Any, indent: int | None = 2) -> str:
+    """``value`` as standard JSON text: non-finite floats written as ``null`` (see :func:`finite_json`)."""
+    return json.dumps(finite_json(value), indent=indent, allow_nan=False)
 
 
 def write_json_atomically(path: Path, data: dict[str, Any]) -> None:

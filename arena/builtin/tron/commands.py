@@ -29,6 +29,7 @@ from arena.cli.common import (
 )
 from arena.cli.panels import RESEARCH, TOOLS
 from arena.core.errors import ArenaError
+from arena.core.json_files import json_text
 from arena.games.tron.aichallenge import import_aic
 
 if TYPE_CHECKING:
@@ -256,7 +257,7 @@ def scaling_command(
                                   start_pool)
     summaries = [summarise(s.label, found) for s in chosen if (found := store.repetitions(s, reps))]
     if summaries and fmt == "json":
-        typer.echo(json.dumps([summary_json(summary, reading.settings()) for summary in summaries], indent=2))
+        typer.echo(json_text([summary_json(summary, reading.settings()) for summary in summaries]))
     elif summaries:
         emit_table(HEADERS, [summary_row(summary) for summary in summaries], fmt,
                    f"Snafu scaling (Cloppert 2007), reading {reading.label}: success mean ± sd over "
