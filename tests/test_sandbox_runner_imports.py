@@ -22,7 +22,8 @@ GAME_PACKAGES = ["arena.games.tron", "arena.games.catmouse", "arena.games.pawnra
 
 PROBE = """
 import json, sys
-from arena.play.sandbox.runner import load_bot
+from arena.play.sandbox.runner import _set_up_logging, load_bot
+_set_up_logging()
 from arena.play.sandbox.wire_format import unpack
 args = json.loads(sys.argv[-1])
 player = load_bot(args)(**args["params"])
@@ -66,4 +67,4 @@ def test_a_sandboxed_tron_bot_imports_neither_numpy_nor_the_game_nor_the_referee
     assert {"arena.games.tron.observation", "arena.games.tron.rules"} <= loaded
     assert not loaded & {"numpy", "arena.games.tron.game", "arena.games.tron.render", "arena.play.limits",
                          "arena.play.bot_traceback", "arena.play.sandbox.wire", "arena.plugins.programs.protocols",
-                         "arena.plugins.registry", "arena.play.referee"}
+                         "arena.plugins.registry", "arena.play.referee", "logging"}

@@ -8,15 +8,19 @@ stdin and stdout) or ``prepare`` (run the class's ``prepare()`` once, filling it
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
-import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.core.bot import Bot
 from arena.play.sandbox.wire_format import crash_message, line, unpack
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 PREPARED = "prepared"
 """The file a successful ``prepare`` run leaves in the compile cache."""
@@ -60,7 +64,7 @@ def _send(out: Any, message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _log_to_stderr() -> None:
+def _log_to_stderr(logging: Any) -> None:
     """What the bot logs with no logging set up of its own goes to its log (stderr) as in the referee's process:
     ``WARNING:name:message``, from warnings up; a bot's own ``logging.basicConfig()`` still takes over."""
     handler = logging.StreamHandler(sys.stderr)
@@ -69,13 +73,48 @@ def _log_to_stderr() -> None:
     logging.lastResort = handler
 
 
+class _SetUpWhenImported:
+    """Loads :mod:`logging` the usual way, then sets up its last resort (:func:`_log_to_stderr`)."""
+
+    def __init__(self, loader: Any):
+        self.loader = loader
+
+    def create_module(self, spec: Any) -> ModuleType | None:
+        return cast("ModuleType | None", self.loader.create_module(spec))
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        _log_to_stderr(module)
+
+
+class _LoggingFinder:
+    """Sets the bot's logging up when the bot first imports :mod:`logging`: a bot that never logs does not pay
+    for importing it (a few milliseconds of every game's start)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "logging":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec("logging")
+        if spec is not None and spec.loader is not None:
+            spec.loader = cast("importlib.abc.Loader", _SetUpWhenImported(spec.loader))
+        return spec
+
+
+def _set_up_logging() -> None:
+    if "logging" in sys.modules:
+        _log_to_stderr(sys.modules["logging"])
+    else:
+        sys.meta_path.insert(0, cast("importlib.abc.MetaPathFinder", _LoggingFinder()))
+
+
 def main() -> None:
     """Play one game (or prepare) as the referee's lines say."""
     args = json.loads(sys.argv[-1])
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
     sys.stdout = sys.stderr  # in order with its stderr and logging, line by line, kept if it is killed
-    _log_to_stderr()
+    _set_up_logging()
     unprepared: tuple[Any, str] | None = None
     try:
         cls = load_bot(args)
