@@ -2,14 +2,19 @@
 leagues built once per test process (every submission is checked in the sandbox and every game played there, which
 is what the league's tests spend their time on), copied for each test that needs them."""
 
+import os
 import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from arena.league import sandboxing
-from arena.league.facade import PLAN_AHEAD, RANKED, League
+from arena.league.facade import FINAL, PLAN_AHEAD, RANKED, League
 from arena.play.limits import MoveGuard, alarm_tick
 from arena.play.referee import play
 from arena.play.sandbox import SandboxedBots
@@ -145,3 +150,30 @@ def built_leagues(factory: pytest.TempPathFactory) -> Built:
 def copy_of(source: Path, destination: Path) -> Path:
     """A copy of the league folder ``source`` (closed by everyone) at ``destination``, a league of its own."""
     return Path(shutil.copytree(source, destination))
+
+
+def play_final(league: League) -> None:
+    """Play the league's final to its end, wave by wave, in this process, as the ladder would (with ranked play
+    paused)."""
+    while True:
+        league.advance_final()
+        left = league.waiting((FINAL,))
+        if not left:
+            return
+        play_in_process(league, len(left))
+
+
+def kill_when(process: subprocess.Popen, reached: Callable[[], bool], seconds: float = 300) -> None:
+    """``kill -9`` the process group of ``process`` (started in a session of its own) once ``reached()`` holds,
+    failing if it exits or ``seconds`` pass first."""
+    try:
+        deadline = time.monotonic() + seconds
+        while not reached():
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

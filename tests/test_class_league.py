@@ -15,7 +15,7 @@ from arena.cli.main import app
 from arena.league.facade import FINAL, League
 from tests.cli_runner import CliRunner
 from tests.helpers import write_module
-from tests.league_helpers import play_in_process
+from tests.league_helpers import play_final
 from tests.web_server import HUGGER, STRAIGHT, LiveServer, play_games
 
 pytestmark = [pytest.mark.needs("bwrap"), pytest.mark.slow]  # every build and game runs in the sandbox
@@ -85,17 +85,6 @@ def sign_in(context, url, token):
     page.fill("input[name=token]", token)
     page.click("button:has-text('Sign in')")
     return page
-
-
-def play_final(folder):
-    """Play the final to its end, wave by wave, as the ladder would (ranked play is paused)."""
-    with League.open(folder) as league:
-        while True:
-            league.advance_final()
-            left = league.waiting((FINAL,))
-            if not left:
-                return
-            play_in_process(league, len(left))
 
 
 @pytest.fixture
@@ -168,8 +157,8 @@ def test_a_class_of_five_submits_reads_its_own_logs_and_plays_a_double_eliminati
         cli("league", "pause", folder)
         started = cli("league", "final", folder, "--format", "double-elimination", "--games", 4)
         assert started.stderr.startswith("the final (double-elimination) is queued: ")
-        play_final(folder)
         with League.open(folder) as league:
+            play_final(league)
             final_ids = sorted(g.id for g in league.games(kind=FINAL, limit=1000))
             champion = league.final_bracket()["champion"]["label"]
         assert len(final_ids) == 32  # 8 matches of 4 games: no bracket reset

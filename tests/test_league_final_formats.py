@@ -4,32 +4,20 @@ tiebreak column, and a bracket final killed mid-wave that resumes without replay
 
 import os
 import re
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
 from arena.core.errors import ArenaError
 from arena.league.facade import FINAL, League
-from tests.league_helpers import built_leagues, copy_of, play_in_process
+from tests.league_helpers import built_leagues, copy_of, kill_when, play_final
 from tests.web_server import LiveServer
 
 MAPS_FILES = ("center_block.txt", "empty_room.txt")
 
 pytestmark = [pytest.mark.needs("bwrap"), pytest.mark.slow]  # every game is played in the sandbox
-
-
-def play_final(league):
-    """Play the final to its end (ranked play paused)."""
-    while True:
-        league.advance_final()
-        left = league.waiting((FINAL,))
-        if not left:
-            return
-        play_in_process(league, len(left))
 
 
 def bracket(league):
@@ -123,17 +111,7 @@ def test_a_bracket_final_killed_mid_wave_resumes_without_replaying_or_repeating_
     victim = subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--workers", "1"],
                               cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               start_new_session=True)
-    try:
-        deadline = time.monotonic() + 300
-        while stored_finals(folder) < 6:  # into the second wave (W2-1)
-            assert victim.poll() is None and time.monotonic() < deadline
-            time.sleep(0.01)
-        os.killpg(victim.pid, signal.SIGKILL)
-        victim.wait(timeout=30)
-    finally:
-        if victim.poll() is None:
-            os.killpg(victim.pid, signal.SIGKILL)
-            victim.wait()
+    kill_when(victim, lambda: stored_finals(folder) >= 6)  # into the second wave (W2-1)
     with League.open(folder) as league:
         before = finals(league)
         assert 6 <= len(before) < 16

@@ -17,6 +17,7 @@ from tests.league_helpers import (
     HALFWAY,
     built_leagues,
     copy_of,
+    kill_when,
     ratings,
     results,
     submitted_league,
@@ -85,17 +86,7 @@ def test_kill_9_in_the_middle_of_play_loses_and_duplicates_nothing_and_the_ladde
     make_league(tmp_path_factory, tmp_path / "victim")
     victim = subprocess.Popen(run_command(tmp_path / "victim"), cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 300
-        while stored_games(tmp_path / "victim") < 3:
-            assert victim.poll() is None and time.monotonic() < deadline
-            time.sleep(0.01)
-        os.killpg(victim.pid, signal.SIGKILL)
-        victim.wait(timeout=30)
-    finally:
-        if victim.poll() is None:
-            os.killpg(victim.pid, signal.SIGKILL)
-            victim.wait()
+    kill_when(victim, lambda: stored_games(tmp_path / "victim") >= 3)
     assert victim.returncode == -signal.SIGKILL
     with League.open(tmp_path / "victim") as league:
         before = results(league)
