@@ -8,6 +8,7 @@ import pytest
 
 from arena.cli.common import emit_table
 from arena.core.json_files import finite_json, json_text
+from arena.report.row_export import json_text as rows_json
 
 
 def refuse(constant):
@@ -31,3 +32,9 @@ def test_a_table_printed_as_json_is_standard_json(capsys):
 @pytest.mark.parametrize("number", [0.0, -2.5, 1e300])
 def test_finite_figures_are_kept_exactly(number):
     assert json.loads(json_text({"x": number})) == {"x": number}
+
+
+def test_an_exported_table_is_standard_json_too():
+    printed = rows_json(["team", "rating"], [["alice", math.nan], ["bob", 2.5]])
+    assert json.loads(printed, parse_constant=refuse) == [{"team": "alice", "rating": None},
+                                                          {"team": "bob", "rating": 2.5}]

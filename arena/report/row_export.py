@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from arena.core.json_files import finite_json
+
 EXPORT_FORMATS = ("csv", "json", "md")
 MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json",
                "md": "text/markdown; charset=utf-8"}
@@ -44,8 +46,10 @@ def csv_text(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def json_text(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """The rows as a JSON list of objects keyed by the headers (numbers stay numbers)."""
-    return json.dumps([dict(zip(headers, row, strict=True)) for row in rows], indent=2, ensure_ascii=False) + "\n"
+    """The rows as a JSON list of objects keyed by the headers (numbers stay numbers; one that is not a number is
+    ``null``, as :func:`arena.core.json_files.finite_json` writes it)."""
+    found = finite_json([dict(zip(headers, row, strict=True)) for row in rows])
+    return json.dumps(found, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def md_cell(value: Any) -> str:
