@@ -2,7 +2,9 @@
 
 A protocol turns the arena's side of a game into lines for the program (the start, each turn, the end)
 and the program's answer line into an action; an answer it cannot read raises
-:class:`arena.core.failure.BotFailure` of kind ``illegal``.
+:class:`arena.core.failure.BotFailure` of kind ``illegal``. A protocol whose program answers in several lines
+(UCI's ``info`` lines before ``bestmove``) returns :data:`PENDING` until the line that settles the answer.
+The ``uci`` protocol (chess engines) is in :mod:`arena.plugins.programs.uci`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,17 @@ from arena.core.game import MatchInfo, Result
 JSON_PROTOCOL = "arena-json/1"
 
 
-def _shown(line: bytes) -> str:
+class _Pending:
+    def __repr__(self) -> str:
+        return "PENDING"
+
+
+PENDING: Any = _Pending()
+"""What :meth:`Protocol.action` returns for a line that does not settle the answer yet: read another."""
+
+
+def shown(line: bytes) -> str:
+    """A line a program wrote, as a report quotes it (cut at 60 characters)."""
     text = line.decode("utf-8", "replace")
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
@@ -29,6 +41,15 @@ class Protocol:
     name: ClassVar[str] = ""
     says_ready: ClassVar[bool] = False
     """Whether the program must answer the start message with a ready line."""
+    speaks_unasked: ClassVar[bool] = False
+    """Whether the program may write lines between its answers (read and judged with the next answer), rather
+    than such output being illegal."""
+    takes_options: ClassVar[bool] = False
+    """Whether the program can be given options (``option.NAME=VALUE`` in an ``exec`` spec)."""
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        self.options: dict[str, str] = dict(options or {})
+        """The program's options, as its bot spec or manifest gives them."""
 
     @classmethod
     def check_game(cls, game: str, options: Mapping[str, str], seats: int) -> None:
@@ -38,16 +59,22 @@ class Protocol:
         """The line that opens a game, or ``None`` to send nothing."""
         return None
 
-    def ready(self, line: bytes) -> None:
-        """Check the program's answer to the start line."""
+    def ready(self, line: bytes) -> bytes | None:
+        """Check a line of the program's answer to the start line: ``None`` when it completes the start, else
+        the bytes to send before the next line is read (empty to send nothing)."""
+        return None
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
         """The text of one turn's observation."""
         raise NotImplementedError
 
     def action(self, line: bytes, obs: Any) -> Any:
-        """The action in the program's answer line."""
+        """The action in the program's answer line (:data:`PENDING`: the answer goes on in the next line)."""
         raise NotImplementedError
+
+    def silence_note(self) -> str:
+        """What to add to the report of a program that did not answer in time (e.g. the last line it wrote)."""
+        return ""
 
     def end(self, result: Result, seat: int) -> bytes | None:
         """The line that closes a game, or ``None`` to send nothing."""
@@ -71,11 +98,12 @@ class ArenaJson(Protocol):
             message["time_control"] = info.clock.control.as_json()
         return _line(message)
 
-    def ready(self, line: bytes) -> None:
+    def ready(self, line: bytes) -> bytes | None:
         """The answer must be ``{"type": "ready"}``."""
         message = _json(line, "its answer to the start message")
         if not isinstance(message, dict) or message.get("type") != "ready":
-            raise BotFailure("illegal", f"answered the start message with {_shown(line)}, not {{\"type\": \"ready\"}}")
+            raise BotFailure("illegal", f"answered the start message with {shown(line)}, not {{\"type\": \"ready\"}}")
+        return None
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
         """``{"type": "turn", "turn", "observation", "legal", "time_left"}``: ``time_left`` is the seconds this
@@ -90,7 +118,7 @@ class ArenaJson(Protocol):
         """The answer must be ``{"action": ...}``."""
         message = _json(line, "its answer")
         if not isinstance(message, dict) or "action" not in message:
-            raise BotFailure("illegal", f"answered {_shown(line)}, which has no \"action\"")
+            raise BotFailure("illegal", f"answered {shown(line)}, which has no \"action\"")
         return message["action"]
 
     def end(self, result: Result, seat: int) -> bytes | None:
@@ -119,7 +147,8 @@ class Aic2010(Protocol):
                 raise ArenaError(f"the aic2010 protocol plays tron with {option} = {wanted}, "
                                  f"not {options[option]}")
 
-    def __init__(self) -> None:
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(options)
         self.framed: bool | None = None
         """Whether this game's board goes out inside a ring of walls (decided on the first turn)."""
 
@@ -150,7 +179,7 @@ class Aic2010(Protocol):
         """The answer must be one digit, ``1`` to ``4``."""
         move = self.MOVES.get(line.strip())
         if move is None:
-            raise BotFailure("illegal", f"answered {_shown(line)}, not a move 1-4")
+            raise BotFailure("illegal", f"answered {shown(line)}, not a move 1-4")
         return move
 
 
@@ -165,6 +194,10 @@ PROTOCOLS: dict[str, type[Protocol]] = {ArenaJson.name: ArenaJson, Aic2010.name:
 
 def protocol_named(name: str) -> type[Protocol]:
     """The protocol called ``name``, or a one-line error naming the known ones."""
+    if "uci" not in PROTOCOLS:
+        from arena.plugins.programs.uci import Uci
+
+        PROTOCOLS[Uci.name] = Uci
     if name not in PROTOCOLS:
         raise ArenaError(f"unknown protocol {name!r}; known: {', '.join(PROTOCOLS)}")
     return PROTOCOLS[name]
@@ -178,4 +211,4 @@ def _json(line: bytes, what: str) -> Any:
     try:
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):
-        raise BotFailure("illegal", f"answered {_shown(line)}, which is not JSON") from None
+        raise BotFailure("illegal", f"answered {shown(line)}, which is not JSON") from None
