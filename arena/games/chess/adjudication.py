@@ -5,12 +5,13 @@ from its own side: ``e2e4``, ``e2e4 cp 35`` (centipawns) or ``e2e4 mate -3`` (ma
 protocol fills it in from the engine's last ``info ... score``; a Python bot may add one too. Keeping the
 evaluation in the action keeps it in the game record, so a replay adjudicates exactly as the game did.
 
-Draw adjudication (``draw_movenumber``, ``draw_movecount``, ``draw_score``): from full move
-``draw_movenumber`` on, once both sides' evaluations have stayed within ``draw_score`` centipawns of 0 for
-``draw_movecount`` consecutive moves each, the game is a draw. Resign adjudication (``resign_movecount``,
-``resign_score``): a side whose evaluation has been ``resign_score`` centipawns or worse for
-``resign_movecount`` consecutive moves of its own loses. A move without an evaluation starts both counts
-again. A count of 0 turns the rule off.
+Draw adjudication (``draw_movenumber``, ``draw_movecount``, ``draw_score``): once the game has
+``draw_movenumber`` full moves and both sides' evaluations have stayed within ``draw_score`` centipawns of 0
+for the last ``draw_movecount`` moves each, the game is a draw. Resign adjudication (``resign_movecount``,
+``resign_score``): a side whose evaluation has been ``-resign_score`` centipawns or worse for
+``resign_movecount`` consecutive moves of its own loses. A move without an evaluation starts the draw count
+and its side's resign count again. A count of 0 turns the rule off. These are cutechess-cli's ``-draw
+movenumber=N movecount=N score=N`` and ``-resign movecount=N score=N``.
 """
 
 from __future__ import annotations
@@ -79,21 +80,21 @@ class Adjudication:
         return cls(int(options["draw_movenumber"]), int(options["draw_movecount"]), int(options["draw_score"]),
                    int(options["resign_movecount"]), int(options["resign_score"]))
 
-    def after_move(self, side: int, fullmove: int, score: Score | None) -> str | None:
-        """Count the move ``side`` made in full move ``fullmove``; ``"draw"`` or ``"resign"`` when a rule ends
-        the game, else ``None``."""
+    def after_move(self, side: int, plies: int, score: Score | None) -> str | None:
+        """Count a move of ``side`` that made the game ``plies`` plies long (book moves included); ``"draw"``
+        or ``"resign"`` when a rule ends the game, else ``None``. As cutechess-cli counts: a move without an
+        evaluation (a Python bot's, say) starts the draw count and its side's resign count again."""
         if score is None:
             self.draw_count = 0
-            self.resign_counts = [0, 0]
+            self.resign_counts[side] = 0
             return None
         centipawns = score.centipawns
+        if self.draw_movecount:
+            self.draw_count = self.draw_count + 1 if abs(centipawns) <= self.draw_score else 0
+            if plies // 2 >= self.draw_movenumber and self.draw_count >= 2 * self.draw_movecount:
+                return "draw"
         if self.resign_movecount:
             self.resign_counts[side] = self.resign_counts[side] + 1 if centipawns <= -self.resign_score else 0
             if self.resign_counts[side] >= self.resign_movecount:
                 return "resign"
-        if self.draw_movecount:
-            self.draw_count = self.draw_count + 1 if (fullmove >= self.draw_movenumber
-                                                      and abs(centipawns) <= self.draw_score) else 0
-            if self.draw_count >= 2 * self.draw_movecount:
-                return "draw"
         return None

@@ -109,10 +109,9 @@ class ChessGame(Game):
         assert parts is not None
         move = self._legal[parts[0]]
         self.san.append(self.board.san(move))
-        fullmove = self.board.fullmove_number
         self.board.push(move)
         self.scores.append(parts[1])
-        self._judge(self.adjudication.after_move(seat, fullmove, parts[1]))
+        self._judge(self.adjudication.after_move(seat, len(self.board.move_stack), parts[1]))
 
     def _judge(self, adjudicated: str | None) -> None:
         board = self.board
@@ -136,7 +135,7 @@ class ChessGame(Game):
                 elif board.is_repetition(3):
                     result = Result((1, 1), "threefold repetition")
                 elif adjudicated == "resign":
-                    loser = 1 - self.to_act()[0]
+                    loser = 1 - self.to_act()[0]  # the side that just moved
                     score = self.adjudication.resign_score
                     result = self._win(1 - loser, f"adjudicated: {COLORS[loser]}'s evaluation was -{score} cp or "
                                                   f"worse for {self.adjudication.resign_movecount} moves")

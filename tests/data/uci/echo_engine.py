@@ -17,12 +17,16 @@ def main():
     options = {}
     board = chess.Board()
     received = []
+    logged = 0
     for raw in sys.stdin:
         line = raw.strip()
         received.append(line)
+        if line.startswith("setoption name Log value "):
+            options["Log"] = line.partition(" value ")[2]
         if "Log" in options:
             with open(options["Log"], "a") as log:
-                log.write(line + "\n")
+                log.writelines(f"{text}\n" for text in received[logged:])
+            logged = len(received)
         if line == "uci":
             print("id name echo")
             print("option name Skill Level type spin default 20 min 0 max 20")
