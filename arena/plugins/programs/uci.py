@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 from arena.core.errors import ArenaError
 from arena.core.failure import BotFailure
 from arena.core.game import MatchInfo, Result
-from arena.plugins.programs.protocols import PENDING, Protocol, shown
+from arena.plugins.programs.protocol_base import PENDING, Protocol, shown
 
 MOVETIME_MARGIN = 0.1
 """The share of a per-move limit held back from ``go movetime`` (at most :data:`MOVETIME_MARGIN_CAP` seconds)."""
