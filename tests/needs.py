@@ -40,7 +40,9 @@ CHROMIUM_ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chr
 CHROMIUM_HINT = "apt-get install chromium, or pip install playwright && playwright install chromium"
 
 # Debian's packages that put each program on PATH
-APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",), "bwrap": ("bubblewrap",)}
+APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",), "bwrap": ("bubblewrap",), "stockfish": ("stockfish",)}
+GAMES_DIRECTORY = "/usr/games"
+"""Where Debian puts games' programs (chess engines), often not on PATH: looked in after PATH."""
 
 # A Chromium inside a Playwright browser directory (Linux's layouts, then macOS's), and its headless shell,
 # which is all a browser installed with --only-shell has
@@ -64,10 +66,15 @@ def pytest_runtest_setup(item):
 
 def need_programs(*names: str) -> None:
     """Skip the calling test unless every program in ``names`` is on PATH, saying how to install the rest."""
-    missing = [name for name in names if shutil.which(name) is None]
+    missing = [name for name in names if program_path(name) is None]
     if missing:
         packages = " ".join(package for name in missing for package in APT_PACKAGES.get(name, (name,)))
         pytest.skip(f"needs {' and '.join(missing)} on PATH: apt-get install {packages}")
+
+
+def program_path(name: str) -> str | None:
+    """Where the program ``name`` is: on PATH, else in Debian's /usr/games; ``None`` if in neither."""
+    return shutil.which(name) or shutil.which(name, path=GAMES_DIRECTORY)
 
 
 def need_chromium() -> str:

@@ -13,10 +13,10 @@ from arena.plugins.registry import PluginConfig, load_registry
 from tests.cli_runner import CliRunner
 from tests.helpers import REPO, write_module
 
-SHIPPED_GAMES = ["catmouse", "pawnrace", "snafu", "tron"]
+SHIPPED_GAMES = ["catmouse", "chess", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cla", "cm_random", "greedy", "hillclimb", "perfect", "wary",
-                       "pr_greedy", "pr_perfect", "pr_random", "td"])
+                       "pr_greedy", "pr_perfect", "pr_random", "td", "chess_random"])
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):

@@ -157,11 +157,11 @@ def test_a_game_the_aic2010_protocol_cannot_express_is_refused_before_any_game(e
 def test_a_manifest_with_a_mistake_is_skipped_in_one_line(tmp_path):
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "arena-bot.toml").write_text('name = "bad"\ngames = ["tron"]\ncommand = ["./x"]\n'
-                                                     'protocol = "uci"\n')
+                                                     'protocol = "xboard"\n')
     registry = registry_of(tmp_path)
     assert "bad" not in registry.bots
     assert [p for p in registry.problems if "bad" in p] == [
-        f"{tmp_path / 'bad' / 'arena-bot.toml'}: unknown protocol 'uci'; known: arena-json, aic2010; skipped"]
+        f"{tmp_path / 'bad' / 'arena-bot.toml'}: unknown protocol 'xboard'; known: arena-json, aic2010, uci; skipped"]
 
 
 def test_program_failures_read_precisely_in_a_single_game(programs):

@@ -32,6 +32,9 @@ class Bot:
     in_default_field: ClassVar[bool] = True
     """Whether a tournament or ladder given no bots includes this one; ``False`` for a bot that needs a
     parameter (a trained model, say) to play at all."""
+    parameter_prefixes: ClassVar[tuple[str, ...]] = ()
+    """Prefixes of open parameters: a spec key starting with one (``option.Hash``) is accepted as text,
+    beside the constructor's named parameters (which then takes ``**kwargs``)."""
     rng: random.Random
 
     @classmethod
@@ -266,6 +269,9 @@ def make_spec(cls: type[Bot], raw: dict[str, str], text: str) -> BotSpec:
     accepted = cls.parameters()
     params: dict[str, Any] = {}
     for key, value in raw.items():
+        if cls.parameter_prefixes and key.startswith(cls.parameter_prefixes) and key not in accepted:
+            params[key] = value  # an open parameter (a program's option.NAME): kept as text
+            continue
         if key not in accepted:
             known = ", ".join(accepted) or "none"
             raise BotSpecError(f"bot spec {text!r}: bot {cls.name!r} has no parameter {key!r} (parameters: {known})")

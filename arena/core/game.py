@@ -82,6 +82,10 @@ class MatchInfo:
     rng: random.Random = field(repr=False, default_factory=random.Random)
     clock: Clock = field(repr=False, default_factory=Clock)
     """This bot's clock in the game: ``clock.time_left()`` is how long the current move may still take."""
+    clocks: tuple[Clock, ...] = field(repr=False, default=())
+    """Every seat's clock (``clocks[seat]``), for a protocol that tells a program both sides' time (UCI's
+    ``wtime`` and ``btime``). Kept up to date in the referee's process, where program bots play; a Python bot
+    in a process of its own follows only its own :attr:`clock`."""
 
     def __post_init__(self) -> None:
         if self.clock.time_limit is None and self.clock.bank is None:  # no clock given: the time limit's
@@ -237,6 +241,11 @@ class Game(ABC):
         from arena.core.view import text_view
 
         return text_view(self.render(color=False))
+
+    def record_extras(self) -> dict[str, Any]:
+        """Fields the game adds to its record when it ends (e.g. chess's ``chess``: FEN and SAN); the default
+        adds none. Keys the record already has are left as they are."""
+        return {}
 
     def moves_together(self) -> bool:
         """Whether every living seat moves at once (so a parallel environment fits); the default is ``False``."""

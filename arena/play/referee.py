@@ -82,6 +82,8 @@ class MatchOutcome:
     strays: int = 0
     """Processes the game's bots started that outlived it and were killed, not known to be one seat's
     (:mod:`arena.play.strays`; a seat's own are noted in its ``stderr``)."""
+    extras: dict[str, Any] = field(default_factory=dict)
+    """The fields the game added to its record (:meth:`arena.core.game.Game.record_extras`)."""
     setup: MatchSetup | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -124,6 +126,8 @@ class MatchOutcome:
         if self.strays:
             record["strays"] = self.strays
         add_clocks(record, setup.time_limit, setup.time_control, self.max_think, self.clocks)
+        for key, value in self.extras.items():
+            record.setdefault(key, value)
         return record
 
 
@@ -388,6 +392,7 @@ def play(setup: MatchSetup, registry: Registry, on_turn: Callable[[Game, Mapping
         stderr=stderr,
         max_think=tuple(refereed.max_think),
         clocks=tuple(refereed.clocks),
+        extras=game.record_extras(),
     )
     if registry.manager is not None and registry.manager.hook.match_finished.get_hookimpls():
         call = call_hook(registry.manager, "match_finished", record=outcome.record(setup))
@@ -419,6 +424,8 @@ def _construct_and_referee(setup: MatchSetup, registry: Registry, game: Game, en
                   bot_rng(setup.seed, seat), Clock(setup.time_control, setup.time_limit))
         for seat in range(game.num_seats)
     ]
+    for info in infos:
+        info.clocks = tuple(other.clock for other in infos)
     return bots, stacks, referee(game, bots, infos, move_seconds, labels, on_turn, guard, logs)
 
 

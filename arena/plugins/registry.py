@@ -39,7 +39,7 @@ from arena.plugins.stored import StoredBot, stored_bot_class
 from arena.plugins.stored_roots import root_for
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.builtin.tron.plugin", "arena.builtin.catmouse.plugin",
-                   "arena.builtin.pawnrace.plugin")
+                   "arena.builtin.pawnrace.plugin", "arena.builtin.chess.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 

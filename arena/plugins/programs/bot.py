@@ -29,9 +29,12 @@ from arena.core.game import MatchInfo, Result
 from arena.plugins.programs.build import ensure_built
 from arena.plugins.programs.manifest import STARTUP_TIMEOUT, Manifest, Program, directory_version
 from arena.plugins.programs.process import ProgramProcess
-from arena.plugins.programs.protocols import Protocol, protocol_named
+from arena.plugins.programs.protocols import PENDING, Protocol, protocol_named
 from arena.plugins.programs.survivors import with_stray_note
+from arena.plugins.programs.uci import check_option
 
+OPTION_PREFIX = "option."
+"""The prefix of an ``exec`` spec's program options: ``option.Hash=16``."""
 GRACE = 0.05
 """Seconds past the time limit an answer may still arrive: within the referee's own grace, so a program's
 timeout is always this one's, with its precise wording."""
@@ -97,7 +100,7 @@ class ProgramBot(Bot):
             protocol_class.check_game(info.game, info.options, info.num_seats)
         except ArenaError as exc:
             raise BotFailure("crash", f"cannot play this game: {exc}") from None
-        self.protocol = protocol_class()
+        self.protocol = protocol_class(dict(program.options))
         self.time_limit = info.time_limit
         self.clock = info.clock
         self.process = self._launch(_resolved(program), program.directory)
@@ -106,12 +109,16 @@ class ProgramBot(Bot):
         try:
             if opening is not None:
                 self._send(opening, begun + program.startup_timeout)
-            if self.protocol.says_ready:
+            while self.protocol.says_ready:
                 line = self._receive(begun + program.startup_timeout)
                 if line is None:
                     raise BotFailure("timeout", f"did not say ready within {program.startup_timeout:g} s of "
                                                 "starting, and was killed")
-                self.protocol.ready(line)
+                reply = self.protocol.ready(line)
+                if reply is None:
+                    break
+                if reply:
+                    self._send(reply, begun + program.startup_timeout)
         except BaseException:
             self._stop()
             raise
@@ -134,16 +141,19 @@ class ProgramBot(Bot):
         deadline = time.monotonic() + waited + GRACE
         try:
             early = self.process.unread()
-            if early:
+            if early and not self.protocol.speaks_unasked:
                 raise BotFailure("illegal", f"wrote {early[:60].decode('utf-8', 'replace')!r} to stdout when no "
                                             "answer was due")
             self._send(self.protocol.turn(obs, self.moves, allowance), deadline)
-            line = self._receive(deadline)
-            if line is None:
-                allowed = "the time limit" if self.clock.control.is_plain else "its time"
-                raise BotFailure("timeout", f"did not answer within {waited + GRACE:.2f} s ({allowed} and its "
-                                            "grace), and was killed")
-            return self.protocol.action(line, obs)
+            action = PENDING
+            while action is PENDING:
+                line = self._receive(deadline)
+                if line is None:
+                    allowed = "the time limit" if self.clock.control.is_plain else "its time"
+                    raise BotFailure("timeout", f"did not answer within {waited + GRACE:.2f} s ({allowed} and its "
+                                                f"grace){self.protocol.silence_note()}, and was killed")
+                action = self.protocol.action(line, obs)
+            return action
         except BaseException:
             self._stop()
             raise
@@ -224,7 +234,11 @@ def manifest_bot(manifest: Manifest, build_timeout: float | None = None,
 
 
 class ExecBot(ProgramBot):
-    """A program named in the bot spec: exec:command=./mybot,protocol=aic2010,name=mybot."""
+    """A program named in the bot spec: exec:command=./mybot,protocol=aic2010,name=mybot.
+
+    ``option.NAME=VALUE`` parameters are options for the program, given by its protocol at the start (UCI's
+    ``setoption``): ``exec:command=/usr/games/stockfish,protocol=uci,name=sf,option.Skill Level=5``.
+    """
 
     name = "exec"
     games = ("any game",)
@@ -232,12 +246,14 @@ class ExecBot(ProgramBot):
     default_startup_timeout: ClassVar[float] = STARTUP_TIMEOUT
     """The start-up budget of a spec that sets no ``startup_timeout`` (the command line's, or the default)."""
 
+    parameter_prefixes = (OPTION_PREFIX,)
+
     def __init__(self, command: str = "", protocol: str = "arena-json", name: str = "", dir: str = "",
-                 startup_timeout: float | None = None):
+                 startup_timeout: float | None = None, **options: Any):
         super().__init__()
         startup = type(self).default_startup_timeout if startup_timeout is None else float(startup_timeout)
         self.running = Program(tuple(shlex.split(command)), str(Path(dir or ".").resolve()), protocol,
-                               startup_timeout=startup)
+                               startup_timeout=startup, options=engine_options(options))
 
     @classmethod
     def plays(cls, game: str, role: str | None = None) -> bool:
@@ -249,7 +265,12 @@ class ExecBot(ProgramBot):
         """A command is needed, and the protocol must be known."""
         if not shlex.split(str(params.get("command", ""))):
             raise ValueError("exec needs command=PROGRAM (e.g. exec:command=./mybot,protocol=aic2010)")
-        protocol_named(str(params.get("protocol", "arena-json")))
+        protocol = protocol_named(str(params.get("protocol", "arena-json")))
+        options = engine_options(params)
+        if options and not protocol.takes_options:
+            raise ValueError(f"the {protocol.name} protocol takes no option.NAME=VALUE parameters")
+        for option, value in options:
+            check_option(option, value)
         startup = params.get("startup_timeout")
         if startup is not None and (isinstance(startup, bool) or not isinstance(startup, int | float)
                                     or startup <= 0):
@@ -277,6 +298,12 @@ class ExecBot(ProgramBot):
                 with contextlib.suppress(OSError):
                     digest.update(path.read_bytes())
         return digest.hexdigest()[:8]
+
+
+def engine_options(params: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The ``option.NAME=VALUE`` parameters of a spec, as ``(NAME, VALUE)`` in the order given."""
+    return tuple((key[len(OPTION_PREFIX):], str(value)) for key, value in params.items()
+                 if key.startswith(OPTION_PREFIX))
 
 
 def exec_bot_class(startup_timeout: float | None) -> type[ExecBot]:

@@ -20,11 +20,12 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.plugins.programs.protocols import protocol_named
+from arena.plugins.programs.uci import check_option
 
 MANIFEST = "arena-bot.toml"
 BUILD_TIMEOUT = 120.0
 STARTUP_TIMEOUT = 10.0
-KNOWN_KEYS = {"name", "games", "command", "build", "protocol", "roles", "description", "build_timeout",
+KNOWN_KEYS = {"options", "name", "games", "command", "build", "protocol", "roles", "description", "build_timeout",
               "startup_timeout"}
 STAMP = ".arena-build.json"
 LOCK = ".arena-build.lock"
@@ -40,6 +41,8 @@ class Program:
     build: tuple[str, ...] = ()
     build_timeout: float = BUILD_TIMEOUT
     startup_timeout: float = STARTUP_TIMEOUT
+    options: tuple[tuple[str, str], ...] = ()
+    """Options the protocol gives the program at the start (UCI's ``setoption``), in order."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,25 @@ def read_manifest(path: Path) -> Manifest:
             raise ArenaError(f"{path}: {key} runs {argv[0]!r}, outside the bot's folder: name a program in the "
                              "folder (./bot) or one on PATH (python3, node, java)")
     program = Program(argv_of(data["command"], "command", path), str(path.parent.resolve()), protocol, build,
-                      **budgets)
+                      budgets["build_timeout"], budgets["startup_timeout"], _options(data, protocol, path))
     return Manifest(name.strip(), tuple(games), program, tuple(roles), str(data.get("description", "")))
+
+
+def _options(data: dict[str, Any], protocol: str, path: Path) -> tuple[tuple[str, str], ...]:
+    """The ``[options]`` table: the program's options (UCI's ``setoption``), for a protocol that takes them."""
+    table = data.get("options", {})
+    if not isinstance(table, dict) or any(isinstance(v, dict | list) for v in table.values()):
+        raise ArenaError(f"{path}: options must be a table of NAME = VALUE, e.g. options = {{Hash = 16}}")
+    if table and not protocol_named(protocol).takes_options:
+        raise ArenaError(f"{path}: the {protocol} protocol takes no options")
+    options = tuple((str(name), str(value).lower() if isinstance(value, bool) else str(value))
+                    for name, value in table.items())
+    for name, value in options:
+        try:
+            check_option(name, value)
+        except ValueError as exc:
+            raise ArenaError(f"{path}: {exc}") from None
+    return options
 
 
 def inside_folder(program: str, folder: Path) -> bool:

@@ -2,7 +2,9 @@
 
 A protocol turns the arena's side of a game into lines for the program (the start, each turn, the end)
 and the program's answer line into an action; an answer it cannot read raises
-:class:`arena.core.failure.BotFailure` of kind ``illegal``.
+:class:`arena.core.failure.BotFailure` of kind ``illegal``. A protocol whose program answers in several lines
+(UCI's ``info`` lines before ``bestmove``) returns :data:`PENDING` until the line that settles the answer.
+The ``uci`` protocol (chess engines) is in :mod:`arena.plugins.programs.uci`.
 """
 
 from __future__ import annotations
@@ -14,44 +16,12 @@ from typing import Any, ClassVar
 from arena.core.errors import ArenaError
 from arena.core.failure import BotFailure
 from arena.core.game import MatchInfo, Result
+from arena.plugins.programs.protocol_base import PENDING, Protocol, shown
+from arena.plugins.programs.uci import Uci
+
+__all__ = ["PENDING", "PROTOCOLS", "Aic2010", "ArenaJson", "Protocol", "Uci", "protocol_named", "shown"]
 
 JSON_PROTOCOL = "arena-json/1"
-
-
-def _shown(line: bytes) -> str:
-    text = line.decode("utf-8", "replace")
-    return repr(text if len(text) <= 60 else text[:57] + "...")
-
-
-class Protocol:
-    """How the arena and a program talk; subclasses set ``name`` and implement the messages."""
-
-    name: ClassVar[str] = ""
-    says_ready: ClassVar[bool] = False
-    """Whether the program must answer the start message with a ready line."""
-
-    @classmethod
-    def check_game(cls, game: str, options: Mapping[str, str], seats: int) -> None:
-        """Refuse a game the protocol cannot express, with a one-line :class:`ArenaError` (default: accept)."""
-
-    def start(self, info: MatchInfo) -> bytes | None:
-        """The line that opens a game, or ``None`` to send nothing."""
-        return None
-
-    def ready(self, line: bytes) -> None:
-        """Check the program's answer to the start line."""
-
-    def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
-        """The text of one turn's observation."""
-        raise NotImplementedError
-
-    def action(self, line: bytes, obs: Any) -> Any:
-        """The action in the program's answer line."""
-        raise NotImplementedError
-
-    def end(self, result: Result, seat: int) -> bytes | None:
-        """The line that closes a game, or ``None`` to send nothing."""
-        return None
 
 
 class ArenaJson(Protocol):
@@ -71,11 +41,12 @@ class ArenaJson(Protocol):
             message["time_control"] = info.clock.control.as_json()
         return _line(message)
 
-    def ready(self, line: bytes) -> None:
+    def ready(self, line: bytes) -> bytes | None:
         """The answer must be ``{"type": "ready"}``."""
         message = _json(line, "its answer to the start message")
         if not isinstance(message, dict) or message.get("type") != "ready":
-            raise BotFailure("illegal", f"answered the start message with {_shown(line)}, not {{\"type\": \"ready\"}}")
+            raise BotFailure("illegal", f"answered the start message with {shown(line)}, not {{\"type\": \"ready\"}}")
+        return None
 
     def turn(self, obs: Any, turn: int, time_limit: float) -> bytes:
         """``{"type": "turn", "turn", "observation", "legal", "time_left"}``: ``time_left`` is the seconds this
@@ -90,7 +61,7 @@ class ArenaJson(Protocol):
         """The answer must be ``{"action": ...}``."""
         message = _json(line, "its answer")
         if not isinstance(message, dict) or "action" not in message:
-            raise BotFailure("illegal", f"answered {_shown(line)}, which has no \"action\"")
+            raise BotFailure("illegal", f"answered {shown(line)}, which has no \"action\"")
         return message["action"]
 
     def end(self, result: Result, seat: int) -> bytes | None:
@@ -119,7 +90,8 @@ class Aic2010(Protocol):
                 raise ArenaError(f"the aic2010 protocol plays tron with {option} = {wanted}, "
                                  f"not {options[option]}")
 
-    def __init__(self) -> None:
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(options)
         self.framed: bool | None = None
         """Whether this game's board goes out inside a ring of walls (decided on the first turn)."""
 
@@ -150,7 +122,7 @@ class Aic2010(Protocol):
         """The answer must be one digit, ``1`` to ``4``."""
         move = self.MOVES.get(line.strip())
         if move is None:
-            raise BotFailure("illegal", f"answered {_shown(line)}, not a move 1-4")
+            raise BotFailure("illegal", f"answered {shown(line)}, not a move 1-4")
         return move
 
 
@@ -160,7 +132,7 @@ def _walled_in(rows: list[str]) -> bool:
     return all(cell in "#x" for cell in edge)
 
 
-PROTOCOLS: dict[str, type[Protocol]] = {ArenaJson.name: ArenaJson, Aic2010.name: Aic2010}
+PROTOCOLS: dict[str, type[Protocol]] = {ArenaJson.name: ArenaJson, Aic2010.name: Aic2010, Uci.name: Uci}
 
 
 def protocol_named(name: str) -> type[Protocol]:
@@ -178,4 +150,4 @@ def _json(line: bytes, what: str) -> Any:
     try:
         return json.loads(line)
     except (ValueError, UnicodeDecodeError):
-        raise BotFailure("illegal", f"answered {_shown(line)}, which is not JSON") from None
+        raise BotFailure("illegal", f"answered {shown(line)}, which is not JSON") from None

@@ -1,0 +1,1 @@
+"""Chess's plugin (:mod:`.plugin`: the game ``chess``, when python-chess is installed)."""
