@@ -91,7 +91,7 @@ def opening_maps(choice: OpeningsChoice, game: type[Game], seed: int) -> list[Ga
         maps = [maps[int(index)] for index in order]
     if choice.count is not None:
         if choice.count > len(maps):
-            raise ArenaError(f"--openings-count {choice.count}: {path} holds only {len(maps)} openings")
+            raise ArenaError(f"--openings-count {choice.count}: {choice.path} holds only {len(maps)} openings")
         maps = maps[:choice.count]
     for game_map in maps:
         game.check_map(game_map)
