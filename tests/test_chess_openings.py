@@ -94,7 +94,8 @@ def test_bad_books_and_flags_are_one_line_errors(tmp_path, monkeypatch):
          "--openings-count 42: chess-starters holds only 41 openings"),
         (["--openings", "chess-starters", "--openings-order", "shuffled"],
          "--openings-order 'shuffled' is not one of: sequential, random"),
-        (["chess_start", "--openings-plies", "4"], "--openings-order, --openings-plies and --openings-count go with --openings"),
+        (["chess_start", "--openings-plies", "4"],
+         "--openings-order, --openings-plies and --openings-count go with --openings"),
         (["center_block", "--openings", "chess-starters"], "--openings: game 'tron' reads no openings files"),
     ):
         result = runner.invoke(app, ["tournament", "-b", "chess_random", "--db", "x.db", *arguments])
