@@ -3,6 +3,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.plugins.registry import PluginConfig, load_registry
+from tests import warm_kernels
 from tests.helpers import USER_DIRECTORIES, write_module
 from tests.needs import (
     SAVED_DIRECTORIES,
@@ -19,6 +21,7 @@ from tests.needs import (
 from tests.strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
 _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
+_warm_up = pytest.StashKey[subprocess.Popen[bytes]]()
 
 
 def pytest_configure(config):
@@ -43,10 +46,14 @@ def pytest_configure(config):
         # Hundreds of Python processes start during a run (commands, worker pools, sandboxed bots); where
         # PYTHONDONTWRITEBYTECODE is set, each would compile the package from source again.
         compileall.compile_dir(Path(__file__).resolve().parents[1] / "arena", quiet=1)
+        if config.getoption("numprocesses", None):  # a whole run on workers, not one file in this process
+            config.stash[_warm_up] = warm_kernels.start()
 
 
 def pytest_unconfigure(config):
     """Give the user's environment back and remove the temporary directory."""
+    if _warm_up in config.stash:
+        warm_kernels.stop(config.stash[_warm_up])
     environment, scratch = config.stash[_home]
     environment.undo()
     shutil.rmtree(scratch, ignore_errors=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,12 +40,20 @@ def export_command(
     html_dir: Annotated[Path | None, typer.Option(
         "--html", metavar="DIR", help="Write an HTML replay page per game into this directory, with an index.html.",
         show_default=False)] = None,
+    pgn: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="Write a chess run's games as PGN into this file ('-' for stdout).",
+        show_default=False)] = None,
     db: Db = None,
     bots_dir: BotsDir = None,
 ) -> None:
-    """Export a run's game records (format arena-record/1), or their HTML replay pages (--html)."""
-    if sum(target is not None for target in (records, jsonl, html_dir)) != 1:
-        raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages)")
+    """Export a run's game records (format arena-record/1), their HTML replay pages (--html), or a chess run's
+    games as PGN (--pgn)."""
+    if sum(target is not None for target in (records, jsonl, html_dir, pgn)) != 1:
+        raise ArenaError("give exactly one of --records DIR or --jsonl FILE (or --html DIR for replay pages, "
+                         "--pgn FILE for chess games)")
+    if pgn is not None:
+        _export_pgn(run, pgn, db)
+        return
     with Store(db, read_only=True) as store:
         store.run(run)
         rows = list(store.games(run_id=run))
@@ -68,6 +77,27 @@ def export_command(
             assert jsonl is not None
             jsonl.write_text(lines)
             err.print(f"{len(rows)} records written to {jsonl}", highlight=False)
+
+
+def _export_pgn(run: int, path: Path, db: Path | None) -> None:
+    """Write run ``run``'s games as PGN to ``path`` (``-``: stdout); a run of another game is a one-line error."""
+    with Store(db, read_only=True) as store:
+        stored = store.run(run)
+        if stored.game != "chess":
+            raise ArenaError(f"run {run} is a {stored.game} run: --pgn exports chess games only")
+        try:
+            from arena.games.chess.pgn import PgnSource, write_pgn
+        except ImportError:
+            raise ArenaError("PGN export needs python-chess: pip install 'bot-arena[chess]'") from None
+        dates = store.finish_times(run)
+        sources = (PgnSource(row.record, event=stored.name, round=str(row.idx + 1), date=dates.get(row.idx),
+                             game_id=f"{run}:{row.idx}") for row in store.games(run_id=run))
+        if str(path) == "-":
+            write_pgn(sources, sys.stdout)
+            return
+        with path.open("w", encoding="utf-8") as stream:
+            count = write_pgn(sources, stream)
+    err.print(f"{count} games written to {path} as PGN", highlight=False)
 
 
 @app.command("replay", rich_help_panel=RESULTS)

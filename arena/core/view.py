@@ -62,6 +62,13 @@ class BoardView:
     status: str = ""
     notes: Mapping[int, str] = field(default_factory=dict)
     """A short note per seat shown beside its name for this moment (``armor``, ``speed``, ``to move``)."""
+    move_text: str = ""
+    """The move that led to this moment in the game's own notation (chess's ``12. Nf3 +0.35``): the viewer
+    lists every turn's in a move list that steps to it; nothing is listed when no turn has one."""
+    labels: tuple[str, str] | None = None
+    """Names of the columns (left to right) and of the rows (top to bottom), one character each (``abcdefgh``,
+    ``87654321``): the viewer then draws the board as named squares with those names along its edges, each
+    piece as its label (a chess glyph) in its seat's ink rather than a disc: for small boards of pieces."""
 
     def cells(self) -> str:
         """Every cell character, row by row, as one string."""
@@ -69,12 +76,15 @@ class BoardView:
 
     def frame(self) -> dict[str, Any]:
         """The JSON-ready parts that change from moment to moment (everything but the cells and styles)."""
-        return {
+        frame: dict[str, Any] = {
             "pieces": [[p.x, p.y, p.seat, p.label] for p in self.pieces],
             "marks": [[m.x, m.y, m.seat] for m in self.marks],
             "status": self.status,
             "notes": {str(seat): note for seat, note in sorted(self.notes.items())},
         }
+        if self.move_text:  # most games have none: no empty string in every frame of their pages
+            frame["move_text"] = self.move_text
+        return frame
 
 
 TEXT_STYLES = {".": CellStyle("#f7f7f7"), " ": CellStyle("#ffffff"), "#": CellStyle("#555555", name="wall")}

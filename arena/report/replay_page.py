@@ -109,7 +109,7 @@ def replay_data(record: dict[str, Any], registry: Registry) -> dict[str, Any]:
         "game": record["game"], "map": game_map.get("name", "-"), "seed": record["seed"],
         "options": _options_text(record["options"]), "players": _players(record, roles),
         "result": result_text(record, roles), "failures": failures,
-        "width": width, "height": height, "cells": start,
+        "width": width, "height": height, "cells": start, "labels": list(view.labels) if view.labels else None,
         "styles": {char: {"fill": s.fill, "symbol": s.symbol, "name": s.name if char in seen else ""}
                    for char, s in sorted(styles.items())},
         "colours": {"seat": list(SEAT_COLOURS), "trail": list(TRAIL_COLOURS)},

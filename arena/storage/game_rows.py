@@ -226,6 +226,10 @@ class GameRows(RunRows):
             params.append(game)
         yield from self._game_rows(f"WHERE {' AND '.join(clauses)}" if clauses else "", params)
 
+    def finish_times(self, run_id: int) -> dict[int, str]:
+        """When each of the run's stored games finished (ISO 8601, UTC), by game index."""
+        return dict(self.conn.execute("SELECT idx, finished_at FROM games WHERE run_id = ?", (run_id,)).fetchall())
+
     def failed_games(self, run_id: int) -> Iterator[GameRow]:
         """The games of a run in which some bot failed, in schedule order."""
         yield from self._game_rows("WHERE run_id = ? AND failures != '{}'", [run_id])

@@ -23,10 +23,12 @@ import numpy as np
 from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game, Option, Result
 from arena.core.maps import GameMap
+from arena.core.view import BoardView
 from arena.games.chess.adjudication import Adjudication, Score, split_action
 from arena.games.chess.observation import COLORS, ChessObservation
 from arena.games.chess.openings import FORMATS, read_openings
 from arena.games.chess.position import position_of
+from arena.games.chess.view import board_view
 
 NUMBER_LIMIT = 1_000_000
 _ANY = "; any whole number from 0"
@@ -178,6 +180,11 @@ class ChessGame(Game):
         return {"chess": {"start_fen": self.start_fen, "book": self.book,
                           "uci": [move.uci() for move in self.board.move_stack], "san": list(self.san),
                           "fen": self.board.fen(), "scores": [s.as_json() if s else None for s in self.scores]}}
+
+    def view(self) -> BoardView:
+        """The board for the replay viewer (:mod:`arena.games.chess.view`): squares named a-h and 8-1, each piece
+        as its glyph, the last move's squares marked, and the move in SAN with its evaluation."""
+        return board_view(self.board, self.san, self.scores, self.book, self._result)
 
     def render(self, color: bool = False) -> str:
         """The board, white at the bottom, then the FEN and whose move it is."""

@@ -44,7 +44,8 @@ SANDBOX_UID = 65534
 """The uid and gid a bot has inside its sandbox ("nobody")."""
 OUTSIDE_UID_BASE = 1_500_000_000
 """Where the unprivileged uids the arena gives its sandboxes start (when it runs as root)."""
-PATH = "/usr/local/bin:/usr/bin:/bin"
+PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
+"""The sandbox's PATH, Debian's default: games and engines packaged for it (``stockfish``) live in /usr/games."""
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "java-17-openjdk",
                "java-21-openjdk", "ssl/openssl.cnf", "nsswitch.conf", "passwd", "group", "mime.types")

@@ -96,10 +96,43 @@
   root.appendChild(outcome);
   var canvas = el("canvas", {id: "board"});
   root.appendChild(canvas);
+  // A board with named columns and rows (data.labels, e.g. chess) is drawn as named squares, each piece as its
+  // label in its seat's ink (light for seat 0, dark for the others), the names along the edges.
+  var squares = [], squareBoard = null;
+  if (data.labels) {
+    canvas.style.display = "none";
+    squareBoard = el("div", {id: "squares", "class": "squares"});
+    squareBoard.style.gridTemplateColumns = "1.4em repeat(" + W + ", var(--square))";
+    for (var sy = 0; sy <= H; sy++) {
+      for (var sx = -1; sx < W; sx++) {
+        if (sy === H) { squareBoard.appendChild(el("span", {"class": "label"}, sx < 0 ? "" : data.labels[0][sx])); continue; }
+        if (sx < 0) { squareBoard.appendChild(el("span", {"class": "label"}, data.labels[1][sy])); continue; }
+        var square = el("div", {"class": "square", "data-square": data.labels[0][sx] + data.labels[1][sy]});
+        squares.push(square);
+        squareBoard.appendChild(square);
+      }
+    }
+    root.appendChild(squareBoard);
+  }
+  // The move list: every turn's move in the game's notation (frames' move_text), each a link to its turn.
+  var moveItems = [], moveList = null;
+  if (frames.some(function (f) { return f.move_text; })) {
+    moveList = el("ol", {"class": "movelist", id: "movelist"});
+    frames.forEach(function (f, t) {
+      if (!f.move_text) return;
+      var item = el("li", {"data-turn": t}), link = el("a", {href: "#t=" + t}, f.move_text);
+      item.appendChild(link);
+      moveList.appendChild(item);
+      moveItems[t] = item;
+    });
+    root.appendChild(moveList);
+  }
   var legend = el("p", {"class": "legend"});
+  var named = {};
   Object.keys(data.styles).forEach(function (char) {
     var style = data.styles[char];
-    if (!style.name) return;
+    if (!style.name || named[style.name]) return;  // one entry a name (chess's last move on light and dark)
+    named[style.name] = true;
     var item = el("span"), cell = el("span", {"class": "cell"}, style.symbol);
     cell.style.background = colour(style.fill);
     item.appendChild(cell);
@@ -122,7 +155,23 @@
     canvas.dataset.cell = String(cellSize);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   }
+  function drawSquares() {
+    var cells = boardAt(turn), frame = frames[turn];
+    squares.forEach(function (square, i) {
+      var style = data.styles[cells[i]] || {fill: "#fff", symbol: ""};
+      square.style.background = colour(style.fill);
+      square.textContent = style.symbol || "";
+      square.removeAttribute("data-piece");
+    });
+    frame.pieces.forEach(function (p) {
+      var square = squares[p[1] * W + p[0]];
+      square.textContent = "";
+      square.appendChild(el("span", {"class": "piece seat" + Math.min(p[2], 1)}, p[3]));
+      square.setAttribute("data-piece", (p[2] === 0 ? "w" : "b") + p[3]);
+    });
+  }
   function draw() {
+    if (squareBoard) { drawSquares(); return; }
     var cells = boardAt(turn), frame = frames[turn], s = cellSize;
     ctx.clearRect(0, 0, W * s, H * s);
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
@@ -176,6 +225,7 @@
       moves[p.seat].textContent = move === undefined ? "" : JSON.stringify(move);
     });
     outcome.hidden = turn !== last;
+    moveItems.forEach(function (item, t) { item.classList.toggle("current", t === turn); });
     document.body.dataset.turn = String(turn);
     var address = "#t=" + turn;
     if (location.hash !== address) {
