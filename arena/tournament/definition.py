@@ -213,7 +213,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
             raise ArenaError(f"{path}:{line}: key 'seed': {seed_problem(value)}")
     sandbox = sandbox_limits(data.get("sandbox", False))
     if "maps" not in data and "openings" not in data:
-        raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on (or an openings file)")
+        raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
 
     maps = tuple(_expand(pattern, path.parent) for pattern in data.get("maps", []))
     definition = TournamentDefinition(
