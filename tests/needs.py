@@ -40,7 +40,8 @@ CHROMIUM_ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chr
 CHROMIUM_HINT = "apt-get install chromium, or pip install playwright && playwright install chromium"
 
 # Debian's packages that put each program on PATH
-APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",), "bwrap": ("bubblewrap",), "stockfish": ("stockfish",)}
+APT_PACKAGES = {"gcc": ("gcc", "libc6-dev"), "node": ("nodejs",), "bwrap": ("bubblewrap",), "stockfish": ("stockfish",),
+                "ethereal-chess": ("ethereal-chess",), "gnuchess": ("gnuchess",)}
 GAMES_DIRECTORY = "/usr/games"
 """Where Debian puts games' programs (chess engines), often not on PATH: looked in after PATH."""
 

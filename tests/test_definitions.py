@@ -18,8 +18,9 @@ from tests.cli_runner import CliRunner
 from tests.helpers import REPO
 
 runner = CliRunner()
-KNOWN_KEYS = ("address, bots, clock, executor, first_move, format, game, games, gauntlet, maps, name, options, rounds, "
-              "sandbox, seed, time_control, time_limit, workers")
+KNOWN_KEYS = ("address, bots, clock, executor, first_move, format, game, games, gauntlet, maps, name, openings, "
+              "openings_count, openings_order, openings_plies, options, rounds, sandbox, seed, time_control, "
+              "time_limit, workers")
 
 
 def invoke(*args):

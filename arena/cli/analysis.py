@@ -18,6 +18,7 @@ from arena.cli.common import (
     Db,
     ExecutorName,
     Format,
+    Options,
     SandboxFlag,
     StartupTimeout,
     check_output_format,
@@ -25,10 +26,12 @@ from arena.cli.common import (
     err,
     load_registry_reporting,
     out,
+    parse_options,
     plugin_config,
     run_failures,
     user_errors,
 )
+from arena.cli.openings_options import OpeningsCount, OpeningsFile, OpeningsOrder, OpeningsPlies
 from arena.cli.panels import RESULTS
 from arena.cli.time_use import print_time_use
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit, timing
@@ -59,6 +62,11 @@ def compare_command(
         "--map", "-m", help="A map file or name with 2 seats (repeatable); the pairs cycle through the maps "
         "[default: the default maps of the game both bots play, as `arena games` lists them].",
         show_default=False)] = None,
+    openings: OpeningsFile = None,
+    openings_order: OpeningsOrder = None,
+    openings_plies: OpeningsPlies = None,
+    openings_count: OpeningsCount = None,
+    option: Options = None,
     alpha: Annotated[float, typer.Option(help="Chance of accepting H1 when H0 holds.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Chance of accepting H0 when H1 holds.")] = 0.05,
     time_limit: TimeLimit = None,
@@ -93,6 +101,7 @@ def compare_command(
         raise ArenaError("comparing two bots needs --sprt ELO0,ELO1 (e.g. --sprt 0,10); "
                          "comparing stored runs takes two run numbers")
     from arena.stats.elo import PENTANOMIAL_LABELS
+    from arena.tournament.openings import OpeningsChoice
     from arena.tournament.sprt import SprtSettings, SprtState, parse_sprt, plan_compare, run_compare
 
     settings = SprtSettings(*parse_sprt(sprt), alpha, beta)
@@ -103,8 +112,14 @@ def compare_command(
     registry = load_registry_reporting(config)
     (new, old), config = use_stored_versions([new, old], db, registry, config)
     move_limit, control = timing(time_limit, time_control, first_move, clock)
+    book = None
+    if openings is not None:
+        book = OpeningsChoice(openings, openings_order or "sequential", openings_plies, openings_count)
+    elif openings_order or openings_plies or openings_count:
+        raise ArenaError("--openings-order, --openings-plies and --openings-count go with --openings FILE")
     plan = plan_compare(new, old, maps, registry, time_limit=move_limit, seed=seed, max_pairs=max_pairs,
-                        workers=default_workers() if workers is None else workers, time_control=control)
+                        workers=default_workers() if workers is None else workers, time_control=control,
+                        openings=book, options=parse_options(option))
     choice = ExecutorChoice(executor or "local", address)
     lower, upper = settings.bounds
     printed = [-1]
@@ -122,7 +137,11 @@ def compare_command(
             show(escape(line(state)))
             printed.append(state.pairs)
 
-    map_names = ", ".join(game_map.name for game_map in plan.game_maps)
+    given = len(maps or [])  # the maps given come first, then the openings
+    map_names = ", ".join(game_map.name for game_map in plan.game_maps[:given])
+    if openings is not None:
+        book_text = f"{len(plan.game_maps) - given} openings of {Path(openings).name}"
+        map_names = f"{map_names}, {book_text}" if map_names else book_text
     show(f"[bold]{escape(plan.new.label)}[/] vs [bold]{escape(plan.old.label)}[/] on {escape(map_names)}: "
          f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo, alpha {alpha:g}, beta {beta:g}")
     if out.is_terminal:

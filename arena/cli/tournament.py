@@ -29,6 +29,7 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.format_options import FormatOption, show_standings, split_formats
+from arena.cli.openings_options import OpeningsCount, OpeningsFile, OpeningsOrder, OpeningsPlies
 from arena.cli.panels import PLAY
 from arena.cli.time_use import print_time_use
 from arena.cli.timing import ClockOption, FirstMove, TimeControlOption, TimeLimit
@@ -56,7 +57,7 @@ def tournament_command(
         show_default=False)] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per pairing per map, rounded up so every seating plays equally often "
-        "[default: 10].", show_default=False)] = None,
+        "[default: 10; with --openings, 2: one in each seat].", show_default=False)] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Worker processes [default: all cores].", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(help="Tournament seed [default: 0].", show_default=False)] = None,
@@ -70,6 +71,10 @@ def tournament_command(
     rounds: Annotated[int | None, typer.Option(help="Rounds of a swiss tournament.", show_default=False)] = None,
     option: Options = None,
     size: Size = None,
+    openings: OpeningsFile = None,
+    openings_order: OpeningsOrder = None,
+    openings_plies: OpeningsPlies = None,
+    openings_count: OpeningsCount = None,
     grace: Annotated[float, typer.Option(
         min=0, help="Seconds past the time limit before a bot is stopped (0 or more).")] = DEFAULT_GRACE,
     memory_limit: Annotated[str | None, typer.Option(
@@ -95,8 +100,8 @@ def tournament_command(
     config = plugin_config(bots_dir, build_timeout, startup_timeout, SandboxLimits() if sandbox else None)
     plan = None  # a new tournament is checked in full before the database is opened
     if resume is not None:
-        if targets:
-            raise ArenaError("--resume RUN continues a stored run: give no maps or tournament file")
+        if targets or openings:
+            raise ArenaError("--resume RUN continues a stored run: give no maps, openings or tournament file")
     else:
         files = [target for target in targets or [] if target.endswith(".toml")]
         if files and not sandbox:  # a tournament file's sandbox checks bot modules confined too
@@ -106,7 +111,8 @@ def tournament_command(
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
                          gauntlet=gauntlet, rounds=rounds, executor=executor, address=address,
                          sandbox=SandboxLimits() if sandbox else None, time_control=time_control,
-                         first_move=first_move, clock=clock)
+                         first_move=first_move, clock=clock, openings=openings, openings_order=openings_order,
+                         openings_plies=openings_plies, openings_count=openings_count)
         definition = command_line_definition(targets or [], registry, overrides, size=size,
                                              options=parse_options(option))
         definition, config = with_stored_versions(definition, db, registry, config)

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from arena.core.clock import Clock
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from arena.core.maps import GameMap
@@ -165,6 +167,9 @@ class Game(ABC):
     making one in the others."""
     size_option: ClassVar[str | None] = None
     """The option ``--size WIDTHxHEIGHT`` sets, for games played on a board of any size (``None``: no such option)."""
+    openings_formats: ClassVar[tuple[str, ...]] = ()
+    """The kinds of openings file (``--openings``) the game reads with :meth:`read_openings`, as the files'
+    suffixes (``("epd", "pgn")``); empty for a game that reads none."""
 
     @classmethod
     @abstractmethod
@@ -193,6 +198,15 @@ class Game(ABC):
                 raise ArenaError(f"option {key} = {value!r} is not one of: {choices}")
             resolved[key] = value
         return resolved
+
+    @classmethod
+    def read_openings(cls, path: Path, plies: int | None) -> list[GameMap]:
+        """The start positions an openings file holds, each as a map of this game, in the file's order (at most
+        ``plies`` moves of each line played in); an :class:`arena.core.errors.ArenaError` naming the file and
+        line for anything unreadable. Games that list :attr:`openings_formats` override it."""
+        from arena.core.errors import ArenaError
+
+        raise ArenaError(f"{path}: game {cls.name!r} reads no openings files")
 
     @abstractmethod
     def __init__(self, game_map: GameMap | None, options: Mapping[str, str], rng: np.random.Generator):

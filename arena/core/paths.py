@@ -22,3 +22,8 @@ def shipped_bots_dir() -> Path:
 def shipped_maps_dir() -> Path:
     """The directory of the maps that come with arena."""
     return _shipped("maps")
+
+
+def shipped_openings_dir() -> Path:
+    """The directory of the opening books that come with arena."""
+    return _shipped("openings")

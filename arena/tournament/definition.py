@@ -14,6 +14,10 @@ time_control = "60+0.5"             # optional: a bank of seconds for the game +
 first_move = 3.0                    # optional: seconds the first move has of its own
 clock = "wall"                      # wall | cpu: what a move costs
 seed = 0
+openings = "openings/chess-starters.epd"   # optional: play each opening of this book (EPD or PGN) as a map
+openings_order = "random"           # sequential (the default) | random (shuffled by the seed)
+openings_plies = 8                  # optional: play at most this many moves of each PGN line
+openings_count = 20                 # optional: play only the first 20 openings (in that order)
 workers = 2                         # default: all cores (of the cluster, with executor = "ray")
 executor = "local"                  # local | ray (or one a plugin adds)
 address = "auto"                    # with executor = "ray": the cluster (default: $RAY_ADDRESS or a local Ray)
@@ -38,6 +42,7 @@ from arena.core.clock import TimeControl, time_control
 from arena.core.errors import ArenaError
 from arena.core.numbers import is_finite_number, seed_problem
 from arena.play.sandbox.limits import SandboxLimits, parse_size
+from arena.tournament.openings import OpeningsChoice
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
 DEFAULT_GAMES = 10
@@ -49,7 +54,12 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "rounds": (int,), "games": (int,), "time_limit": (int, float), "seed": (int,), "workers": (int,),
     "options": (dict,), "executor": (str,), "address": (str,),
     "time_control": (str,), "first_move": (int, float), "clock": (str,),
+    "openings": (str,), "openings_order": (str,), "openings_plies": (int,), "openings_count": (int,),
 }
+DEFAULT_OPENING_GAMES = 2
+"""Games per pairing per opening when none is said: one game in each seat (colour)."""
+_PLANNED_ONLY = frozenset({"opening_maps"})
+"""Fields filled in when a run is planned, never read from a tournament file."""
 
 
 @dataclass(frozen=True)
@@ -77,10 +87,27 @@ class TournamentDefinition:
     """``BANK+INC`` in seconds, e.g. ``10+0.1``."""
     first_move: float | None = None
     clock: str = "wall"
+    openings: str | None = None
+    """An openings file (EPD or PGN) whose openings are played as maps, besides any map files."""
+    openings_order: str = "sequential"
+    openings_plies: int | None = None
+    openings_count: int | None = None
+    opening_maps: tuple[tuple[str, str], ...] = ()
+    """The openings played, as (name, map text): read from ``openings`` when the run is planned and stored with
+    it, so a resumed run plays the same openings in the same order, whatever became of the file."""
 
     def __post_init__(self) -> None:
         if isinstance(self.sandbox, dict):  # as a stored run's definition keeps it
             object.__setattr__(self, "sandbox", SandboxLimits.from_json(self.sandbox))
+        if self.opening_maps and not isinstance(self.opening_maps[0], tuple):  # JSON's lists
+            object.__setattr__(self, "opening_maps", tuple((str(name), str(text))
+                                                           for name, text in self.opening_maps))
+
+    def openings_choice(self) -> OpeningsChoice | None:
+        """The openings file and how it is played, or ``None`` without one."""
+        if self.openings is None:
+            return None
+        return OpeningsChoice(self.openings, self.openings_order, self.openings_plies, self.openings_count)
 
     def move_limit(self) -> float | None:
         """The per-move limit the games have: the one given, else none under a time control, else 1 s."""
@@ -117,6 +144,13 @@ class TournamentDefinition:
             raise ArenaError(f"--seed: {problem}")
         if self.workers is not None and self.workers < 1:
             raise ArenaError("--workers must be at least 1")
+        choice = self.openings_choice()
+        if choice is None:
+            given = self.openings_order != "sequential" or self.openings_plies is not None or self.openings_count
+            if given:
+                raise ArenaError("--openings-order, --openings-plies and --openings-count go with --openings FILE")
+        else:
+            choice.check()
 
     def as_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the definition."""
@@ -155,7 +189,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         raise ArenaError(f"{path}:{location}: not valid TOML: {message}") from None
 
-    known = {f.name for f in fields(TournamentDefinition)}
+    known = {f.name for f in fields(TournamentDefinition)} - _PLANNED_ONLY
     for key, value in data.items():
         line = _key_line(text, key)
         if key not in known:
@@ -178,10 +212,10 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         if key == "seed" and seed_problem(value) is not None:
             raise ArenaError(f"{path}:{line}: key 'seed': {seed_problem(value)}")
     sandbox = sandbox_limits(data.get("sandbox", False))
-    if "maps" not in data:
+    if "maps" not in data and "openings" not in data:
         raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
 
-    maps = tuple(_expand(pattern, path.parent) for pattern in data["maps"])
+    maps = tuple(_expand(pattern, path.parent) for pattern in data.get("maps", []))
     definition = TournamentDefinition(
         maps=tuple(m for group in maps for m in group),
         name=data.get("name", path.stem),
@@ -190,7 +224,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         format=data.get("format", "round-robin"),
         gauntlet=data.get("gauntlet"),
         rounds=data.get("rounds"),
-        games=data.get("games", DEFAULT_GAMES),
+        games=data.get("games", DEFAULT_OPENING_GAMES if "openings" in data else DEFAULT_GAMES),
         time_limit=float(data["time_limit"]) if "time_limit" in data else None,
         time_control=data.get("time_control"),
         first_move=data.get("first_move"),
@@ -201,6 +235,10 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         address=data.get("address"),
         sandbox=sandbox,
         options={str(k): str(v) for k, v in data.get("options", {}).items()},
+        openings=_expand(data["openings"], path.parent)[0] if "openings" in data else None,
+        openings_order=data.get("openings_order", "sequential"),
+        openings_plies=data.get("openings_plies"),
+        openings_count=data.get("openings_count"),
     )
     return definition  # checked once command-line flags are applied (see TournamentDefinition.check)
 
@@ -244,6 +282,8 @@ def definition_from_targets(targets: Sequence[str], overrides: Mapping[str, Any]
     if tomls and len(targets) > 1:
         raise ArenaError("give either one tournament file (.toml) or map files, not both")
     base = load_definition(tomls[0]) if tomls else TournamentDefinition(maps=tuple(targets))
+    if not tomls and overrides.get("openings") is not None and overrides.get("games") is None:
+        base = replace(base, games=DEFAULT_OPENING_GAMES)
     definition = base.with_overrides(**overrides)
     try:
         definition.check()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
@@ -16,7 +17,7 @@ from arena.plugins.programs.preflight import prepare_programs
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, fingerprint
 from arena.tournament.schedules import Schedule, max_swiss_rounds, round_robin
-from arena.tournament.selection import load_maps, select_bots
+from arena.tournament.selection import definition_maps, select_bots
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,10 @@ class TournamentPlan:
         """The run's name: the tournament file's, or the maps and bots it plays (``center_block: a, b``)."""
         if self.definition.name:
             return self.definition.name
-        maps = _listing([m.name for m in self.maps], 3)
+        listed = [m.name for m in self.maps[:len(self.maps) - len(self.definition.opening_maps)]]
+        if self.definition.openings is not None:
+            listed.append(f"{len(self.definition.opening_maps)} openings of {Path(self.definition.openings).name}")
+        maps = _listing(listed, 3)
         bots = _listing([b.label for b in self.bots], 4) if self.definition.bots else f"every {self.game.name} bot"
         return f"{maps}: {bots}"
 
@@ -64,7 +68,7 @@ def plan_tournament(definition: TournamentDefinition, registry: Registry) -> Tou
     definition.check()
     if definition.sandbox is not None:
         require_sandbox()  # before anything is stored: never a silently unconfined run
-    game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
+    definition, game, maps = definition_maps(definition, registry)
     bots = select_bots(game, definition.bots, registry)
     map_setups = [(game.num_players(m), game.resolve_options({**m.header, **definition.options})) for m in maps]
     build = partial(ensure_built_in_sandbox, limits=definition.sandbox) if definition.sandbox else None

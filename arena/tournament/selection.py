@@ -7,14 +7,16 @@ No game is named here: a game's defaults come from its class (``default_maps``, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game
-from arena.core.maps import GameMap, resolve_map
+from arena.core.maps import GameMap, parse_map, resolve_map
 from arena.plugins.registry import Registry
 from arena.tournament.definition import TournamentDefinition, definition_from_targets
+from arena.tournament.openings import opening_maps, openings_game
 
 
 def untagged_game(registry: Registry) -> type[Game]:
@@ -87,6 +89,29 @@ def load_maps(specs: Sequence[str], registry: Registry, game_name: str | None = 
     return game, maps
 
 
+def definition_maps(definition: TournamentDefinition, registry: Registry
+                    ) -> tuple[TournamentDefinition, type[Game], list[GameMap]]:
+    """The game and maps a definition plays: its map files, then its openings (read from the openings file the
+    first time, and kept in the definition returned, so a stored run replays the same ones)."""
+    choice = definition.openings_choice()
+    if choice is None:
+        game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
+        return definition, game, maps
+    if definition.maps:
+        game, maps = load_maps(definition.maps, registry, definition.game, definition.options)
+        openings_game(registry, game.name)
+    else:
+        game, maps = openings_game(registry, definition.game), []
+        game.resolve_options(definition.options)
+    if not definition.opening_maps:
+        made = opening_maps(choice, game, definition.seed)
+        definition = replace(definition, opening_maps=tuple((m.name, m.text) for m in made))
+    openings = [parse_map(text, name=name) for name, text in definition.opening_maps]
+    for game_map in openings:
+        game.check_map(game_map)
+    return definition, game, [*maps, *openings]
+
+
 def select_bots(game: type[Game], texts: Sequence[str], registry: Registry) -> list[BotSpec]:
     """The bots given as spec strings (checked), or every bot that plays ``game`` if none are given."""
     if not texts:
@@ -105,8 +130,12 @@ def command_line_definition(targets: Sequence[str], registry: Registry, override
                             size: str | None = None, options: Mapping[str, str] | None = None
                             ) -> TournamentDefinition:
     """The tournament a command line asks for: a tournament file or maps (the game's default maps when
-    none are given but ``size`` is), flag ``overrides``, a board ``size`` and extra game ``options``."""
+    none are given but ``size`` is; none with an openings file), flag ``overrides``, a board ``size`` and extra
+    game ``options``."""
     extra = dict(options or {})
+    if not targets and size is None and overrides.get("openings") is not None:
+        definition = definition_from_targets((), overrides)  # the openings are the maps
+        return definition.with_overrides(options={**definition.options, **extra}) if extra else definition
     if not targets and size is None:
         raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
     sized_later = size is not None and bool(targets)

@@ -13,7 +13,7 @@ order, never on how many workers played them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -30,6 +30,7 @@ from arena.play.sandbox.limits import SandboxLimits
 from arena.plugins.registry import PluginConfig, Registry
 from arena.stats.elo import EloEstimate, elo_difference, elo_difference_pairs, gsprt_llr, pentanomial, sprt_bounds
 from arena.stats.proportions import success
+from arena.tournament.openings import OpeningsChoice, opening_maps, openings_game
 from arena.tournament.schedules import game_seed
 from arena.tournament.selection import load_maps
 from arena.tournament.single_game import common_game
@@ -141,6 +142,8 @@ class ComparePlan:
     workers: int = 1
     max_pairs: int | None = None
     time_control: TimeControl = PLAIN
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Game options over the maps' own (``-o``)."""
 
     def map_of(self, k: int) -> GameMap:
         """The map of the ``k``-th pair: the maps in turn."""
@@ -150,7 +153,7 @@ class ComparePlan:
         """The ``k``-th pair: on the next map, the same seed twice, the new bot in seat 0 and then in seat 1."""
         seed = game_seed(self.seed, k)
         game_map = self.map_of(k)
-        options = dict(game_map.header)
+        options = {**game_map.header, **self.options}
         return (
             MatchSetup(self.game.name, (self.new, self.old), game_map, options, seed, self.time_limit, 2 * k,
                        self.time_control),
@@ -161,18 +164,25 @@ class ComparePlan:
 
 def plan_compare(new: str, old: str, map_specs: str | Sequence[str] | None, registry: Registry, *,
                  time_limit: float | None, seed: int, workers: int = 1, max_pairs: int | None = None,
-                 time_control: TimeControl = PLAIN) -> ComparePlan:
+                 time_control: TimeControl = PLAIN, openings: OpeningsChoice | None = None,
+                 options: Mapping[str, str] | None = None) -> ComparePlan:
     """Resolve and check the two bot specs, the maps (each with two seats; default: the default maps of the
-    game both bots play, so a comparison is not decided by one map) and the limits."""
+    game both bots play, so a comparison is not decided by one map), the openings (each a map after those
+    given: the pairs play them in turn, each opening once with each bot in each seat), the game options
+    and the limits."""
     check_time_limit(time_limit, time_control)
     if workers < 1:
         raise ArenaError("--workers must be at least 1")
     if max_pairs is not None and max_pairs < 1:
         raise ArenaError("--max-pairs must be at least 1")
     specs = (registry.spec(new), registry.spec(old))
-    if map_specs is None:
-        map_specs = list(common_game(specs, registry).default_maps)
-    game, game_maps = load_maps([map_specs] if isinstance(map_specs, str) else list(map_specs), registry)
+    given = [map_specs] if isinstance(map_specs, str) else list(map_specs or [])
+    if openings is None:
+        game, game_maps = load_maps(given or list(common_game(specs, registry).default_maps), registry)
+    else:
+        game, game_maps = load_maps(given, registry) if given else (openings_game(registry, None), [])
+        game_maps = [*game_maps, *opening_maps(openings, openings_game(registry, game.name), seed)]
+    game.resolve_options(options or {})
     for game_map in game_maps:
         seats = game.num_players(game_map)
         if seats != 2:
@@ -185,7 +195,7 @@ def plan_compare(new: str, old: str, map_specs: str | Sequence[str] | None, regi
             if not cls.plays(game.name, role):
                 raise ArenaError(f"bot {spec.name!r} does not play {role}; each bot plays both seats")
     return ComparePlan(game, tuple(game_maps), specs[0], specs[1], time_limit, seed, workers, max_pairs,
-                       time_control)
+                       time_control, dict(options or {}))
 
 
 @dataclass

@@ -14,6 +14,7 @@ moves, every move in UCI and SAN, the final FEN and each played move's evaluatio
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -25,6 +26,7 @@ from arena.core.maps import GameMap
 from arena.core.view import BoardView
 from arena.games.chess.adjudication import Adjudication, Score, split_action
 from arena.games.chess.observation import COLORS, ChessObservation
+from arena.games.chess.openings import FORMATS, read_openings
 from arena.games.chess.position import position_of
 from arena.games.chess.view import board_view
 
@@ -51,11 +53,17 @@ class ChessGame(Game):
         "resign_score": Option("600", ("600",), "resign adjudication's bound, in centipawns" + _ANY),
     }
     default_maps = ("chess_start",)
+    openings_formats = FORMATS
 
     @classmethod
     def check_map(cls, game_map: GameMap) -> None:
         """The map's line must be a legal start position (``startpos`` or a FEN, and legal book moves)."""
         position_of(game_map)
+
+    @classmethod
+    def read_openings(cls, path: Path, plies: int | None) -> list[GameMap]:
+        """The openings of an EPD or PGN file (:mod:`~arena.games.chess.openings`), each a start position."""
+        return read_openings(path, plies)
 
     @classmethod
     def resolve_options(cls, given: Mapping[str, str]) -> dict[str, str]:
