@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +26,7 @@ from arena.games.openspiel.loading import (
     load_game,
     option_text,
     parameters,
+    playable_types,
 )
 from arena.games.openspiel.observation import OpenSpielObservation, observe_state
 
@@ -188,8 +190,31 @@ class OpenSpielGame(Game):
         return mask
 
 
+CLASS_PREFIX = "OpenSpiel_"
+
+
+def __getattr__(name: str) -> type[OpenSpielGame]:
+    """A game's class by its class name (``OpenSpiel_connect_four``), so pickle finds it in any process."""
+    if name.startswith(CLASS_PREFIX):
+        return class_named(name[len(CLASS_PREFIX):])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def class_named(short_name: str) -> type[OpenSpielGame]:
+    """The arena game class of the OpenSpiel game ``short_name`` (made once per process)."""
+    for kind in playable_types():
+        if kind.short_name == short_name:
+            return _make_class(kind)
+    raise ArenaError(f"OpenSpiel has no playable game {short_name!r}")
+
+
 def game_class(kind: Any) -> type[OpenSpielGame]:
     """The arena game class of one ``pyspiel.GameType`` (named ``openspiel:`` + its short name)."""
+    return class_named(kind.short_name)
+
+
+def _make_class(kind: Any) -> type[OpenSpielGame]:
     pyspiel_type = type(kind)
     defaults = dict(kind.parameter_specification)
     options = {key: Option(option_text(value), (option_text(value),), "an OpenSpiel parameter")
@@ -209,4 +234,4 @@ def game_class(kind: Any) -> type[OpenSpielGame]:
         "__module__": __name__,
         "__doc__": f"OpenSpiel's {kind.long_name} ({kind.short_name}).",
     }
-    return type(f"OpenSpiel_{kind.short_name}", (OpenSpielGame,), attributes)
+    return type(CLASS_PREFIX + kind.short_name, (OpenSpielGame,), attributes)
