@@ -37,13 +37,19 @@ def available() -> bool:
     return True
 
 
+LEFT_OUT = {"crossword": "its moves are OpenSpiel action structs, not action ids"}
+"""Games OpenSpiel loads that arena cannot play, and why."""
+
+
 def playable_types() -> list[Any]:
     """The ``pyspiel.GameType`` of every game arena plays: loadable with its default parameters, with turns or
-    simultaneous moves (mean-field games are left out: they have no players to seat)."""
+    simultaneous moves (mean-field games are left out: they have no players to seat), and not in
+    :data:`LEFT_OUT`."""
     pyspiel = pyspiel_module()
     dynamics = pyspiel.GameType.Dynamics
     return [kind for kind in pyspiel.registered_games()
-            if kind.default_loadable and kind.dynamics in (dynamics.SEQUENTIAL, dynamics.SIMULTANEOUS)]
+            if kind.default_loadable and kind.dynamics in (dynamics.SEQUENTIAL, dynamics.SIMULTANEOUS)
+            and kind.short_name not in LEFT_OUT]
 
 
 def _coerce(name: str, key: str, value: str, default: Any) -> Any:
