@@ -57,8 +57,9 @@ def single_game(bots: Sequence[str], registry: Registry, *, map_spec: str | None
     if map_spec is None and game_name is not None and registry.game(game_name).parameters_map(extra) is not None:
         game, (game_map,) = load_maps([], registry, game_name, extra)
     elif map_spec is None:
-        game = registry.game(game_name) if game_name is not None else None
-        if game is None:
+        if game_name is not None:
+            game = registry.game(game_name)
+        else:
             game = sized_game(registry) if size is not None else common_game(specs, registry)
         if size is not None:
             apply_size(game, size, extra)

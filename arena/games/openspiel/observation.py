@@ -13,7 +13,8 @@ class OpenSpielObservation:
 
     ``legal`` holds OpenSpiel's action ids (whole numbers) the seat may play, ``text`` its observation string
     (OpenSpiel's ``observation_string``, else ``information_state_string``), ``tensor`` its observation tensor
-    (a tuple of floats; empty when the game has none), ``names`` each legal action's name and ``distinct_actions`` how many action ids the game has. ``state`` is a
+    (a tuple of floats; empty when the game has none), ``names`` each legal action's name and
+    ``distinct_actions`` how many action ids the game has. ``state`` is a
     private copy of the ``pyspiel.State`` in games of perfect information (``None`` in the others, which
     would show hidden cards), so a bot may search from it without touching the game.
     """
