@@ -132,3 +132,48 @@ def test_a_sample_of_every_game_loads_and_plays_and_observes_as_text_and_tensors
     game = game_cls(None, {}, __import__("numpy").random.default_rng(0))
     tensor, mask = observe_array(game, 0)
     assert (tensor.shape, int(mask.sum()), game.observe(0).text) == ((27,), 9, "...\n...\n...")
+
+
+REGISTRY_LOAD = ("import json, sys; from arena.plugins.registry import load_registry; registry = load_registry(); "
+                 "print(json.dumps(['pyspiel' in sys.modules, sum(name.startswith('openspiel:') for name in "
+                 "registry.games), len(registry.bot('openspiel-mcts').games)]))")
+
+
+def load_registry_in(cache):
+    """Whether a fresh process loading the registry with ``ARENA_CACHE=cache`` imported pyspiel, and how many
+    OpenSpiel games and games of OpenSpiel's MCTS it registered."""
+    import os
+
+    loaded = subprocess.run([sys.executable, "-c", REGISTRY_LOAD], env={**os.environ, "ARENA_CACHE": str(cache)},
+                            capture_output=True, text=True, timeout=60, check=True)
+    assert loaded.stderr == ""
+    return json.loads(loaded.stdout)
+
+
+def test_loading_the_registry_reads_the_games_from_a_cache_without_importing_pyspiel(tmp_path):
+    from arena.games.openspiel.catalog import CACHE_FILE, installed_key
+
+    cache = tmp_path / "cache" / CACHE_FILE
+    assert load_registry_in(cache.parent) == [True, 108, 38]  # no cache yet: pyspiel lists the games once
+    written = json.loads(cache.read_text())
+    assert written["key"] == installed_key() and len(written["games"]) == len(pyspiel.registered_games())
+    assert load_registry_in(cache.parent) == [False, 108, 38]
+    cache.write_text(cache.read_text()[:1000])  # cut short: not JSON
+    assert load_registry_in(cache.parent) == [True, 108, 38]
+    assert json.loads(cache.read_text()) == written
+
+
+def test_a_cache_of_the_wrong_shape_or_for_another_openspiel_is_not_read(tmp_path):
+    from arena.games.openspiel.catalog import all_games, installed_key, read_cache, write_cache
+
+    key, path = installed_key(), tmp_path / "games.json"
+    write_cache(path, key, all_games())
+    assert read_cache(path, key) == all_games()
+    assert read_cache(path, {**key, "open_spiel": "0.0.1"}) is None
+    good = json.loads(path.read_text())
+    for games in ([{**good["games"][0], "min_players": "2"}], [{**good["games"][0], "extra": 1}], ["tic_tac_toe"],
+                  {"tic_tac_toe": {}}):
+        path.write_text(json.dumps({"key": key, "games": games}))
+        assert read_cache(path, key) is None
+    path.write_bytes(b"\xff\xfe")
+    assert read_cache(path, key) is None

@@ -86,10 +86,3 @@ class OpenSpielMcts(Bot):
                                     solve=self.solve, random_state=self.random_state)
         return int(self.bot.step(obs.state))
 
-
-def mcts_plays(kind: Any) -> bool:
-    """Whether OpenSpiel's MCTS plays a game: perfect information, one mover a turn, rewards at the end."""
-    game_type = type(kind)
-    return bool(kind.information == game_type.Information.PERFECT_INFORMATION
-                and kind.dynamics == game_type.Dynamics.SEQUENTIAL
-                and kind.reward_model == game_type.RewardModel.TERMINAL)

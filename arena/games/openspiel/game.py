@@ -20,14 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from arena.core.errors import ArenaError, MapError
 from arena.core.game import METADATA_KEYS, Game, Option, Result, generator
 from arena.core.maps import GameMap, parse_map
-from arena.games.openspiel.loading import (
-    PREFIX,
-    game_string,
-    load_game,
-    option_text,
-    parameters,
-    playable_types,
-)
+from arena.games.openspiel.catalog import GameFacts, playable_games
+from arena.games.openspiel.loading import PREFIX, game_string, load_game, option_text, parameters
 from arena.games.openspiel.observation import OpenSpielObservation, observe_state
 
 if TYPE_CHECKING:
@@ -202,36 +196,30 @@ def __getattr__(name: str) -> type[OpenSpielGame]:
 
 @functools.cache
 def class_named(short_name: str) -> type[OpenSpielGame]:
-    """The arena game class of the OpenSpiel game ``short_name`` (made once per process)."""
-    for kind in playable_types():
-        if kind.short_name == short_name:
-            return _make_class(kind)
+    """The arena game class of the OpenSpiel game ``short_name`` (made once per process, from
+    :mod:`.catalog`'s facts: pyspiel is not imported until a game is loaded)."""
+    for facts in playable_games():
+        if facts.short_name == short_name:
+            return _make_class(facts)
     raise ArenaError(f"OpenSpiel has no playable game {short_name!r}")
 
 
-def game_class(kind: Any) -> type[OpenSpielGame]:
-    """The arena game class of one ``pyspiel.GameType`` (named ``openspiel:`` + its short name)."""
-    return class_named(kind.short_name)
-
-
-def _make_class(kind: Any) -> type[OpenSpielGame]:
-    pyspiel_type = type(kind)
-    defaults = dict(kind.parameter_specification)
+def _make_class(facts: GameFacts) -> type[OpenSpielGame]:
     options = {key: Option(option_text(value), (option_text(value),), "an OpenSpiel parameter")
-               for key, value in sorted(defaults.items()) if not isinstance(value, dict)}
+               for key, value in sorted(facts.defaults.items()) if not isinstance(value, dict)}
     attributes = {
-        "name": PREFIX + kind.short_name,
-        "description": f"OpenSpiel's {kind.long_name}",
-        "short_name": kind.short_name,
-        "defaults": defaults,
+        "name": PREFIX + facts.short_name,
+        "description": f"OpenSpiel's {facts.long_name}",
+        "short_name": facts.short_name,
+        "defaults": facts.defaults,
         "options": options,
-        "min_players": max(1, int(kind.min_num_players)),
-        "max_players": max(1, int(kind.max_num_players)),
-        "perfect": kind.information == pyspiel_type.Information.PERFECT_INFORMATION,
-        "simultaneous": kind.dynamics == pyspiel_type.Dynamics.SIMULTANEOUS,
-        "has_text": bool(kind.provides_observation_string),
-        "has_tensor": bool(kind.provides_observation_tensor),
+        "min_players": max(1, facts.min_players),
+        "max_players": max(1, facts.max_players),
+        "perfect": facts.perfect,
+        "simultaneous": facts.simultaneous,
+        "has_text": facts.has_text,
+        "has_tensor": facts.has_tensor,
         "__module__": __name__,
-        "__doc__": f"OpenSpiel's {kind.long_name} ({kind.short_name}).",
+        "__doc__": f"OpenSpiel's {facts.long_name} ({facts.short_name}).",
     }
-    return type(CLASS_PREFIX + kind.short_name, (OpenSpielGame,), attributes)
+    return type(CLASS_PREFIX + facts.short_name, (OpenSpielGame,), attributes)

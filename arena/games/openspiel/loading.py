@@ -1,7 +1,7 @@
-"""Loading OpenSpiel games: pyspiel imported only when a game is asked for, parameters checked in one line.
+"""Loading OpenSpiel games: pyspiel imported only when a game is loaded, parameters checked in one line.
 
 A game's parameters are arena options (``-o rows=6``, a tournament's ``options``, a map header): each must be
-one of the game's parameters (``pyspiel.registered_games()`` lists them with their defaults) and is read as
+one of the game's parameters (:mod:`.catalog` lists them with their defaults) and is read as
 the type of its default (``true``/``false`` for a flag). Only the parameters given are passed on; the rest
 keep OpenSpiel's defaults.
 """
@@ -26,30 +26,6 @@ def pyspiel_module() -> Any:
     except ImportError:
         raise ArenaError(INSTALL_HINT) from None
     return pyspiel
-
-
-def available() -> bool:
-    """Whether OpenSpiel can be imported (without importing it twice)."""
-    try:
-        pyspiel_module()
-    except ArenaError:
-        return False
-    return True
-
-
-LEFT_OUT = {"crossword": "its moves are OpenSpiel action structs, not action ids"}
-"""Games OpenSpiel loads that arena cannot play, and why."""
-
-
-def playable_types() -> list[Any]:
-    """The ``pyspiel.GameType`` of every game arena plays: loadable with its default parameters, with turns or
-    simultaneous moves (mean-field games are left out: they have no players to seat), and not in
-    :data:`LEFT_OUT`."""
-    pyspiel = pyspiel_module()
-    dynamics = pyspiel.GameType.Dynamics
-    return [kind for kind in pyspiel.registered_games()
-            if kind.default_loadable and kind.dynamics in (dynamics.SEQUENTIAL, dynamics.SIMULTANEOUS)
-            and kind.short_name not in LEFT_OUT]
 
 
 def _coerce(name: str, key: str, value: str, default: Any) -> Any:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arena.games.openspiel.catalog import playable_games
 from arena.games.openspiel.game import OpenSpielGame, class_named
-from arena.games.openspiel.loading import playable_types
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,6 @@ def play_random(game_class: type[OpenSpielGame], seed: int, max_moves: int | Non
 
 def sweep(max_moves: int | None = None, seed: int = 0, every: int = 1) -> Iterator[SweepLine]:
     """A :class:`SweepLine` for every ``every``-th registered OpenSpiel game, in name order."""
-    names = sorted(kind.short_name for kind in playable_types())
+    names = sorted(facts.short_name for facts in playable_games())
     for short_name in names[::every]:
         yield play_random(class_named(short_name), seed, max_moves)
