@@ -18,17 +18,19 @@ from arena.plugins.hookspecs import hookimpl
 from arena.plugins.registrars import BotRegistrar, GameRegistrar
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import typer
 
     from arena.games.openspiel.catalog import GameFacts
 
 
-def _playable() -> list[GameFacts] | None:
+def _playable() -> Iterable[GameFacts] | None:
     """The games to register, or ``None`` when OpenSpiel is not installed (or its pyspiel fails to import)."""
     if not available():
         return None
     try:
-        return playable_games()
+        return playable_games().values()
     except ArenaError:
         return None
 

@@ -18,8 +18,10 @@ import importlib.util
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from arena.games.openspiel.loading import pyspiel_module
@@ -90,30 +92,36 @@ def facts_of(kind: Any) -> GameFacts:
         has_tensor=bool(kind.provides_observation_tensor))
 
 
-def installed_key() -> dict[str, Any] | None:
-    """What the cache is keyed by: the cache's format, OpenSpiel's version and its ``pyspiel`` library's path,
-    size and modification time; ``None`` when pyspiel cannot be found (found without importing it)."""
+def pyspiel_path() -> str | None:
+    """Where the ``pyspiel`` library is, found without importing it; ``None`` when it cannot be found."""
     try:
         spec = importlib.util.find_spec("pyspiel")
     except (ImportError, ValueError):  # ValueError: a module in sys.modules without a spec
         return None
-    if spec is None or spec.origin is None:
+    return spec.origin if spec is not None else None
+
+
+def available() -> bool:
+    """Whether OpenSpiel is installed: pyspiel can be found (it is not imported here)."""
+    return pyspiel_path() is not None
+
+
+def installed_key() -> dict[str, Any] | None:
+    """What the cache is keyed by: the cache's format, OpenSpiel's version and its ``pyspiel`` library's path,
+    size and modification time; ``None`` when pyspiel cannot be found."""
+    origin = pyspiel_path()
+    if origin is None:
         return None
     try:
-        stat = os.stat(spec.origin)
+        stat = os.stat(origin)
     except OSError:
         return None
     try:
         version = importlib.metadata.version("open-spiel")
     except importlib.metadata.PackageNotFoundError:
         version = ""  # built from source: the library's size and time still tell one build from another
-    return {"format": FORMAT, "open_spiel": version, "pyspiel": spec.origin, "size": stat.st_size,
+    return {"format": FORMAT, "open_spiel": version, "pyspiel": origin, "size": stat.st_size,
             "mtime_ns": stat.st_mtime_ns}
-
-
-def available() -> bool:
-    """Whether OpenSpiel is installed: pyspiel can be found (it is not imported here)."""
-    return installed_key() is not None
 
 
 def cache_path() -> Path:
@@ -173,7 +181,8 @@ def all_games() -> tuple[GameFacts, ...]:
     return games
 
 
-def playable_games() -> list[GameFacts]:
-    """The facts of every game arena plays (:attr:`GameFacts.playable`), in OpenSpiel's order."""
-    return [game for game in all_games() if game.playable]
+@functools.cache
+def playable_games() -> Mapping[str, GameFacts]:
+    """The facts of every game arena plays (:attr:`GameFacts.playable`) by short name, in OpenSpiel's order."""
+    return MappingProxyType({game.short_name: game for game in all_games() if game.playable})
 

@@ -198,9 +198,9 @@ def __getattr__(name: str) -> type[OpenSpielGame]:
 def class_named(short_name: str) -> type[OpenSpielGame]:
     """The arena game class of the OpenSpiel game ``short_name`` (made once per process, from
     :mod:`.catalog`'s facts: pyspiel is not imported until a game is loaded)."""
-    for facts in playable_games():
-        if facts.short_name == short_name:
-            return _make_class(facts)
+    facts = playable_games().get(short_name)
+    if facts is not None:
+        return _make_class(facts)
     raise ArenaError(f"OpenSpiel has no playable game {short_name!r}")
 
 

@@ -49,6 +49,6 @@ def play_random(game_class: type[OpenSpielGame], seed: int, max_moves: int | Non
 
 def sweep(max_moves: int | None = None, seed: int = 0, every: int = 1) -> Iterator[SweepLine]:
     """A :class:`SweepLine` for every ``every``-th registered OpenSpiel game, in name order."""
-    names = sorted(facts.short_name for facts in playable_games())
+    names = sorted(playable_games())
     for short_name in names[::every]:
         yield play_random(class_named(short_name), seed, max_moves)
