@@ -187,3 +187,14 @@ def test_ethereal_and_gnuchess_play_a_book_through_uci(tmp_path, monkeypatch):
         assert record["result"]["reason"] == "adjudicated draw: 8 moves played" or board.is_game_over()
     rated = runner.invoke(app, ["ratings", "--db", "e.db", "-f", "csv"])
     assert rated.exit_code == 0 and "ethereal" in rated.output and "gnuchess" in rated.output
+
+
+def test_game_chess_without_maps_or_openings_plays_the_standard_start(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["tournament", "--game", "chess", "-b", f"{echo('e')},chess_random", "--games", "1",
+                                 "-o", "max_moves=6", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    with Store(tmp_path / "arena.db") as store:
+        games = list(store.games())
+    assert games and all(game.record["chess"]["start_fen"] == chess.STARTING_FEN for game in games)
+    assert [len(game.record["chess"]["uci"]) for game in games] == [12] * len(games)

@@ -16,11 +16,14 @@ from tests.helpers import REPO, write_module
 SHIPPED_GAMES = ["catmouse", "chess", "pawnrace", "snafu", "tron"]
 TRON_BOTS = ["chamber", "chaser", "floodfill", "minimax", "npz", "random", "voronoi", "wallhugger"]
 SHIPPED_BOTS = sorted([*TRON_BOTS, "mindless", "cla", "cm_random", "greedy", "hillclimb", "perfect", "wary",
-                       "pr_greedy", "pr_perfect", "pr_random", "td", "chess_random"])
+                       "pr_greedy", "pr_perfect", "pr_random", "td", "chess_random", "openspiel-mcts",
+                       "openspiel-random"])
+OPENSPIEL_GAMES = 108  # every game open_spiel 2.0.2 plays by action ids (arena.games.openspiel.loading)
 
 
 def test_shipped_game_and_bots_register_through_the_hooks(shipped_registry):
-    assert sorted(shipped_registry.games) == SHIPPED_GAMES
+    assert sorted(name for name in shipped_registry.games if not name.startswith("openspiel:")) == SHIPPED_GAMES
+    assert sum(name.startswith("openspiel:") for name in shipped_registry.games) == OPENSPIEL_GAMES
     assert sorted(shipped_registry.bots) == SHIPPED_BOTS
     assert [entry.name for entry in shipped_registry.bots_for("tron")] == TRON_BOTS
     assert [entry.name for entry in shipped_registry.bots_for("snafu")] == sorted([*TRON_BOTS, "mindless", "cla"])

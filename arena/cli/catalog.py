@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 import typer
@@ -20,24 +22,75 @@ from arena.cli.common import (
     warn,
 )
 from arena.cli.panels import TOOLS
+from arena.core.errors import ArenaError
+from arena.core.game import Game
 from arena.tournament.map_catalog import map_summaries
 
 
 @app.command("games", rich_help_panel=TOOLS)
 @user_errors
-def games_command(fmt: Format = "table", bots_dir: BotsDir = None) -> None:
-    """List the games the plugins registered."""
+def games_command(
+    family: Annotated[str | None, typer.Argument(
+        help="List the games of this family one by one (such as openspiel: the games named openspiel:...).",
+        show_default=False)] = None,
+    fmt: Format = "table",
+    bots_dir: BotsDir = None,
+) -> None:
+    """List the games the plugins registered; a family of games (named FAMILY:...) is one row unless named."""
     check_output_format(fmt)
     registry = load_registry_reporting(plugin_config(bots_dir))
+    families = game_families(registry.games)
+    if family is not None and family.rstrip(":") not in families:
+        known = ", ".join(sorted(families)) or "none"
+        raise ArenaError(f"no family of games {family!r} (families: {known})")
     rows = []
     for name, game in sorted(registry.games.items()):
-        players = str(game.min_players) if game.min_players == game.max_players else \
-            f"{game.min_players}-{game.max_players}"
-        options = ", ".join(f"{k} ({'|'.join(o.choices)})" for k, o in game.options.items())
-        rows.append([name, players, ", ".join(game.roles) or "-", options or "-", " ".join(game.default_maps) or "-",
-                     game.description])
+        members = families.get(name.partition(":")[0], []) if ":" in name else []
+        if family is not None and game not in members:
+            continue
+        if family is None and len(members) > 1:
+            if game is members[0]:
+                rows.append(_family_row(name.partition(":")[0], members))
+            continue
+        rows.append([name, _players(game.min_players, game.max_players), ", ".join(game.roles) or "-",
+                     ", ".join(f"{k} ({'|'.join(o.choices)})" for k, o in game.options.items()) or "-",
+                     " ".join(game.default_maps) or "-", game.description])
     emit_table(["game", "players", "roles", "options", "default maps", "description"], rows, fmt, "Games",
                names=("game",), prose=("roles", "default maps"))
+
+
+def game_families(games: Mapping[str, type[Game]]) -> dict[str, list[type[Game]]]:
+    """The games named ``FAMILY:...`` by family, in name order."""
+    families: dict[str, list[type[Game]]] = {}
+    for name, game in sorted(games.items()):
+        if ":" in name:
+            families.setdefault(name.partition(":")[0], []).append(game)
+    return families
+
+
+def games_listing(names: Sequence[str]) -> str:
+    """A bot's games for a table: a family's games (``FAMILY:...``) as ``FAMILY:* (N games)`` when there are
+    several."""
+    counts = Counter(name.partition(":")[0] for name in names if ":" in name)
+    shown: list[str] = []
+    for name in names:
+        family = name.partition(":")[0]
+        if ":" in name and counts[family] > 1:
+            label = f"{family}:* ({counts[family]} games)"
+            if label not in shown:
+                shown.append(label)
+        else:
+            shown.append(name)
+    return ", ".join(shown)
+
+
+def _players(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _family_row(family: str, members: Sequence[type[Game]]) -> list[str]:
+    players = _players(min(game.min_players for game in members), max(game.max_players for game in members))
+    return [f"{family}:*", players, "-", "-", "-", f"{len(members)} games: arena games {family} lists them"]
 
 
 @app.command("maps", rich_help_panel=TOOLS)
@@ -70,7 +123,7 @@ def bots_command(
     if game is not None:
         registry.game(game)
     rows = [
-        [entry.name, ", ".join(entry.games), ", ".join(entry.roles) or "any", entry.version,
+        [entry.name, games_listing(entry.games), ", ".join(entry.roles) or "any", entry.version,
          short_path(entry.source), entry.description]
         for name, entry in sorted(registry.bots.items())
         if game is None or entry.plays(game)

@@ -48,6 +48,9 @@ def play_command(
         "--map", "-m", help="Map file or name [default: the first default map of the game all the bots play, as "
         "`arena games` lists them].",
         show_default=False)] = None,
+    game_name: Annotated[str | None, typer.Option(
+        "--game", metavar="GAME", help="The game to play [default: the game all the bots play]; one played "
+        "without maps (such as openspiel:connect_four) is set up by its options (-o).", show_default=False)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game.")] = 0,
     time_limit: TimeLimit = None,
     time_control: TimeControlOption = None,
@@ -73,7 +76,8 @@ def play_command(
     registry = load_registry_reporting(config)
     bots, config = use_stored_versions(bots, None, registry, config)
     game, game_map, setup = single_game(bots, registry, map_spec=map_spec, size=size, options=parse_options(option),
-                                        seed=seed, time_limit=move_limit, time_control=control)
+                                        seed=seed, time_limit=move_limit, time_control=control,
+                                        game_name=game_name)
     specs = setup.bots
     make_bot = SandboxedBots(config, SandboxLimits(), registry) if sandbox else None
 

@@ -51,7 +51,11 @@ from arena.tournament.stored_versions import with_stored_versions
 @user_errors
 def tournament_command(
     targets: Annotated[list[str] | None, typer.Argument(
-        help="A tournament file (tournaments/x.toml), or map files or names.", show_default=False)] = None,
+        help="A tournament file (tournaments/x.toml), or map files or names (none with --game for a game "
+        "played without maps).", show_default=False)] = None,
+    game: Annotated[str | None, typer.Option(
+        "--game", metavar="GAME", help="The game to play: the maps' game, or one played without maps (such as "
+        "openspiel:connect_four), set up by its options (-o).", show_default=False)] = None,
     bots: Annotated[list[str] | None, typer.Option(
         "--bots", "-b", metavar="SPECS", help="Bot specs, comma separated [default: every bot that plays the game].",
         show_default=False)] = None,
@@ -107,7 +111,7 @@ def tournament_command(
         if files and not sandbox:  # a tournament file's sandbox checks bot modules confined too
             config = confined_config(config, load_definition(files[0]).sandbox)
         registry = load_registry_reporting(config)
-        overrides = dict(bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
+        overrides = dict(game=game, bots=tuple(split_bot_list(bots)) if bots else None, games=games, workers=workers,
                          seed=seed, time_limit=time_limit, format=fmt_tournament or ("gauntlet" if gauntlet else None),
                          gauntlet=gauntlet, rounds=rounds, executor=executor, address=address,
                          sandbox=SandboxLimits() if sandbox else None, time_control=time_control,

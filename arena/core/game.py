@@ -177,6 +177,13 @@ class Game(ABC):
         """Raise :class:`arena.core.errors.MapError` (naming file, line and column) if the map is unusable."""
 
     @classmethod
+    def parameters_map(cls, options: Mapping[str, str]) -> GameMap | None:
+        """For a game played without map files: the map a tournament given none plays, made from the game's
+        options (a header of them over a line naming the setting); ``None`` (the default) for a game whose
+        tournaments need map files."""
+        return None
+
+    @classmethod
     def num_players(cls, game_map: GameMap | None) -> int:
         """How many seats a game on this map has (maps with more starts give more seats)."""
         return cls.min_players

@@ -39,7 +39,7 @@ from arena.plugins.stored import StoredBot, stored_bot_class
 from arena.plugins.stored_roots import root_for
 
 BUILTIN_PLUGINS = ("arena.play.executor_plugin", "arena.builtin.tron.plugin", "arena.builtin.catmouse.plugin",
-                   "arena.builtin.pawnrace.plugin", "arena.builtin.chess.plugin")
+                   "arena.builtin.pawnrace.plugin", "arena.builtin.chess.plugin", "arena.builtin.openspiel.plugin")
 ENTRY_POINT_GROUP = "arena"
 BOTS_PATH_VARIABLE = "ARENA_BOTS_PATH"
 
@@ -157,9 +157,16 @@ class Registry:
     """The class of ``exec:`` specs, with the start-up budget the configuration gives them."""
 
     def game(self, name: str) -> type[Game]:
-        """The game registered as ``name``, or an error naming the closest known games."""
+        """The game registered as ``name``, or an error naming the closest known games.
+
+        A plugin whose games cannot load (a package missing) may register a stand-in named ``FAMILY:*``: a
+        name ``FAMILY:...`` it does not know is then refused with the stand-in's description.
+        """
         if name in self.games:
             return self.games[name]
+        family = self.games.get(name.partition(":")[0] + ":*") if ":" in name else None
+        if family is not None:
+            raise UnknownGameError(f"game {name!r}: {family.description}")
         close = close_names(name, self.games)
         hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(sorted(self.games))}"
         raise UnknownGameError(f"unknown game {name!r}; {hint}")

@@ -4,6 +4,7 @@
 name = "classic"
 game = "tron"                       # optional: the maps' game
 maps = ["maps/empty_room.txt", "maps/center_*.txt"]   # paths or globs, relative to this file, or map names
+                                    # (a game played without maps, such as openspiel:..., needs only game)
 bots = ["floodfill", "wallhugger", "chaser", "random"]  # names or bot specs; default: every bot of the game
 format = "round-robin"              # round-robin | gauntlet | swiss
 gauntlet = "floodfill"              # with format = "gauntlet": the bot that meets the field
@@ -212,7 +213,7 @@ def load_definition(path: str | Path) -> TournamentDefinition:
         if key == "seed" and seed_problem(value) is not None:
             raise ArenaError(f"{path}:{line}: key 'seed': {seed_problem(value)}")
     sandbox = sandbox_limits(data.get("sandbox", False))
-    if "maps" not in data and "openings" not in data:
+    if "maps" not in data and "openings" not in data and "game" not in data:
         raise ArenaError(f"{path}:1: key 'maps' is missing: list the maps to play on")
 
     maps = tuple(_expand(pattern, path.parent) for pattern in data.get("maps", []))

@@ -66,9 +66,17 @@ def apply_size(game: type[Game], size: str, options: dict[str, str]) -> None:
 
 def load_maps(specs: Sequence[str], registry: Registry, game_name: str | None = None,
               options: Mapping[str, str] | None = None) -> tuple[type[Game], list[GameMap]]:
-    """Load maps (paths or names), check they are all for one game, and validate each for it."""
+    """Load maps (paths or names), check they are all for one game, and validate each for it.
+
+    Given no maps, a named game played without map files (:meth:`Game.parameters_map`) plays on the map its
+    ``options`` make.
+    """
     if not specs:
-        raise ArenaError("give at least one map")
+        made = registry.game(game_name).parameters_map(options or {}) if game_name is not None else None
+        if made is None:
+            raise ArenaError("give at least one map" + (f": game {game_name!r} is played on maps"
+                                                        if game_name is not None else ""))
+        return registry.game(made.header["game"]), [made]
     maps = [resolve_map(spec) for spec in specs]
     games = {map_game(m, registry) for m in maps}
     if len(games) > 1:
@@ -136,6 +144,8 @@ def command_line_definition(targets: Sequence[str], registry: Registry, override
     if not targets and size is None and overrides.get("openings") is not None:
         definition = definition_from_targets((), overrides)  # the openings are the maps
         return definition.with_overrides(options={**definition.options, **extra}) if extra else definition
+    if not targets and size is None and overrides.get("game") is not None:
+        return TournamentDefinition(maps=()).with_overrides(**overrides, options=extra or None)
     if not targets and size is None:
         raise ArenaError("give a tournament file or at least one map (or --resume RUN)")
     sized_later = size is not None and bool(targets)

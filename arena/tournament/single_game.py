@@ -47,20 +47,30 @@ def seat_by_role(game: type[Game], specs: Sequence[BotSpec], registry: Registry)
 def single_game(bots: Sequence[str], registry: Registry, *, map_spec: str | None = None, size: str | None = None,
                 options: Mapping[str, str] | None = None, seed: int = 0,
                 time_limit: float | None = DEFAULT_TIME_LIMIT,
-                time_control: TimeControl = PLAIN) -> tuple[type[Game], GameMap, MatchSetup]:
-    """The game, map and :class:`MatchSetup` of one game between ``bots`` (spec strings)."""
+                time_control: TimeControl = PLAIN, game_name: str | None = None
+                ) -> tuple[type[Game], GameMap, MatchSetup]:
+    """The game, map and :class:`MatchSetup` of one game between ``bots`` (spec strings); ``game_name`` names
+    the game (else the one every bot plays), which without a map plays on its map of ``options`` if it is
+    played without maps (:meth:`Game.parameters_map`)."""
     extra = dict(options or {})
     specs = [registry.spec(text) for text in bots]
-    if map_spec is None:
-        game = sized_game(registry) if size is not None else common_game(specs, registry)
+    if map_spec is None and game_name is not None and registry.game(game_name).parameters_map(extra) is not None:
+        game, (game_map,) = load_maps([], registry, game_name, extra)
+    elif map_spec is None:
+        if game_name is not None:
+            game = registry.game(game_name)
+        else:
+            game = sized_game(registry) if size is not None else common_game(specs, registry)
         if size is not None:
             apply_size(game, size, extra)
         if not game.default_maps:
-            raise ArenaError(f"game {game.name!r} names no default map: give one with --map")
-        map_spec = game.default_maps[0]
-    elif size is not None:
-        apply_size(load_maps([map_spec], registry)[0], size, extra)
-    game, (game_map,) = load_maps([map_spec], registry, options=extra)
+            raise ArenaError(f"game {game.name!r} names no default map: give one with --map, or the game with "
+                             "--game")
+        game, (game_map,) = load_maps([game.default_maps[0]], registry, options=extra)
+    else:
+        if size is not None:
+            apply_size(load_maps([map_spec], registry)[0], size, extra)
+        game, (game_map,) = load_maps([map_spec], registry, game_name, options=extra)
     seats = game.num_players(game_map)
     if len(specs) != seats:
         raise ArenaError(f"{game_map.label} has {seats} seats: give {seats} bots, not {len(specs)}")

@@ -22,7 +22,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.core.game import METADATA_KEYS, Game, Option, Result
-from arena.core.maps import GameMap
+from arena.core.maps import GameMap, parse_map
 from arena.core.view import BoardView
 from arena.games.chess.adjudication import Adjudication, Score, split_action
 from arena.games.chess.observation import COLORS, ChessObservation
@@ -59,6 +59,11 @@ class ChessGame(Game):
     def check_map(cls, game_map: GameMap) -> None:
         """The map's line must be a legal start position (``startpos`` or a FEN, and legal book moves)."""
         position_of(game_map)
+
+    @classmethod
+    def parameters_map(cls, options: Mapping[str, str]) -> GameMap:
+        """The map a tournament given none (``--game chess``) plays: the standard starting position."""
+        return parse_map("; game = chess\n; title = The standard starting position\nstartpos\n", name="startpos")
 
     @classmethod
     def read_openings(cls, path: Path, plies: int | None) -> list[GameMap]:
