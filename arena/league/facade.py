@@ -152,7 +152,7 @@ class League:
             store.close()
             raise ArenaError(f"{folder / DATABASE_FILE}: holds no league")
         with store.transaction():
-            league_schema.create_tables(store.conn)  # the tables a newer arena added, for a league made before it
+            league_schema.upgrade(store.conn)  # the tables a newer arena added, for a league made before it
         game, maps = load_maps([str(folder / MAPS_FOLDER / name) for name in settings.maps], registry(),
                                settings.game)
         return cls(folder, settings, store, game, maps)
