@@ -2,11 +2,12 @@
 
 Builds (or reuses) a league with ``--games`` stored games, printing the seconds each ``--step`` games (10,000)
 took to queue, hand out, store and rate, and the last step's time over the first's (a ladder whose cost per game
-stays flat prints about 1). Then it serves it with ``arena serve`` on a free loopback
-port (its ladder playing on one worker), and runs ``--clients`` readers for ``--seconds`` seconds, each asking
-in turn for the leaderboard (page and API), a bot's page, the games feed and a game's replay page. It prints
-(and with ``--json`` writes) the latency percentiles, the requests per second, the errors and the games the
-ladder stored meanwhile. Loopback only; it stops by itself and stops the server.
+stays flat prints about 1), and what each page's data costs to compute afresh (as after each game stored). Then
+it serves it with ``arena serve`` on a free loopback port (its ladder playing on one worker), and runs
+``--clients`` readers for ``--seconds`` seconds, each asking in turn for the leaderboard (page and API), a bot's
+page, the games feed and a game's replay page. It prints (and with ``--json`` writes) the latency percentiles,
+the requests per second, the errors and the games the ladder stored meanwhile. Loopback only; it stops by
+itself and stops the server.
 
 The league's bots are deterministic (they never use their random number generator) and its map is fixed, so a
 game between two bots in two seats is the same game whatever its seed: the database is filled by playing each
@@ -35,9 +36,10 @@ import threading
 import time
 from pathlib import Path
 
-from timing import Figures, add_json_option
+from timing import Figures, add_json_option, best_seconds
 
 from arena.league.facade import PLAN_AHEAD, RANKED, League
+from arena.league.web import data
 from arena.play.referee import MatchOutcome, play
 from arena.plugins.registry import load_registry
 
@@ -118,6 +120,25 @@ def build_league(folder: Path, games: int, figures: Figures | None = None, step:
                 figures.add("fill, last step / first step", ratio, "x")
 
 
+def page_costs(folder: Path, figures: Figures) -> None:
+    """Print what each page's data costs to compute afresh (best of three), as after every game the ladder stores
+    (the pages' cache is keyed by the league's change stamp): what 20 readers wait for behind each other."""
+    with League.open(folder) as league:
+        board = data.leaderboard(league)
+        row = board["rows"][0]
+        newest = league.games(limit=1)[0].id
+        pages = {"/ and /api/leaderboard": lambda: data.sparklines(league, data.leaderboard(league)),
+                 "/bots/TEAM/BOT": lambda: data.bot_page(league, row["team"], row["bot"]),
+                 "/api/bots/TEAM/BOT": lambda: data.bot(league, row["team"], row["bot"]),
+                 "/games": lambda: data.games(league, None, 50),
+                 "/games/ID": lambda: (data.game(league, newest), data.record(league, newest)),
+                 "the ladder's waiting()": league.waiting}
+        print("each page's data, computed afresh:")
+        for name, compute in pages.items():
+            value = figures.add(f"afresh {name}", 1000 * best_seconds(compute, 3), "ms")
+            print(f"  {name}: {value:.1f} ms")
+
+
 @dataclasses.dataclass
 class Tally:
     """What the readers saw."""
@@ -175,6 +196,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-league-load-") as scratch:
         folder = args.league or Path(scratch) / "league"
         build_league(folder, args.games, figures, args.step)
+        page_costs(folder, figures)
         with League.open(folder) as league:
             board = league.leaderboard()
             newest = [game.id for game in league.games(limit=200)]

@@ -156,7 +156,7 @@ def test_a_league_made_before_the_waiting_and_played_tables_gets_them_filled_whe
         before = (league.waiting(), [g.id for g in league.games("alice/wallhugger", 100)],
                   league.head_to_head("bob", "floodfill"), league.failure_counts(), league.queue())
     with contextlib.closing(sqlite3.connect(folder / "arena.db")) as conn, conn:
-        for table in ("league_waiting", "league_played", "league_failures"):  # as a league of version 2 has it
+        for table in ("league_waiting", "league_played", "league_failures", "league_meetings"):  # as in version 2
             conn.execute(f"DROP TABLE {table}")
         conn.execute("UPDATE league_meta SET value = '2' WHERE key = 'schema_version'")
     with League.open(folder) as league:

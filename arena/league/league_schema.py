@@ -21,6 +21,8 @@ database like any other. ``league_meta`` holds the league tables' own version.
   every kind and of one kind) (added in version 3). Its game and queue ids are not declared foreign keys: a
   key would make SQLite look for a game's rows here, with no index to look by, each time it stores a game.
 - ``league_failures``: how often each version failed in its ranked games, by kind (added in version 3).
+- ``league_meetings``: each version's wins, draws and losses against each version it met in ranked games, a
+  win meaning a better rank (added in version 3).
 - ``league_workers``: what the running ladder reports about its executor.
 - ``league_final_matches``: a bracket final's matches queued so far: their players, games (queue ids) and,
   once decided, winner, scores and the rule that decided it (added in version 2; a league made before gets it
@@ -143,6 +145,14 @@ _TABLES = """
         count INTEGER NOT NULL,
         PRIMARY KEY (version_id, kind)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_meetings (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        other_id INTEGER NOT NULL REFERENCES league_versions (id),
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        PRIMARY KEY (version_id, other_id)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS league_final_matches (
         id TEXT PRIMARY KEY,
@@ -193,6 +203,13 @@ def _fill_version_3(conn: sqlite3.Connection) -> None:
                  f"count(*) FROM league_queue q {_STORED} JOIN json_each(q.versions) seat "
                  "JOIN json_each(g.failures) failed ON failed.key = CAST(seat.key AS TEXT) "
                  "WHERE q.kind = 'ranked' AND g.failures != '{}' GROUP BY seat.value, failed.value")
+    rank = "json_extract(g.ranks, '$[' || {}.key || ']')"
+    mine, theirs = rank.format("seat"), rank.format("other")
+    conn.execute("INSERT OR REPLACE INTO league_meetings (version_id, other_id, wins, draws, losses) "
+                 f"SELECT seat.value, other.value, sum({mine} < {theirs}), sum({mine} = {theirs}), "
+                 f"sum({mine} > {theirs}) FROM league_queue q {_STORED} JOIN json_each(q.versions) seat "
+                 "JOIN json_each(q.versions) other ON other.key != seat.key "
+                 "WHERE q.kind = 'ranked' AND other.value != seat.value GROUP BY seat.value, other.value")
 
 
 def has_tables(conn: sqlite3.Connection) -> bool:

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.league.context import DISABLED, RANKED, LeagueContext
+from arena.league.context import DISABLED, LeagueContext
 from arena.league.game_queue import UNFINISHED
 from arena.league.models import BoardRow, BotInfo, GameInfo, QueueEntry, Seat, WorkersInfo
 from arena.league.rating_updates import rating
@@ -104,36 +104,25 @@ def rating_history(ctx: LeagueContext, version_id: int, points: int | None = Non
     return [(idx, mu, sigma) for idx, mu, sigma in reversed(rows.fetchall())]
 
 
-def head_to_head(ctx: LeagueContext, team_name: str, bot: str, recent: int = 5000) -> list[tuple[str, int, int, int]]:
-    """``team_name``'s ``bot`` (any version) against every bot it met in its ``recent`` newest ranked games:
-    ``(team/bot, wins, draws, losses)``, by opponent, a win meaning a better rank in that game."""
+def head_to_head(ctx: LeagueContext, team_name: str, bot: str) -> list[tuple[str, int, int, int]]:
+    """``team_name``'s ``bot`` (any version) against every bot it met in ranked games: ``(team/bot, wins, draws,
+    losses)``, by opponent, a win meaning a better rank in that game (counted as each game is stored)."""
     mine = {v.id for v in versions(ctx, team_name, bot)}
     if not mine:
         raise ArenaError(f"team {team_name} has no bot {bot!r}")
-    found: dict[int, tuple[str, str]] = {}
-    for version_id in mine:  # each version's newest, through its index; then the newest of them all
-        for game_id, versions_json, ranks in ctx.conn.execute(
-                "SELECT p.game_id, q.versions, g.ranks FROM league_played p INDEXED BY league_played_kind "
-                "JOIN league_queue q ON q.idx = p.idx "
-                "JOIN games g ON g.id = p.game_id WHERE p.version_id = ? AND p.kind = ? ORDER BY p.game_id DESC "
-                "LIMIT ?", (version_id, RANKED, recent)):
-            found[game_id] = (versions_json, ranks)
-    rows = [found[game_id] for game_id in sorted(found, reverse=True)[:recent]]
     names: dict[int, str] = {}
     tally: dict[str, list[int]] = {}
-    for versions_json, ranks in rows:
-        seats, places = json.loads(versions_json), json.loads(ranks)
-        for seat, version_id in enumerate(seats):
-            if version_id not in mine:
+    for version_id in sorted(mine):
+        for other_id, wins, draws, losses in ctx.conn.execute(
+                "SELECT other_id, wins, draws, losses FROM league_meetings WHERE version_id = ?", (version_id,)):
+            if other_id in mine:
                 continue
-            for other, other_id in enumerate(seats):
-                if other_id in mine:
-                    continue
-                if other_id not in names:
-                    other_team, other_bot, _ = ctx.names(other_id)
-                    names[other_id] = f"{other_team}/{other_bot}"
-                counts = tally.setdefault(names[other_id], [0, 0, 0])
-                counts[0 if places[seat] < places[other] else 1 if places[seat] == places[other] else 2] += 1
+            if other_id not in names:
+                other_team, other_bot, _ = ctx.names(other_id)
+                names[other_id] = f"{other_team}/{other_bot}"
+            counts = tally.setdefault(names[other_id], [0, 0, 0])
+            for index, count in enumerate((wins, draws, losses)):
+                counts[index] += count
     return [(label, counts[0], counts[1], counts[2]) for label, counts in sorted(tally.items())]
 
 
