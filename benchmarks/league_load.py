@@ -70,7 +70,7 @@ def build_league(folder: Path, games: int, figures: Figures | None = None, step:
     """Make the league in ``folder`` (unless it is there) and store games until it holds ``games``, the way the
     ladder's loop does (:meth:`arena.league.ladder_loop.LeagueLadder._turn`); prints the seconds each
     ``step`` games took (the ladder's own work: the few games played for real are left out) and the last
-    step's time over the first's."""
+    step's time over the first's, in seconds and in CPU seconds of this process."""
     if not folder.exists():
         league, _ = League.create(folder, "tron", ["center_block"], seed=1)
         with league:
@@ -83,8 +83,9 @@ def build_league(folder: Path, games: int, figures: Figures | None = None, step:
     with League.open(folder) as league:
         stored = league.store.conn.execute("SELECT count(*) FROM games").fetchone()[0]
         played: dict[tuple[str, ...], MatchOutcome] = {}
-        steps: list[tuple[int, float]] = []
-        step_start, step_from, playing = time.perf_counter(), stored, 0.0
+        steps: list[tuple[int, float, float]] = []  # games stored by the step's end, its seconds and CPU seconds
+        step_start, step_cpu, step_from = time.perf_counter(), time.process_time(), stored
+        playing = playing_cpu = 0.0
         while stored < games:
             if not league.waiting((RANKED,)):
                 league.schedule_ranked(PLAN_AHEAD)
@@ -96,28 +97,34 @@ def build_league(folder: Path, games: int, figures: Figures | None = None, step:
                 setup = setups[idx]
                 pairing = tuple(bot.label for bot in setup.bots)
                 if pairing not in played:
-                    started = time.perf_counter()
+                    started, started_cpu = time.perf_counter(), time.process_time()
                     played[pairing] = play(setup, load_registry(league.play_config_for([idx])))
                     playing += time.perf_counter() - started
+                    playing_cpu += time.process_time() - started_cpu
                 outcome = dataclasses.replace(played[pairing], index=setup.index, setup=setup)
                 if league.record_outcome(setup, outcome):
                     stored += 1
                 if stored % step == 0 and stored > step_from:
-                    steps.append((stored, time.perf_counter() - step_start - playing))
+                    steps.append((stored, time.perf_counter() - step_start - playing,
+                                  time.process_time() - step_cpu - playing_cpu))
                     print(f"\rgames {step_from:,} to {stored:,}: {steps[-1][1]:.1f} s", file=sys.stderr, flush=True)
-                    step_start, step_from, playing = time.perf_counter(), stored, 0.0
+                    step_start, step_cpu, step_from = time.perf_counter(), time.process_time(), stored
+                    playing = playing_cpu = 0.0
             print(f"\rstored {stored:,} of {games:,} games", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-    if steps:
-        for count, seconds in steps:
-            print(f"games {count - step:,} to {count:,}: {seconds:.1f} s ({step / seconds:,.0f} games/s)")
-            if figures is not None:
-                figures.add(f"fill to {count:,} games", seconds, "s")
-        if len(steps) > 1:
-            ratio = steps[-1][1] / steps[0][1]
-            print(f"last {step:,} / first {step:,}: {ratio:.2f}x")
-            if figures is not None:
-                figures.add("fill, last step / first step", ratio, "x")
+    for count, seconds, cpu in steps:
+        print(f"games {count - step:,} to {count:,}: {seconds:.1f} s ({step / seconds:,.0f} games/s), "
+              f"{cpu:.1f} s of CPU")
+        if figures is not None:
+            figures.add(f"fill to {count:,} games", seconds, "s")
+            figures.add(f"fill to {count:,} games, CPU", cpu, "s")
+    if len(steps) > 1:
+        ratio, cpu_ratio = steps[-1][1] / steps[0][1], steps[-1][2] / steps[0][2]
+        print(f"last {step:,} / first {step:,}: {ratio:.2f}x ({cpu_ratio:.2f}x in CPU time, which the machine's "
+              "other work does not change)")
+        if figures is not None:
+            figures.add("fill, last step / first step", ratio, "x")
+            figures.add("fill, last step / first step, CPU", cpu_ratio, "x")
 
 
 def page_costs(folder: Path, figures: Figures) -> None:

@@ -73,7 +73,8 @@ def test_the_league_load_benchmark_runs_small_and_stops_by_itself(tmp_path):
                            str(out)], check=True, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     document = json.loads(out.read_text())
     figures = {figure["name"]: figure["value"] for figure in document["figures"]}
-    assert list(figures) == ["fill to 20 games", "fill to 40 games", "fill, last step / first step",
+    assert list(figures) == ["fill to 20 games", "fill to 20 games, CPU", "fill to 40 games", "fill to 40 games, CPU",
+                             "fill, last step / first step", "fill, last step / first step, CPU",
                              "afresh / and /api/leaderboard", "afresh /bots/TEAM/BOT", "afresh /api/bots/TEAM/BOT",
                              "afresh /games", "afresh /games/ID", "afresh the ladder's waiting()", "latency p50",
                              "latency p95", "latency p99", "requests", "errors", "games stored during the load"]
