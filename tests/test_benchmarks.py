@@ -68,13 +68,18 @@ def test_without_json_a_speed_measurement_writes_no_file(tmp_path):
 @pytest.mark.slow
 def test_the_league_load_benchmark_runs_small_and_stops_by_itself(tmp_path):
     out = tmp_path / "load.json"
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "league_load.py"), "--games", "40", "--clients", "2",
-                    "--seconds", "2", "--league", str(tmp_path / "league"), "--json", str(out)],
-                   check=True, capture_output=True, cwd=tmp_path, timeout=600)
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "league_load.py"), "--games", "40", "--step",
+                           "20", "--clients", "2", "--seconds", "2", "--league", str(tmp_path / "league"), "--json",
+                           str(out)], check=True, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     document = json.loads(out.read_text())
     figures = {figure["name"]: figure["value"] for figure in document["figures"]}
-    assert list(figures) == ["latency p50", "latency p95", "latency p99", "requests", "errors",
-                             "games stored during the load"]
+    assert list(figures) == ["fill to 20 games", "fill to 20 games, CPU", "fill to 40 games", "fill to 40 games, CPU",
+                             "fill, last step / first step", "fill, last step / first step, CPU",
+                             "afresh / and /api/leaderboard", "afresh /bots/TEAM/BOT", "afresh /api/bots/TEAM/BOT",
+                             "afresh /games", "afresh /games/ID", "afresh the ladder's waiting()", "latency p50",
+                             "latency p95", "latency p99", "requests", "errors", "games stored during the load"]
+    assert [line.split(":")[0] for line in done.stdout.splitlines()[:3]] == [
+        "games 0 to 20", "games 20 to 40", "last 20 / first 20"]
     assert figures["errors"] == 0 and figures["requests"] > 0
     assert 0 < figures["latency p50"] <= figures["latency p95"] <= figures["latency p99"]
     with League.open(tmp_path / "league") as league:

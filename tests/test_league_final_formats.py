@@ -145,6 +145,6 @@ def test_a_league_made_before_bracket_finals_gets_their_table_when_opened(three)
     three.conn.execute("UPDATE league_meta SET value = '1' WHERE key = 'schema_version'")
     three.close()
     with League.open(folder) as league:
-        assert league.conn.execute("SELECT value FROM league_meta WHERE key = 'schema_version'").fetchone() == ("2",)
+        assert league.conn.execute("SELECT value FROM league_meta WHERE key = 'schema_version'").fetchone() == ("3",)
         assert league.start_final(games=2, fmt="single-elimination") == 2  # 1 has a bye; 2 v 3 plays
         assert [m["status"] for m in league.final_bracket()["matches"]] == ["bye", "playing", "pending"]

@@ -12,9 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from arena.league.context import RANKED, LeagueContext
+from arena.league.context import LeagueContext
 from arena.league.models import BoardRow, FinalRow
-from arena.storage.store import Store
 
 Row = TypeVar("Row")
 
@@ -80,13 +79,9 @@ def failure_counts(ctx: LeagueContext) -> dict[tuple[str, str, int], dict[str, i
     """How often the version of each team's bot that plays failed in its ranked games, by failure kind
     (``crash``, ``timeout``, ...), keyed by ``(team, bot, version number)``."""
     rows = ctx.conn.execute(
-        "SELECT t.name, v.bot, v.number, failed.value, count(*) FROM league_active a "
+        "SELECT t.name, v.bot, v.number, f.kind, f.count FROM league_active a "
         "JOIN league_versions v ON v.id = a.version_id JOIN league_teams t ON t.id = a.team_id "
-        "JOIN league_queue_players p ON p.version_id = v.id "
-        f"JOIN league_queue q ON q.idx = p.idx AND q.kind = ? {Store.stored_join('q', 'g')} "
-        "JOIN json_each(q.versions) seat ON seat.value = v.id "
-        "JOIN json_each(g.failures) failed ON failed.key = CAST(seat.key AS TEXT) "
-        "WHERE g.failures != '{}' GROUP BY v.id, failed.value", (RANKED,))
+        "JOIN league_failures f ON f.version_id = v.id ORDER BY v.id, f.kind")
     counts: dict[tuple[str, str, int], dict[str, int]] = {}
     for team, bot, number, kind, count in rows:
         counts.setdefault((team, bot, number), {})[kind] = count

@@ -152,7 +152,7 @@ class League:
             store.close()
             raise ArenaError(f"{folder / DATABASE_FILE}: holds no league")
         with store.transaction():
-            league_schema.create_tables(store.conn)  # the tables a newer arena added, for a league made before it
+            league_schema.upgrade(store.conn)  # the tables a newer arena added, for a league made before it
         game, maps = load_maps([str(folder / MAPS_FOLDER / name) for name in settings.maps], registry(),
                                settings.game)
         return cls(folder, settings, store, game, maps)
@@ -284,10 +284,10 @@ class League:
         in a game with roles); with ``points``, only that many of the newest."""
         return read_views.rating_history(self.ctx, version_id, points)
 
-    def head_to_head(self, team: str, bot: str, recent: int = 5000) -> list[tuple[str, int, int, int]]:
-        """``team``'s ``bot`` (any version) against every bot it met in its ``recent`` newest ranked games:
-        ``(team/bot, wins, draws, losses)``, by opponent, a win meaning a better rank in that game."""
-        return read_views.head_to_head(self.ctx, team, bot, recent)
+    def head_to_head(self, team: str, bot: str) -> list[tuple[str, int, int, int]]:
+        """``team``'s ``bot`` (any version) against every bot it met in ranked games: ``(team/bot, wins, draws,
+        losses)``, by opponent, a win meaning a better rank in that game."""
+        return read_views.head_to_head(self.ctx, team, bot)
 
     def game_record(self, game_id: int) -> dict[str, Any]:
         """A finished game's record (``arena-record/1``), which the replay viewer shows."""

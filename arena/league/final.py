@@ -25,7 +25,7 @@ from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.league import brackets
 from arena.league.context import FINAL, LeagueContext
-from arena.league.game_queue import UNFINISHED, enqueue, run_of, waiting
+from arena.league.game_queue import WAITING, enqueue, run_of, waiting
 from arena.league.models import FinalRow
 from arena.league.rating_updates import rating
 from arena.league.tiebreaks import Standing, order, pairwise
@@ -253,7 +253,7 @@ def final_bracket(ctx: LeagueContext) -> dict[str, Any] | None:
     rows = {row[0]: row[1:] for row in ctx.conn.execute(
         "SELECT id, games, score_a, score_b, decided_by FROM league_final_matches")}
     unfinished = {row[0] for row in ctx.conn.execute(
-        f"SELECT idx FROM league_queue q WHERE kind = ? AND {UNFINISHED}", (FINAL,))}
+        f"SELECT q.idx FROM {WAITING} AND w.kind = ?", (FINAL,))}
 
     def who(version: int | None) -> dict[str, Any] | str | None:
         if version is None or version == brackets.BYE:

@@ -2,7 +2,9 @@
 
 Every game has a place in the queue: its id, the index it is stored under in its run, and what its seed
 derives from (with the league's seed), so every game can be replayed. A game is finished once its run
-stores it; the queue keeps finished games too (the read views join them with the store).
+stores it; the queue keeps finished games too (the read views join them with the store). The games not
+finished yet are also in ``league_waiting``, which loses each as it is stored or dropped: what is waiting is
+read from there, so it costs the same however many games the league has played.
 """
 
 from __future__ import annotations
@@ -20,29 +22,38 @@ from arena.storage.store import Store, now
 from arena.tournament.schedules import game_seed
 
 UNFINISHED = f"NOT {Store.stored_test('q')}"
-"""The condition on a queue row ``q`` that its game is not stored yet."""
+"""The condition on a queue row ``q`` (with ``run_id`` and ``idx``) that its game is not stored yet."""
+WAITING = f"league_waiting w JOIN league_queue q ON q.idx = w.idx WHERE {UNFINISHED}"
+"""The queued games not finished yet, as ``q`` (a ``FROM`` clause and its condition): ``league_waiting`` loses a
+game when it is stored, and the store's test covers a game stored by an arena that did not keep that table."""
 
 
 def waiting(ctx: LeagueContext, kinds: Sequence[str] = KINDS) -> list[int]:
     """The ids of the queued games not finished yet, in queue order."""
     marks = ",".join("?" * len(kinds))
     return [row[0] for row in ctx.conn.execute(
-        f"SELECT idx FROM league_queue q WHERE kind IN ({marks}) AND {UNFINISHED} ORDER BY idx", tuple(kinds))]
+        f"SELECT w.idx FROM {WAITING} AND w.kind IN ({marks}) ORDER BY w.idx", tuple(kinds))]
 
 
 def drop_waiting(ctx: LeagueContext, version_ids: Sequence[int], kinds: Sequence[str] = KINDS) -> None:
     """Drop the unplayed games of these versions from the queue (inside a transaction)."""
     wanted = set(version_ids)
-    for idx, kind, versions in ctx.conn.execute(
-            f"SELECT idx, kind, versions FROM league_queue q WHERE {UNFINISHED}").fetchall():
+    for idx, kind, versions in ctx.conn.execute(f"SELECT q.idx, q.kind, q.versions FROM {WAITING}").fetchall():
         if kind in kinds and wanted & set(json.loads(versions)):
             drop(ctx, [idx])
 
 
 def drop(ctx: LeagueContext, ids: Sequence[int]) -> None:
     """Take games ``ids`` off the queue (inside a transaction)."""
-    ctx.conn.executemany("DELETE FROM league_queue_players WHERE idx = ?", [(idx,) for idx in ids])
-    ctx.conn.executemany("DELETE FROM league_queue WHERE idx = ?", [(idx,) for idx in ids])
+    rows = [(idx,) for idx in ids]
+    ctx.conn.executemany("DELETE FROM league_waiting WHERE idx = ?", rows)
+    ctx.conn.executemany("DELETE FROM league_queue_players WHERE idx = ?", rows)
+    ctx.conn.executemany("DELETE FROM league_queue WHERE idx = ?", rows)
+
+
+def finished(ctx: LeagueContext, idx: int) -> None:
+    """Game ``idx`` is stored: it no longer waits (inside the transaction that stored it)."""
+    ctx.conn.execute("DELETE FROM league_waiting WHERE idx = ?", (idx,))
 
 
 FIRST_OF_MATCH = "SELECT min(idx) FROM league_queue WHERE kind = ? AND run_id = ? AND match = ?"
@@ -64,6 +75,7 @@ def enqueue(ctx: LeagueContext, kind: str, run_id: int, versions: list[int], mat
                      (idx, kind, run_id, match, json.dumps(versions), map_name, seed, team_id, now()))
     ctx.conn.executemany("INSERT OR IGNORE INTO league_queue_players (version_id, idx) VALUES (?, ?)",
                          [(version_id, idx) for version_id in versions])
+    ctx.conn.execute("INSERT INTO league_waiting (idx, kind, team_id) VALUES (?, ?, ?)", (idx, kind, team_id))
     ctx.store.raise_scheduled(run_id, idx + 1)
     return idx
 

@@ -15,17 +15,32 @@ database like any other. ``league_meta`` holds the league tables' own version.
 - ``league_shares``: matchmaking's count of each version's games (see :mod:`arena.stats.ladder_rule`).
 - ``league_queue``: every game the league has scheduled, in queue order; a game is done once the store
   holds it (same run, same index). ``league_queue_players`` indexes it by version.
+- ``league_waiting``: the queued games not stored yet (a row leaves when its game is stored or dropped), so
+  the ladder's look-ups of what to play next never walk the finished ones (added in version 3).
+- ``league_played``: each stored game of each version, by the store's game id (a version's newest games, of
+  every kind and of one kind) (added in version 3). Its game and queue ids are not declared foreign keys: a
+  key would make SQLite look for a game's rows here, with no index to look by, each time it stores a game.
+- ``league_failures``: how often each version failed in its ranked games, by kind (added in version 3).
+- ``league_meetings``: each version's wins, draws and losses against each version it met in ranked games, a
+  win meaning a better rank (added in version 3).
 - ``league_workers``: what the running ladder reports about its executor.
 - ``league_final_matches``: a bracket final's matches queued so far: their players, games (queue ids) and,
   once decided, winner, scores and the rule that decided it (added in version 2; a league made before gets it
   when opened, its final a round robin).
+
+Every query the ladder runs for each game, and every query of the pages, reads these tables through an index
+bounded by what it returns, never a walk through the league's history (``tests/test_league_query_plans.py``
+checks each one's plan). A league made before version 3 gets the version 3 tables, filled from its queue and
+games, when it is opened (:func:`upgrade`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-LEAGUE_SCHEMA_VERSION = 2
+from arena.storage.store import Store
+
+LEAGUE_SCHEMA_VERSION = 3
 
 _TABLES = """
     CREATE TABLE IF NOT EXISTS league_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -111,6 +126,33 @@ _TABLES = """
         idx INTEGER NOT NULL REFERENCES league_queue (idx),
         PRIMARY KEY (version_id, idx)
     ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_waiting (
+        idx INTEGER PRIMARY KEY REFERENCES league_queue (idx),
+        kind TEXT NOT NULL,
+        team_id INTEGER
+    );
+    CREATE TABLE IF NOT EXISTS league_played (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        game_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        PRIMARY KEY (version_id, game_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS league_played_kind ON league_played (version_id, kind, game_id);
+    CREATE TABLE IF NOT EXISTS league_failures (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        kind TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (version_id, kind)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS league_meetings (
+        version_id INTEGER NOT NULL REFERENCES league_versions (id),
+        other_id INTEGER NOT NULL REFERENCES league_versions (id),
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        PRIMARY KEY (version_id, other_id)
+    ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS league_workers (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS league_final_matches (
         id TEXT PRIMARY KEY,
@@ -132,6 +174,42 @@ def create_tables(conn: sqlite3.Connection) -> None:
         if statement.strip():
             conn.execute(statement)
     conn.execute("INSERT OR REPLACE INTO league_meta VALUES ('schema_version', ?)", (str(LEAGUE_SCHEMA_VERSION),))
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The version of the league's tables in this database (1: made before the tables kept it)."""
+    row = conn.execute("SELECT value FROM league_meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 1
+
+
+def upgrade(conn: sqlite3.Connection) -> None:
+    """Bring a league's tables to :data:`LEAGUE_SCHEMA_VERSION` (inside the caller's transaction): the tables
+    and indexes a newer arena added, the version 3 tables filled from the queue and the stored games once."""
+    before = schema_version(conn)
+    create_tables(conn)
+    if before < 3:
+        _fill_version_3(conn)
+
+
+_STORED = Store.stored_join("q", "g")
+
+
+def _fill_version_3(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT OR IGNORE INTO league_waiting (idx, kind, team_id) SELECT q.idx, q.kind, q.team_id "
+                 f"FROM league_queue q WHERE NOT {Store.stored_test('q')}")
+    conn.execute("INSERT OR IGNORE INTO league_played (version_id, game_id, kind, idx) SELECT seat.value, g.id, "
+                 f"q.kind, q.idx FROM league_queue q {_STORED} JOIN json_each(q.versions) seat")
+    conn.execute("INSERT OR REPLACE INTO league_failures (version_id, kind, count) SELECT seat.value, failed.value, "
+                 f"count(*) FROM league_queue q {_STORED} JOIN json_each(q.versions) seat "
+                 "JOIN json_each(g.failures) failed ON failed.key = CAST(seat.key AS TEXT) "
+                 "WHERE q.kind = 'ranked' AND g.failures != '{}' GROUP BY seat.value, failed.value")
+    rank = "json_extract(g.ranks, '$[' || {}.key || ']')"
+    mine, theirs = rank.format("seat"), rank.format("other")
+    conn.execute("INSERT OR REPLACE INTO league_meetings (version_id, other_id, wins, draws, losses) "
+                 f"SELECT seat.value, other.value, sum({mine} < {theirs}), sum({mine} = {theirs}), "
+                 f"sum({mine} > {theirs}) FROM league_queue q {_STORED} JOIN json_each(q.versions) seat "
+                 "JOIN json_each(q.versions) other ON other.key != seat.key "
+                 "WHERE q.kind = 'ranked' AND other.value != seat.value GROUP BY seat.value, other.value")
 
 
 def has_tables(conn: sqlite3.Connection) -> bool:

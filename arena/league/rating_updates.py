@@ -8,11 +8,17 @@ and ``league_history`` tables.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from arena.league.context import DISABLED, RANKED, LeagueContext
+from arena.league.game_queue import finished
 from arena.play.referee import MatchOutcome, MatchSetup
 from arena.stats.ladder_rule import Player, RatingState, outcome_of
 from arena.stats.ratings import Rating
+from arena.storage.store import Store
+
+STORED = Store.stored_join("q", "g")
+"""Joins a queue row ``q`` with its stored game ``g``."""
 
 
 def record_outcome(ctx: LeagueContext, setup: MatchSetup, outcome: MatchOutcome) -> bool:
@@ -33,9 +39,33 @@ def record_outcome(ctx: LeagueContext, setup: MatchSetup, outcome: MatchOutcome)
                           "role": ctx.game.roles[seat] if ctx.game.roles else None})
         ctx.store.add_game(run_id, outcome.index, seats, outcome.ranks, outcome.reason, outcome.failure_kinds,
                            outcome.think_time, outcome.duration, outcome.turns, outcome.record(setup))
+        _index_game(ctx, kind, outcome.index, json.loads(versions), outcome.failure_kinds, outcome.ranks)
         if kind == RANKED:
             rate_ready(ctx)
     return True
+
+
+def _index_game(ctx: LeagueContext, kind: str, idx: int, versions: list[int], failures: dict[int, str],
+                ranks: Sequence[int]) -> None:
+    """A game just stored leaves the waiting games and joins each of its versions' games (and, ranked, their
+    failure counts and meetings): what the pages read without walking the league's history (inside a
+    transaction)."""
+    finished(ctx, idx)
+    game_id = ctx.conn.execute(f"SELECT g.id FROM league_queue q {STORED} WHERE q.idx = ?", (idx,)).fetchone()[0]
+    ctx.conn.executemany("INSERT OR IGNORE INTO league_played (version_id, game_id, kind, idx) VALUES (?, ?, ?, ?)",
+                         [(version_id, game_id, kind, idx) for version_id in versions])
+    if kind == RANKED:
+        ctx.conn.executemany("INSERT INTO league_failures (version_id, kind, count) VALUES (?, ?, 1) "
+                             "ON CONFLICT DO UPDATE SET count = count + 1",
+                             [(versions[seat], failure) for seat, failure in sorted(failures.items())])
+        ctx.conn.executemany(
+            "INSERT INTO league_meetings (version_id, other_id, wins, draws, losses) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT DO UPDATE SET wins = wins + excluded.wins, draws = draws + excluded.draws, "
+            "losses = losses + excluded.losses",
+            [(mine, theirs, int(ranks[seat] < ranks[other]), int(ranks[seat] == ranks[other]),
+              int(ranks[seat] > ranks[other]))
+             for seat, mine in enumerate(versions) for other, theirs in enumerate(versions)
+             if other != seat and theirs != mine])
 
 
 def _store_bot(ctx: LeagueContext, version_id: int) -> int:

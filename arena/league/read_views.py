@@ -7,16 +7,12 @@ import json
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.league.context import DISABLED, RANKED, LeagueContext
+from arena.league.context import DISABLED, LeagueContext
 from arena.league.game_queue import UNFINISHED
 from arena.league.models import BoardRow, BotInfo, GameInfo, QueueEntry, Seat, WorkersInfo
 from arena.league.rating_updates import rating
 from arena.league.teams import team
 from arena.league.versions import versions
-from arena.storage.store import Store
-
-STORED = Store.stored_join("q", "g")
-"""Joins a queue row ``q`` with its stored game ``g``."""
 
 
 def change_stamp(ctx: LeagueContext) -> tuple[Any, ...]:
@@ -59,20 +55,26 @@ def finished_games(ctx: LeagueContext, bot: str | None = None, limit: int = 50,
     """The newest finished games (of ``team/bot``, of one ``kind``), newest first."""
     if limit < 1:
         raise ArenaError("limit must be at least 1")
-    clauses, params = [], []
-    if kind is not None:
-        clauses.append("q.kind = ?")
-        params.append(kind)
-    if bot is not None:
-        team_name, _, name = bot.partition("/")
-        ids = [str(v.id) for v in versions(ctx, team_name, name)] if name else []
-        if not ids:
-            raise ArenaError(f"no bot {bot!r} in this league (name it team/bot)")
-        clauses.append(f"q.idx IN (SELECT idx FROM league_queue_players WHERE version_id IN ({','.join(ids)}))")
-    where = ("AND " + " AND ".join(clauses)) if clauses else ""
-    rows = ctx.conn.execute(f"SELECT q.idx FROM league_queue q {STORED} WHERE 1 = 1 {where} ORDER BY g.id DESC "
-                            "LIMIT ?", [*params, limit]).fetchall()
-    return [game_info(ctx, idx) for (idx,) in rows]
+    if bot is None:
+        where, params = ("WHERE q.kind = ?", [kind]) if kind is not None else ("", [])
+        rows = ctx.conn.execute(f"SELECT q.idx FROM games g JOIN league_queue q ON q.idx = g.idx AND q.run_id = "
+                                f"g.run_id {where} ORDER BY g.id DESC LIMIT ?", [*params, limit]).fetchall()
+        return [game_info(ctx, idx) for (idx,) in rows]
+    team_name, _, name = bot.partition("/")
+    ids = [v.id for v in versions(ctx, team_name, name)] if name else []
+    if not ids:
+        raise ArenaError(f"no bot {bot!r} in this league (name it team/bot)")
+    newest = sorted({found for version_id in ids for found in _played(ctx, version_id, kind, limit)}, reverse=True)
+    return [game_info(ctx, idx) for _, idx in newest[:limit]]
+
+
+def _played(ctx: LeagueContext, version_id: int, kind: str | None, limit: int) -> list[tuple[int, int]]:
+    """A version's ``limit`` newest stored games (of one ``kind``): ``(store's game id, queue id)``, newest first."""
+    if kind is None:
+        return ctx.conn.execute("SELECT game_id, idx FROM league_played WHERE version_id = ? ORDER BY game_id DESC "
+                                "LIMIT ?", (version_id, limit)).fetchall()
+    return ctx.conn.execute("SELECT game_id, idx FROM league_played INDEXED BY league_played_kind WHERE version_id = ? "
+                            "AND kind = ? ORDER BY game_id DESC LIMIT ?", (version_id, kind, limit)).fetchall()
 
 
 def game_info(ctx: LeagueContext, game_id: int) -> GameInfo:
@@ -96,37 +98,31 @@ def rating_history(ctx: LeagueContext, version_id: int, points: int | None = Non
     game with roles); with ``points``, only that many of the newest."""
     limit = -1 if points is None else points
     rows = ctx.conn.execute(
-        "SELECT idx, mu, sigma FROM league_history WHERE version_id = ? AND role = (SELECT min(role) FROM "
-        "league_history WHERE version_id = ?) ORDER BY idx DESC LIMIT ?", (version_id, version_id, limit))
+        "SELECT idx, mu, sigma FROM league_history WHERE version_id = ? AND role = (SELECT role FROM "
+        "league_history WHERE version_id = ? ORDER BY role LIMIT 1) ORDER BY idx DESC LIMIT ?",
+        (version_id, version_id, limit))
     return [(idx, mu, sigma) for idx, mu, sigma in reversed(rows.fetchall())]
 
 
-def head_to_head(ctx: LeagueContext, team_name: str, bot: str, recent: int = 5000) -> list[tuple[str, int, int, int]]:
-    """``team_name``'s ``bot`` (any version) against every bot it met in its ``recent`` newest ranked games:
-    ``(team/bot, wins, draws, losses)``, by opponent, a win meaning a better rank in that game."""
+def head_to_head(ctx: LeagueContext, team_name: str, bot: str) -> list[tuple[str, int, int, int]]:
+    """``team_name``'s ``bot`` (any version) against every bot it met in ranked games: ``(team/bot, wins, draws,
+    losses)``, by opponent, a win meaning a better rank in that game (counted as each game is stored)."""
     mine = {v.id for v in versions(ctx, team_name, bot)}
     if not mine:
         raise ArenaError(f"team {team_name} has no bot {bot!r}")
-    marks = ",".join("?" * len(mine))
-    rows = ctx.conn.execute(
-        f"SELECT q.versions, g.ranks FROM league_queue q {STORED} WHERE q.kind = ? AND EXISTS "
-        f"(SELECT 1 FROM json_each(q.versions) WHERE value IN ({marks})) ORDER BY q.idx DESC LIMIT ?",
-        (RANKED, *mine, recent)).fetchall()
     names: dict[int, str] = {}
     tally: dict[str, list[int]] = {}
-    for versions_json, ranks in rows:
-        seats, places = json.loads(versions_json), json.loads(ranks)
-        for seat, version_id in enumerate(seats):
-            if version_id not in mine:
+    for version_id in sorted(mine):
+        for other_id, wins, draws, losses in ctx.conn.execute(
+                "SELECT other_id, wins, draws, losses FROM league_meetings WHERE version_id = ?", (version_id,)):
+            if other_id in mine:
                 continue
-            for other, other_id in enumerate(seats):
-                if other_id in mine:
-                    continue
-                if other_id not in names:
-                    other_team, other_bot, _ = ctx.names(other_id)
-                    names[other_id] = f"{other_team}/{other_bot}"
-                counts = tally.setdefault(names[other_id], [0, 0, 0])
-                counts[0 if places[seat] < places[other] else 1 if places[seat] == places[other] else 2] += 1
+            if other_id not in names:
+                other_team, other_bot, _ = ctx.names(other_id)
+                names[other_id] = f"{other_team}/{other_bot}"
+            counts = tally.setdefault(names[other_id], [0, 0, 0])
+            for index, count in enumerate((wins, draws, losses)):
+                counts[index] += count
     return [(label, counts[0], counts[1], counts[2]) for label, counts in sorted(tally.items())]
 
 
@@ -140,8 +136,9 @@ def game_record(ctx: LeagueContext, game_id: int) -> dict[str, Any]:
 def queue(ctx: LeagueContext, limit: int = 100) -> list[QueueEntry]:
     """The games scheduled and not finished, in the order they are played."""
     rows = ctx.conn.execute(
-        "SELECT q.idx, q.kind, q.versions, q.map, q.seed, t.name FROM league_queue q LEFT JOIN league_teams t "
-        f"ON t.id = q.team_id WHERE {UNFINISHED} ORDER BY q.idx LIMIT ?", (limit,)).fetchall()
+        "SELECT q.idx, q.kind, q.versions, q.map, q.seed, t.name FROM league_waiting w JOIN league_queue q "
+        f"ON q.idx = w.idx LEFT JOIN league_teams t ON t.id = q.team_id WHERE {UNFINISHED} ORDER BY w.idx LIMIT ?",
+        (limit,)).fetchall()
     entries = []
     for idx, kind, versions_json, map_name, seed, team_name in rows:
         players = tuple("{}/{}#{}".format(*ctx.names(v)) for v in json.loads(versions_json))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from arena.core.bot import BotSpec
 from arena.core.errors import ArenaError
 from arena.league.context import CHALLENGE, RANKED, READY, LeagueContext
-from arena.league.game_queue import UNFINISHED, enqueue, paused, run_of
+from arena.league.game_queue import WAITING, enqueue, paused, run_of
 from arena.league.models import Team
 from arena.league.rating_updates import rating
 from arena.league.teams import team
@@ -69,8 +69,8 @@ def challenge(ctx: LeagueContext, who: Team, bot: str, opponent: str, games: int
     if mine == theirs:
         raise ArenaError("a bot cannot challenge itself")
     with ctx.store.transaction():
-        waiting = ctx.conn.execute(f"SELECT count(*) FROM league_queue q WHERE kind = ? AND team_id = ? AND "
-                                   f"{UNFINISHED}", (CHALLENGE, who.id)).fetchone()[0]
+        waiting = ctx.conn.execute(f"SELECT count(*) FROM {WAITING} AND w.kind = ? AND w.team_id = ?",
+                                   (CHALLENGE, who.id)).fetchone()[0]
         if waiting + games > settings.challenge_waiting:
             raise ArenaError(f"team {who.name} has {waiting} challenge games waiting; at most "
                              f"{settings.challenge_waiting} may wait, try again when they are played")
