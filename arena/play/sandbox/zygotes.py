@@ -1,0 +1,282 @@
+"""The worker's side of the zygotes: one long-lived sandbox per bot version that forks a confined child a game.
+
+A Python bot's game through a zygote skips bubblewrap's start, the interpreter's and the runner's imports:
+the zygote (:mod:`arena.play.sandbox.zygote`), started lazily in the same confinement a game has today, forks
+a child that isolates itself in new namespaces and imports the bot. A zygote serves one game at a time;
+a worker keeps at most :data:`IDLE_ZYGOTES` idle ones (the least recently used stopped first), each with an
+outside uid of its own, and they die with the worker (``--die-with-parent``, and at exit). A zygote that
+cannot isolate its children (nested user namespaces refused), dies or misbehaves is stopped, and the game
+is played the old way, one bubblewrap sandbox for it (the reason logged once).
+
+``ARENA_SANDBOX_ZYGOTE=0`` in the environment turns zygotes off.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import logging
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.play.sandbox.confine import ZYGOTE_UIDS, Confinement, kill_sandbox, zygote_uid
+from arena.plugins.programs.process import MAX_LINE, STDERR_CAP, ProgramProcess
+
+SWITCH = "ARENA_SANDBOX_ZYGOTE"
+IDLE_ZYGOTES = 8
+"""The most idle zygotes a worker keeps."""
+HELLO_WAIT = 30.0
+"""At most how long a zygote may take to start (bubblewrap, Python, the runner's imports)."""
+START_WAIT = 10.0
+"""At most how long a zygote may take to fork a game's child."""
+END_WAIT = 5.0
+"""At most how long a killed game's init may take to be gone."""
+
+log = logging.getLogger(__name__)
+_BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
+         "from arena.play.sandbox.zygote import main; main()")
+
+
+class ZygoteUnavailable(Exception):
+    """No zygote can serve this game: it is played the old way."""
+
+
+def enabled() -> bool:
+    """Whether Python bots play through zygotes (unless ``ARENA_SANDBOX_ZYGOTE=0``)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+class Zygote:
+    """One zygote: bubblewrap running the trusted server, and the worker's end of its control socket."""
+
+    def __init__(self, confinement: Confinement, args: dict[str, Any], slot: int):
+        self.slot = slot
+        self.busy = False
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock = ours
+        parent = str(Path(__file__).resolve().parents[3])
+        request = {"control": theirs.fileno(), "args": args, "scratch": confinement.limits.scratch}
+        argv = [sys.executable, "-I", "-B", "-c", _BOOT.format(parent=parent), json.dumps(request)]
+        try:
+            self.process, self.inner = confinement.start(
+                argv, keep_fds=(theirs.fileno(),), uid=zygote_uid(slot), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as exc:
+            ours.close()
+            raise ZygoteUnavailable(f"bubblewrap could not start ({exc})") from None
+        finally:
+            theirs.close()
+        hello, _ = self._receive(HELLO_WAIT)
+        if hello != b"ready":
+            self.stop()
+            why = hello.decode("utf-8", "replace").removeprefix("unavailable ") if hello else "it did not start"
+            raise ZygoteUnavailable(why)
+
+    def _receive(self, wait: float) -> tuple[bytes, list[int]]:
+        readable, _, _ = select.select([self.sock], [], [], wait)
+        if not readable:
+            return b"", []
+        try:
+            message, fds, _, _ = socket.recv_fds(self.sock, 512, 1)
+        except OSError:
+            return b"", []
+        return message, fds
+
+    def alive(self) -> bool:
+        """Whether the zygote still runs."""
+        return self.process.poll() is None
+
+    def fork(self, stdin: int, stdout: int, stderr: int) -> ZygoteGame:
+        """A game's child started with these ends of its pipes (the caller closes its copies)."""
+        try:
+            socket.send_fds(self.sock, [b"game"], [stdin, stdout, stderr])
+        except OSError:
+            raise ZygoteUnavailable("its zygote is gone") from None
+        message, fds = self._receive(START_WAIT)
+        if message != b"started" or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            raise ZygoteUnavailable(message.decode("utf-8", "replace") or "its zygote did not fork the game")
+        self.busy = True
+        return ZygoteGame(self, fds[0])
+
+    def stop(self) -> None:
+        """Stop the zygote and everything in its sandbox."""
+        kill_sandbox(self.process, self.inner)
+        self.sock.close()
+
+
+class ZygoteGame:
+    """A game's init in its zygote, as much of :class:`subprocess.Popen` as :class:`ProgramProcess` uses: its
+    pid (the game's pid 1, as this process sees it), its pipes, ``poll`` and ``wait``; killed through a pidfd."""
+
+    def __init__(self, zygote: Zygote, pidfd: int):
+        self.zygote, self.pidfd = zygote, pidfd
+        self.args = ["zygote"]
+        self.returncode: int | None = None
+        self.pid = _fdinfo_pid(pidfd)
+        self.stdin: Any = None
+        self.stdout: Any = None
+        self.stderr: Any = None
+
+    def send_signal(self, number: int) -> None:
+        """Signal the game's init (SIGKILL takes its whole PID namespace)."""
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self.pidfd, number)
+
+    def kill(self) -> None:
+        """Kill the game and everything it started."""
+        self.send_signal(signal.SIGKILL)
+
+    def poll(self) -> int | None:
+        """The bot's exit code once the game's init is gone, else None."""
+        return self.wait(0.0, raising=False)
+
+    def wait(self, timeout: float | None = None, raising: bool = True) -> int | None:
+        """Wait for the game's init to be gone; its exit code (``-signal`` when killed)."""
+        if self.returncode is not None:
+            return self.returncode
+        readable, _, _ = select.select([self.pidfd], [], [], timeout)
+        if not readable:
+            if raising:
+                raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+            return None
+        message, fds = self.zygote._receive(0.0)
+        for fd in fds:
+            os.close(fd)
+        status = None
+        if message.startswith(b"ended "):
+            with contextlib.suppress(ValueError):
+                status = os.waitstatus_to_exitcode(int(message[6:]))
+        self.returncode = -signal.SIGKILL if status is None else status
+        os.close(self.pidfd)
+        self.zygote.busy = False
+        if message and not message.startswith(b"ended "):
+            self.zygote.stop()  # it said something it should not have: it is not reused
+        return self.returncode
+
+
+def _fdinfo_pid(pidfd: int) -> int:
+    """The pid a pidfd refers to, in this process's PID namespace."""
+    for text in Path(f"/proc/self/fdinfo/{pidfd}").read_text().splitlines():
+        if text.startswith("Pid:"):
+            return int(text.split()[1])
+    raise ZygoteUnavailable("the game's pid could not be read")
+
+
+class ZygotePool:
+    """The zygotes of this worker process, by confinement and runner arguments."""
+
+    def __init__(self) -> None:
+        self.idle: OrderedDict[str, list[Zygote]] = OrderedDict()
+        self.busy: list[Zygote] = []
+        self.refused: dict[str, str] = {}
+
+    def game(self, confinement: Confinement, args: dict[str, Any], pipes: Sequence[int]) -> ZygoteGame:
+        """A game's child forked from an idle zygote of this bot version (started if there is none)."""
+        key = json.dumps([repr(confinement), args], sort_keys=True, default=str)
+        if key in self.refused:
+            raise ZygoteUnavailable(self.refused[key])
+        self.busy = [zygote for zygote in self.busy if zygote.busy and zygote.alive()]
+        waiting = self.idle.get(key, [])
+        for zygote in [zygote for zygote in waiting if zygote.busy or not zygote.alive()]:
+            waiting.remove(zygote)
+            if not zygote.alive():
+                zygote.stop()
+        zygote = waiting.pop() if waiting else self._start(key, confinement, args)
+        try:
+            game = zygote.fork(*pipes)
+        except ZygoteUnavailable:
+            zygote.stop()
+            raise
+        waiting.append(zygote)
+        self.idle[key] = waiting
+        self.idle.move_to_end(key)
+        self._trim()
+        return game
+
+    def _start(self, key: str, confinement: Confinement, args: dict[str, Any]) -> Zygote:
+        self._trim(room=1)
+        used = {zygote.slot for zygotes in self.idle.values() for zygote in zygotes}
+        free = [slot for slot in range(ZYGOTE_UIDS) if slot not in used]
+        if not free:
+            raise ZygoteUnavailable("every zygote of this worker is playing")
+        try:
+            return Zygote(confinement, args, free[0])
+        except ZygoteUnavailable as exc:
+            if not str(exc).startswith("bubblewrap"):
+                self.refused[key] = str(exc)
+                log.warning("sandboxed Python bots start a sandbox each game here: a zygote cannot confine "
+                            "its games (%s)", exc)
+            raise
+
+    def _trim(self, room: int = 0) -> None:
+        """Stop the least recently used idle zygotes beyond :data:`IDLE_ZYGOTES`."""
+        idle = sum(1 for zygotes in self.idle.values() for zygote in zygotes if not zygote.busy)
+        for key in list(self.idle):
+            zygotes = self.idle[key]
+            for zygote in list(zygotes):
+                if idle + room <= IDLE_ZYGOTES:
+                    return
+                if not zygote.busy:
+                    zygotes.remove(zygote)
+                    zygote.stop()
+                    idle -= 1
+            if not zygotes:
+                del self.idle[key]
+
+    def close(self) -> None:
+        """Stop every zygote."""
+        for zygotes in self.idle.values():
+            for zygote in zygotes:
+                with contextlib.suppress(OSError):
+                    zygote.stop()
+        self.idle.clear()
+
+
+POOL = ZygotePool()
+atexit.register(POOL.close)
+
+
+class ZygoteProcess(ProgramProcess):
+    """A :class:`ProgramProcess` whose program is a game's child forked by a zygote."""
+
+    def __init__(self, confinement: Confinement, args: dict[str, Any], max_line: int = MAX_LINE,
+                 stderr_cap: int = STDERR_CAP):
+        self.confinement, self.runner_args = confinement, args
+        super().__init__(["zygote"], confinement.cwd, max_line, stderr_cap)
+
+    def _spawn(self, cwd: str) -> Any:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        try:
+            game = POOL.game(self.confinement, self.runner_args, (stdin_r, stdout_w, stderr_w))
+        except BaseException:
+            for fd in (stdin_w, stdout_r, stderr_r):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (stdin_r, stdout_w, stderr_w):
+                os.close(fd)
+        game.stdin = open(stdin_w, "wb", buffering=0)  # noqa: SIM115 - closed by ProgramProcess.kill
+        game.stdout = open(stdout_r, "rb", buffering=0)  # noqa: SIM115
+        game.stderr = open(stderr_r, "rb", buffering=0)  # noqa: SIM115
+        return game
+
+    def kill(self) -> None:
+        """Kill the game's init through its pidfd (its PID namespace goes with it), then collect it."""
+        if not self.killed:
+            self.process.kill()
+        super().kill()
