@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.failure import BotFailure
-from arena.play.sandbox.build import ensure_built_in_sandbox
 from arena.play.sandbox import zygotes
+from arena.play.sandbox.build import ensure_built_in_sandbox
 from arena.play.sandbox.confine import Confinement, interpreter_paths, require_sandbox
 from arena.play.sandbox.limits import SandboxLimits
 from arena.play.sandbox.process import SandboxedProcess

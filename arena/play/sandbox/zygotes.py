@@ -23,7 +23,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
