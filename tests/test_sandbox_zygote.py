@@ -42,8 +42,11 @@ def seen():
     return found
 
 def leave():
-    open("/tmp/left.txt", "w").write("game")
-    open("/dev/shm/left", "w").write("game")
+    for path in ("/tmp/left.txt", "/dev/shm/left"):
+        try:
+            open(path, "w").write("game")
+        except OSError:  # read-only where a game has no /dev/shm of its own (a sandbox a game)
+            pass
     libc.msgget(KEY, IPC_CREAT | 0o666)
     libc.shmget(KEY, 4096, IPC_CREAT | 0o666)
     subprocess.Popen(["/bin/sleep", "{marker}"], start_new_session=True)
@@ -79,6 +82,9 @@ class Carrier(Bot):
     def act(self, obs):
         if not getattr(self, "checked", False):
             self.checked = True
+            levels = [row for row in open("/proc/self/status") if row.startswith("NSpid:")][0].split()[1:]
+            if len(levels) < 2:  # a PID namespace of the game's own inside the zygote's sandbox
+                raise RuntimeError("NOT FORKED BY A ZYGOTE")
             found = seen() + reach()
             if found:
                 raise RuntimeError("ESCAPED " + ", ".join(found))

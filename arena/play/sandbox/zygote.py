@@ -19,11 +19,14 @@ through ``/proc``; the game's PID namespace leaves it no pid to signal.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
+import gc
 import io
 import json
 import os
+import signal
 import socket
 import sys
 from typing import Any, NoReturn
@@ -38,7 +41,7 @@ CAPSET = {"x86_64": 126, "aarch64": 91}
 SCRATCH = "/tmp"
 SHM = "/dev/shm"
 PRELOAD = ("arena.core.game", "arena.core.clock", "arena.plugins.bot_modules", "arena.play.bot_traceback",
-           "inspect", "random")
+           "inspect", "random", "threading", "atexit")
 """What the runner imports for nearly every game (the arena's and the standard library's, never a bot's)."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -90,6 +93,13 @@ def isolate(scratch: int) -> None:
         _check(_libc.mount(None, top.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
                f"making {top} read-only")
     os.chdir(cwd)  # in the new tree: nothing of the zygote's scratch folder stays reachable
+
+
+def enter_game() -> None:
+    """As the game's pid 1, before anything of the game is known: drop every capability.
+
+    Its ``/proc`` stays the zygote's: a new one is refused under bubblewrap's read-only covers of ``/proc/sys``.
+    """
     drop_capabilities()
 
 
@@ -140,6 +150,7 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
     sock.send(b"ready" if problem is None else b"unavailable " + problem.encode()[:400])
     if problem is not None:
         os._exit(0)
+    gc.freeze()  # what the zygote imported stays shared with its games' processes, never scanned nor copied
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(sock, 64, 3)
@@ -147,24 +158,49 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
             os._exit(0)
         if message != b"game" or len(fds) != 3:
             os._exit(0)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            _game(sock, fds, args, scratch, runner.main)
+        # forked only now, never while a game of this zygote runs: a child is dumpable for a moment as it maps
+        # its user namespace, and a game's bot, with the same uid, could reach it through /proc then
+        spare = _spare(sock, args, scratch, runner.main)
+        try:
+            socket.send_fds(spare, [b"game"], fds)
+        except OSError:  # it is gone: the worker replaces this zygote
+            sock.send(b"failed to prepare the game's child")
+        spare.close()
         for fd in fds:
             os.close(fd)
-        os.waitpid(pid, 0)
+
+
+def _spare(sock: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> socket.socket:
+    """Fork a game's first child, which isolates itself and forks the game's init, which waits for the game's
+    pipes; the zygote's end of the socket they go through."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:  # the first children of earlier games
+            pass
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.fork() == 0:
+        ours.close()
+        _first(sock, theirs, args, scratch, play)
+    theirs.close()
+    return ours
 
 
 def _trial(scratch: int) -> str | None:
-    """Why a game's child cannot isolate itself here (nested namespaces refused), or None when it can."""
+    """Why a game's init cannot isolate itself here (nested namespaces refused), or None when it can."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
         try:
             isolate(scratch)
+            if os.fork() == 0:
+                try:
+                    enter_game()
+                except BaseException as exc:
+                    os.write(write, str(exc).encode()[:400] or b"failed")
+                os._exit(0)
+            os.wait()
         except BaseException as exc:  # the reason goes back to the worker, which plays the old way
             os.write(write, str(exc).encode()[:400] or b"failed")
         os._exit(0)
@@ -175,26 +211,41 @@ def _trial(scratch: int) -> str | None:
     return text.decode("utf-8", "replace") if text else None
 
 
-def _game(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
-    """The game's first child: isolated, it forks the game's init (pid 1 of its own PID namespace) and exits."""
+def _first(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
+    """The game's first child: isolates itself, forks the game's init (pid 1 of its own PID namespace), exits."""
     try:
         isolate(scratch)
-        init = os.fork()
-    except BaseException as exc:  # the worker replaces this zygote, and plays this game the old way
+        if os.fork() == 0:
+            _init(sock, handoff, args, play)
+    except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
+        _refuse(sock, handoff, exc)
+    os._exit(0)
+
+
+def _refuse(sock: socket.socket, handoff: socket.socket, exc: BaseException) -> NoReturn:
+    """Answer the game's request, when it comes, with why its init could not be prepared."""
+    with contextlib.suppress(OSError):
+        socket.recv_fds(handoff, 64, 3)
         sock.send(b"failed " + str(exc).encode()[:400])
-        os._exit(1)
-    if init:
-        os._exit(0)
+    os._exit(1)
+
+
+def _init(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], play: Any) -> NoReturn:
+    """The game's pid 1: with no capabilities, it waits for the game's pipes, hands
+    the worker a pidfd of itself, runs the bot as its child, reaps, reports and exits with the bot's status
+    (its PID namespace, with whatever the bot left running, dies with it)."""
     try:
-        _init(sock, fds, args, play)
-    finally:
-        os._exit(1)
-
-
-def _init(sock: socket.socket, fds: list[int], args: dict[str, Any], play: Any) -> NoReturn:
-    """The game's pid 1: hands the worker a pidfd of itself, runs the bot as its child, reaps, reports and exits
-    with the bot's status (its PID namespace, with whatever the bot left running, dies with it)."""
-    os.setsid()
+        os.setsid()
+        enter_game()
+    except BaseException as exc:
+        _refuse(sock, handoff, exc)
+    try:
+        message, fds, _, _ = socket.recv_fds(handoff, 64, 3)
+    except OSError:
+        os._exit(0)
+    if message != b"game" or len(fds) != 3:
+        os._exit(0)  # the zygote is gone
+    handoff.close()
     pidfd = os.pidfd_open(os.getpid())
     socket.send_fds(sock, [b"started"], [pidfd])
     os.close(pidfd)
@@ -213,6 +264,8 @@ def _init(sock: socket.socket, fds: list[int], args: dict[str, Any], play: Any) 
         if pid == bot:
             status = waited
             break
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)  # whatever the bot left running stops before the game is said to be over
     sock.send(b"ended %d" % status)
     code = os.waitstatus_to_exitcode(status)
     os._exit(code if code >= 0 else 128 - code)

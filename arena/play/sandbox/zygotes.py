@@ -23,13 +23,14 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from arena.play.sandbox.confine import ZYGOTE_UIDS, Confinement, kill_sandbox, zygote_uid
-from arena.plugins.programs.process import MAX_LINE, STDERR_CAP, ProgramProcess
+from arena.plugins.programs.process import EXIT_WAIT, MAX_LINE, STDERR_CAP, ProgramProcess, _live
 
 SWITCH = "ARENA_SANDBOX_ZYGOTE"
 IDLE_ZYGOTES = 8
@@ -142,11 +143,16 @@ class ZygoteGame:
         """The bot's exit code once the game's init is gone, else None."""
         return self.wait(0.0, raising=False)
 
+    def waitables(self) -> list[int]:
+        """What :func:`select.select` finds readable when the game may have ended (its report, its init gone)."""
+        return [] if self.returncode is not None else [self.zygote.sock.fileno(), self.pidfd]
+
     def wait(self, timeout: float | None = None, raising: bool = True) -> int | None:
-        """Wait for the game's init to be gone; its exit code (``-signal`` when killed)."""
+        """Wait for the game's end: its init's report that the bot exited (everything else it left running
+        killed first), or the init gone (killed); the bot's exit code (``-signal`` when killed)."""
         if self.returncode is not None:
             return self.returncode
-        readable, _, _ = select.select([self.pidfd], [], [], timeout)
+        readable, _, _ = select.select(self.waitables(), [], [], timeout)
         if not readable:
             if raising:
                 raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
@@ -154,15 +160,25 @@ class ZygoteGame:
         message, fds = self.zygote._receive(0.0)
         for fd in fds:
             os.close(fd)
+        if not message and self.pidfd not in readable:  # the zygote is gone: its games' inits go with it
+            readable, _, _ = select.select([self.pidfd], [], [], END_WAIT if timeout is None else timeout)
+            if not readable:
+                if raising:
+                    raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
+                return None
         status = None
         if message.startswith(b"ended "):
             with contextlib.suppress(ValueError):
                 status = os.waitstatus_to_exitcode(int(message[6:]))
+        elif message:
+            self.zygote.stop()  # it said something it should not have: it is not reused
+        if status is None:
+            # killed: whatever it sent before it died is read now, so the zygote's next game hears only its own
+            while self.zygote.alive() and self.zygote._receive(0.0)[0]:
+                pass
         self.returncode = -signal.SIGKILL if status is None else status
         os.close(self.pidfd)
         self.zygote.busy = False
-        if message and not message.startswith(b"ended "):
-            self.zygote.stop()  # it said something it should not have: it is not reused
         return self.returncode
 
 
@@ -274,8 +290,35 @@ class ZygoteProcess(ProgramProcess):
         game.stderr = open(stderr_r, "rb", buffering=0)  # noqa: SIM115
         return game
 
-    def kill(self) -> None:
-        """Kill the game's init through its pidfd (its PID namespace goes with it), then collect it."""
+    @property
+    def game(self) -> ZygoteGame:
+        """The game's init in its zygote (what :class:`ProgramProcess` holds as its process)."""
+        return cast("ZygoteGame", self.process)
+
+    def close(self, wait: float = EXIT_WAIT) -> str:
+        """Close the bot's stdin and give it ``wait`` seconds to end (woken by its init's report), then kill it."""
         if not self.killed:
-            self.process.kill()
-        super().kill()
+            with contextlib.suppress(OSError):
+                self.game.stdin.close()
+            deadline = time.monotonic() + wait
+            while self.process.poll() is None and time.monotonic() < deadline:
+                readable, _, _ = select.select([*self._stderr_fds(), *self.game.waitables()], [], [],
+                                               max(0.0, deadline - time.monotonic()))
+                if self._err in readable:
+                    self._drain_stderr()
+        return super().close(0.0)
+
+    def kill(self) -> None:
+        """Kill the game's init through its pidfd (its PID namespace goes with it) unless it ended, wait for
+        it, and close the pipes (no process group to kill: the game has none of its own outside)."""
+        if self.killed:
+            return
+        self.killed = True
+        self.game.kill()
+        if self.game.wait(END_WAIT, raising=False) is None:
+            self.game.zygote.stop()  # its init would not die: nothing of this zygote is trusted again
+        self._drain_stderr()
+        for stream in (self.game.stdin, self.game.stdout, self.game.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+        _live.discard(self)
