@@ -226,7 +226,8 @@ class SandboxedBots:
             raise BotFailure("crash", f"could not be set up ({exc})") from None
 
     def close(self) -> None:
-        """Nothing stays running between games."""
+        """Stop this process's zygotes (when it plays no more games: nothing else stays running between games)."""
+        zygotes.POOL.close()
 
 
 

@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -62,6 +63,8 @@ class Zygote:
     def __init__(self, confinement: Confinement, args: dict[str, Any], slot: int):
         self.slot = slot
         self.busy = False
+        self.thread = threading.current_thread()
+        """The thread that started it: it dies when that thread ends (``--die-with-parent``)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock = ours
         parent = str(Path(__file__).resolve().parents[3])
@@ -191,73 +194,110 @@ def _fdinfo_pid(pidfd: int) -> int:
 
 
 class ZygotePool:
-    """The zygotes of this worker process, by confinement and runner arguments."""
+    """The zygotes of this process, by confinement and runner arguments, idle or playing.
+
+    Every zygote it started stays in it until it is stopped: when it dies or misbehaves, when it is among the
+    least recently used idle ones beyond :data:`IDLE_ZYGOTES`, when the thread that started it has ended
+    (bubblewrap's ``--die-with-parent`` kills it with that *thread*, so a game only ever runs in a zygote its
+    own thread started), and at :meth:`close`. Safe to use from several threads.
+    """
 
     def __init__(self) -> None:
-        self.idle: OrderedDict[str, list[Zygote]] = OrderedDict()
-        self.busy: list[Zygote] = []
+        self.zygotes: OrderedDict[str, list[Zygote]] = OrderedDict()
+        """Every running zygote by key, the least recently used key first."""
         self.refused: dict[str, str] = {}
+        self._starting: set[int] = set()
+        self._lock = threading.Lock()
 
     def game(self, confinement: Confinement, args: dict[str, Any], pipes: Sequence[int]) -> ZygoteGame:
-        """A game's child forked from an idle zygote of this bot version (started if there is none)."""
+        """A game's child forked from an idle zygote of this bot version started by this thread (one started
+        if there is none)."""
         key = json.dumps([repr(confinement), args], sort_keys=True, default=str)
-        if key in self.refused:
-            raise ZygoteUnavailable(self.refused[key])
-        self.busy = [zygote for zygote in self.busy if zygote.busy and zygote.alive()]
-        waiting = self.idle.get(key, [])
-        for zygote in [zygote for zygote in waiting if zygote.busy or not zygote.alive()]:
-            waiting.remove(zygote)
-            if not zygote.alive():
-                zygote.stop()
-        zygote = waiting.pop() if waiting else self._start(key, confinement, args)
+        here = threading.current_thread()
+        with self._lock:
+            if key in self.refused:
+                raise ZygoteUnavailable(self.refused[key])
+            self._collect()
+            zygote = next((z for z in self.zygotes.get(key, []) if not z.busy and z.thread is here), None)
+            if zygote is None:
+                slot = self._slot()
+            else:
+                zygote.busy = True  # no other thread takes it meanwhile
+        if zygote is None:
+            zygote = self._start(key, confinement, args, slot)
         try:
             game = zygote.fork(*pipes)
         except ZygoteUnavailable:
-            zygote.stop()
+            with self._lock:
+                self._drop(zygote)
             raise
-        waiting.append(zygote)
-        self.idle[key] = waiting
-        self.idle.move_to_end(key)
-        self._trim()
+        with self._lock:
+            self.zygotes.move_to_end(key)
+            self._trim()
         return game
 
-    def _start(self, key: str, confinement: Confinement, args: dict[str, Any]) -> Zygote:
-        self._trim(room=1)
-        used = {zygote.slot for zygotes in self.idle.values() for zygote in zygotes}
-        free = [slot for slot in range(ZYGOTE_UIDS) if slot not in used]
-        if not free:
-            raise ZygoteUnavailable("every zygote of this worker is playing")
-        try:
-            return Zygote(confinement, args, free[0])
-        except ZygoteUnavailable as exc:
-            if not str(exc).startswith("bubblewrap"):
-                self.refused[key] = str(exc)
-                log.warning("sandboxed Python bots start a sandbox each game here: a zygote cannot confine "
-                            "its games (%s)", exc)
-            raise
+    def _slot(self) -> int:
+        """A free outside uid's slot, reserved (an idle zygote stopped to free one if need be)."""
+        for _ in range(2):
+            used = {z.slot for zygotes in self.zygotes.values() for z in zygotes} | self._starting
+            free = [slot for slot in range(ZYGOTE_UIDS) if slot not in used]
+            if free:
+                self._starting.add(free[0])
+                return free[0]
+            self._trim(limit=sum(1 for zygotes in self.zygotes.values() for z in zygotes if not z.busy) - 1)
+        raise ZygoteUnavailable("every zygote of this process is playing")
 
-    def _trim(self, room: int = 0) -> None:
-        """Stop the least recently used idle zygotes beyond :data:`IDLE_ZYGOTES`."""
-        idle = sum(1 for zygotes in self.idle.values() for zygote in zygotes if not zygote.busy)
-        for key in list(self.idle):
-            zygotes = self.idle[key]
+    def _start(self, key: str, confinement: Confinement, args: dict[str, Any], slot: int) -> Zygote:
+        try:
+            zygote = Zygote(confinement, args, slot)
+        except ZygoteUnavailable as exc:
+            with self._lock:
+                self._starting.discard(slot)
+                if not str(exc).startswith("bubblewrap"):
+                    self.refused[key] = str(exc)
+                    log.warning("sandboxed Python bots start a sandbox each game here: a zygote cannot confine "
+                                "its games (%s)", exc)
+            raise
+        zygote.busy = True
+        with self._lock:
+            self._starting.discard(slot)
+            self.zygotes.setdefault(key, []).append(zygote)
+        return zygote
+
+    def _drop(self, zygote: Zygote) -> None:
+        """Stop ``zygote`` and forget it."""
+        with contextlib.suppress(OSError):
+            zygote.stop()
+        for key, zygotes in list(self.zygotes.items()):
+            if zygote in zygotes:
+                zygotes.remove(zygote)
+                if not zygotes:
+                    del self.zygotes[key]
+
+    def _collect(self) -> None:
+        """Stop the zygotes that died, and those whose thread ended (killed with it, or about to be)."""
+        for zygotes in list(self.zygotes.values()):
             for zygote in list(zygotes):
-                if idle + room <= IDLE_ZYGOTES:
-                    return
-                if not zygote.busy:
-                    zygotes.remove(zygote)
-                    zygote.stop()
-                    idle -= 1
-            if not zygotes:
-                del self.idle[key]
+                if not zygote.thread.is_alive() or not zygote.alive():
+                    self._drop(zygote)
+
+    def _trim(self, limit: int = IDLE_ZYGOTES) -> None:
+        """Stop the least recently used idle zygotes beyond ``limit`` idle ones."""
+        idle = [z for zygotes in self.zygotes.values() for z in zygotes if not z.busy]
+        for zygote in idle[:max(0, len(idle) - limit)]:
+            self._drop(zygote)
+
+    def running(self) -> list[Zygote]:
+        """Every zygote of this process, idle or playing."""
+        with self._lock:
+            return [zygote for zygotes in self.zygotes.values() for zygote in zygotes]
 
     def close(self) -> None:
-        """Stop every zygote."""
-        for zygotes in self.idle.values():
-            for zygote in zygotes:
-                with contextlib.suppress(OSError):
-                    zygote.stop()
-        self.idle.clear()
+        """Stop every zygote (their games with them)."""
+        with self._lock:
+            for zygotes in list(self.zygotes.values()):
+                for zygote in list(zygotes):
+                    self._drop(zygote)
 
 
 POOL = ZygotePool()
