@@ -264,8 +264,15 @@ def _init(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], pla
         if pid == bot:
             status = waited
             break
-    with contextlib.suppress(OSError):
-        os.kill(-1, signal.SIGKILL)  # whatever the bot left running stops before the game is said to be over
+    while True:
+        # whatever the bot left running stops, and is gone, before the game is said to be over (its processes
+        # count against the zygote's RLIMIT_NPROC until reaped); again each time, for one forked meanwhile
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        try:
+            os.wait()
+        except ChildProcessError:
+            break
     sock.send(b"ended %d" % status)
     code = os.waitstatus_to_exitcode(status)
     os._exit(code if code >= 0 else 128 - code)
