@@ -11,16 +11,20 @@ Run: python benchmarks/process_bots.py [--quick]   (needs gcc and node)
   process; each program game starts the programs afresh;
 * the sandbox (needs bubblewrap): the C bot's start-up (started, then stopped: a game's fixed cost) and a
   move's round trip confined against the same program unconfined; and a Python bot (``wallhugger``)
-  sandboxed against ``--isolate``: its start and finish a game, and a move.
+  sandboxed against ``--isolate``: its start and finish a game, and a move, through its zygote and the old way
+  (``ARENA_SANDBOX_ZYGOTE=0``: a sandbox and an interpreter a game).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +38,7 @@ from arena.play.limits import Limits
 from arena.play.referee import bot_rng, run_match
 from arena.play.sandbox import SandboxLimits
 from arena.play.sandbox.players import SandboxedBots, sandboxed_program
+from arena.play.sandbox.zygotes import SWITCH
 from arena.plugins.programs.bot import ExecBot
 from arena.plugins.registry import PluginConfig, load_registry
 
@@ -140,25 +145,63 @@ def sandbox_figures(figures: Figures, aic: str, game: object, info: MatchInfo, m
     print(f"  a move     unconfined {plain_move:7.1f} us   sandboxed {boxed_move:7.1f} us   "
           f"({boxed_move / plain_move:.2f}x)")
 
+    python_sandbox_figures(figures, game, moves, repeats)
+
+
+def interleaved_move_costs(players: dict[str, Bot], game: object, moves: int, rounds: int = 5) -> dict[str, float]:
+    """Microseconds a move of each started player: the best of ``rounds`` runs each, the players taking turns
+    run by run, so a burst of load on the machine falls on all of them alike."""
+    best = {name: float("inf") for name in players}
+    for _ in range(rounds):
+        for name, player in players.items():
+            best[name] = min(best[name], move_cost(player, game, max(1, moves // 3)))
+    return best
+
+
+def python_sandbox_figures(figures: Figures, game: object, moves: int, repeats: int) -> None:
+    """A Python bot sandboxed (through its zygote, and the old way: a sandbox a game) against ``--isolate``."""
     config = PluginConfig(use_cwd_bots=False, use_env_path=False)
     spec = BotSpec("wallhugger")
-    sandboxed, isolated = SandboxedBots(config, limits), IsolatedBots(config, Limits(isolate=True))
+    sandboxed, isolated = SandboxedBots(config, SandboxLimits()), IsolatedBots(config, Limits(isolate=True))
     python_info = MatchInfo("tron", 0, 2, None, {}, "empty_room", 0, 1.0, bot_rng(0, 0))
+    starts: dict[str, float] = {}
+    players: dict[str, Bot] = {}
     try:
-        isolated_start = startup_cost(lambda: isolated(spec, 0), python_info, repeats)
-        sandboxed_start = startup_cost(lambda: sandboxed(spec, 0), python_info, repeats)
-        isolated_move = move_cost(started(isolated(spec, 0), python_info), game, moves)
-        sandboxed_move = move_cost(started(sandboxed(spec, 0), python_info), game, moves)
+        starts["isolate"] = startup_cost(lambda: isolated(spec, 0), python_info, repeats)
+        players["isolate"] = started(isolated(spec, 0), python_info)
+        for name, switch in (("zygote", "1"), ("old", "0")):
+            with zygote_switch(switch):
+                starts[name] = startup_cost(lambda: sandboxed(spec, 0), python_info, repeats)
+                players[name] = started(sandboxed(spec, 0), python_info)
+        costs = interleaved_move_costs(players, game, moves)
+        for player in players.values():
+            player.finish(Result((1, 1), "benchmark"))
     finally:
         isolated.close()
-    figures.add("Python bot start and finish of a game, --isolate", isolated_start, "ms")
-    figures.add("Python bot start and finish of a game, sandboxed", sandboxed_start, "ms")
-    figures.add("a move, Python bot --isolate", isolated_move, "us")
-    figures.add("a move, Python bot sandboxed", sandboxed_move, "us")
-    print("the sandbox, Python wallhugger against --isolate (which keeps its process from game to game):")
-    print(f"  a game's start and finish  --isolate {isolated_start:7.1f} ms   sandboxed {sandboxed_start:7.1f} ms")
-    print(f"  a move                     --isolate {isolated_move:7.1f} us   sandboxed {sandboxed_move:7.1f} us   "
-          f"({sandboxed_move / isolated_move:.2f}x)")
+    for name, label in (("isolate", "--isolate"), ("zygote", "sandboxed"), ("old", "sandboxed, a sandbox a game")):
+        figures.add(f"Python bot start and finish of a game, {label}", starts[name], "ms")
+        figures.add(f"a move, Python bot {label}", costs[name], "us")
+    print(f"the sandbox, Python wallhugger against --isolate (start and finish: median of {repeats}; a move: "
+          "best of 5 interleaved runs):")
+    print(f"  {'':34} {'start and finish':>16} {'a move':>10}")
+    for name, label in (("isolate", "--isolate (its process kept)"), ("zygote", "sandboxed (zygote)"),
+                        ("old", "sandboxed, ARENA_SANDBOX_ZYGOTE=0")):
+        print(f"  {label:34} {starts[name]:13.1f} ms {costs[name]:7.1f} us  "
+              f"({costs[name] / costs['isolate']:.2f}x)")
+
+
+@contextlib.contextmanager
+def zygote_switch(value: str) -> Iterator[None]:
+    """``ARENA_SANDBOX_ZYGOTE`` set to ``value`` for the games started meanwhile."""
+    before = os.environ.get(SWITCH)
+    os.environ[SWITCH] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[SWITCH]
+        else:
+            os.environ[SWITCH] = before
 
 
 def games_per_second(bots: list[str], registry, games: int) -> float:

@@ -52,6 +52,10 @@ ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "loc
 """What of /etc a program may need (the dynamic loader's cache, the alternatives links of java and node);
 nothing else of /etc is visible."""
 
+PLAIN_UIDS = 44
+"""How many outside uids a process's sandboxes started for one run take in turn."""
+ZYGOTE_UIDS = 20
+"""How many outside uids a process keeps for its zygotes (:mod:`arena.play.sandbox.zygotes`), one each."""
 _uids = itertools.count()
 
 
@@ -163,9 +167,11 @@ class Confinement:
                 ("fsize", limits.file_size), ("cpu", limits.cpu_seconds), ("core", 0))
         return [PRLIMIT, *(f"--{name}={value}:{value}" for name, value in caps), "--"]
 
-    def start(self, argv: Sequence[str], **kwargs: Any) -> tuple[subprocess.Popen[bytes], int | None]:
-        """Start ``argv`` confined (``kwargs`` go to :class:`subprocess.Popen`: the pipes); return bubblewrap's
-        process and the pid of the sandbox's first process (killing it kills every process in the sandbox).
+    def start(self, argv: Sequence[str], keep_fds: Sequence[int] = (), uid: int | None = None,
+              **kwargs: Any) -> tuple[subprocess.Popen[bytes], int | None]:
+        """Start ``argv`` confined (``kwargs`` go to :class:`subprocess.Popen`: the pipes; ``keep_fds`` are
+        passed in at their numbers); return bubblewrap's process and the pid of the sandbox's first process
+        (killing it kills every process in the sandbox). ``uid``: the outside uid (as root), by default a fresh one.
 
         As root, the sandbox's user is mapped to an unprivileged uid of its own (no other process has it), so
         the kernel counts its processes against ``RLIMIT_NPROC``, from which root itself is exempt.
@@ -175,7 +181,7 @@ class Confinement:
         passed = (info_write,) if block_read is None else (info_write, block_read)
         try:
             process = subprocess.Popen([*self.limit_command(), *self.command(argv, info_write, block_read)],
-                                       pass_fds=passed, close_fds=True, **kwargs)
+                                       pass_fds=(*passed, *keep_fds), close_fds=True, **kwargs)
         except BaseException:
             for fd in (info_read, block_write):
                 if fd is not None:
@@ -188,7 +194,7 @@ class Confinement:
             inner = _child_pid(info_read)
             if block_write is not None:
                 if inner is not None:
-                    uid = outside_uid()
+                    uid = outside_uid() if uid is None else uid
                     with contextlib.suppress(OSError):
                         for name in ("uid_map", "gid_map"):
                             Path(f"/proc/{inner}/{name}").write_text(f"0 0 1\n{SANDBOX_UID} {uid} 1\n")
@@ -250,7 +256,13 @@ def _child_pid(fd: int) -> int | None:
 
 def outside_uid() -> int:
     """An unprivileged uid no other sandbox of this process (nor, in practice, of another) uses right now."""
-    return OUTSIDE_UID_BASE + ((os.getpid() & 0xFFFFF) << 6) + next(_uids) % 64
+    return OUTSIDE_UID_BASE + ((os.getpid() & 0xFFFFF) << 6) + next(_uids) % PLAIN_UIDS
+
+
+def zygote_uid(slot: int) -> int:
+    """The outside uid of this process's zygote in ``slot`` (below :data:`ZYGOTE_UIDS`): never one a sandbox
+    started for a single run is given, however many of those start while the zygote lives."""
+    return OUTSIDE_UID_BASE + ((os.getpid() & 0xFFFFF) << 6) + PLAIN_UIDS + slot
 
 
 def _processes_of(uid: int) -> int:

@@ -8,6 +8,7 @@ filled once, off the clock, by a ``prepare`` run that alone may write it, and is
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import os
@@ -17,6 +18,7 @@ from typing import Any, ClassVar
 
 from arena.core.bot import PREPARE_SECONDS, Bot, BotSpec
 from arena.core.failure import BotFailure
+from arena.play.sandbox import zygotes
 from arena.play.sandbox.build import ensure_built_in_sandbox
 from arena.play.sandbox.confine import Confinement, interpreter_paths, require_sandbox
 from arena.play.sandbox.limits import SandboxLimits
@@ -116,7 +118,22 @@ class SandboxedProgram(ProgramBot):
         return SandboxedProcess(argv, confinement)
 
 
-def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, version: str) -> type[SandboxedProgram]:
+class SandboxedPython(SandboxedProgram):
+    """A Python bot's stand-in: each game a child forked by its zygote (:mod:`arena.play.sandbox.zygotes`),
+    or, where no zygote can serve it, the runner started in a sandbox of its own."""
+
+    runner_args: ClassVar[dict[str, Any]] = {}
+
+    def _launch(self, argv: list[str], directory: str) -> ProgramProcess:
+        if zygotes.enabled():
+            confinement = Confinement(type(self).limits, read_only=type(self).extra_read_only, cwd=directory,
+                                      env=type(self).extra_env)
+            with contextlib.suppress(zygotes.ZygoteUnavailable):
+                return zygotes.ZygoteProcess(confinement, type(self).runner_args)
+        return super()._launch(argv, directory)
+
+
+def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, version: str) -> type[SandboxedPython]:
     """The stand-in class of a Python bot: its program is the runner, importing the bot inside the sandbox."""
     path, module = _bot_source(entry)
     files = spec_files(dict(spec.params))
@@ -150,8 +167,8 @@ def _python_stand_in(entry: BotEntry, spec: BotSpec, limits: SandboxLimits, vers
 
     attrs = {"name": entry.name, "program": program, "limits": limits, "extra_read_only": read_only,
              "extra_env": env, "protocol_class": RunnerProtocol, "prepare": prepare, "own_folder": False,
-             "__module__": __name__, "__qualname__": f"SandboxedPython[{entry.name}]"}
-    return type(f"SandboxedPython_{entry.name}", (SandboxedProgram,), attrs)
+             "runner_args": args, "__module__": __name__, "__qualname__": f"SandboxedPython[{entry.name}]"}
+    return type(f"SandboxedPython_{entry.name}", (SandboxedPython,), attrs)
 
 
 def _bot_source(entry: BotEntry) -> tuple[str | None, str | None]:
@@ -209,7 +226,8 @@ class SandboxedBots:
             raise BotFailure("crash", f"could not be set up ({exc})") from None
 
     def close(self) -> None:
-        """Nothing stays running between games."""
+        """Stop this process's zygotes (when it plays no more games: nothing else stays running between games)."""
+        zygotes.POOL.close()
 
 
 

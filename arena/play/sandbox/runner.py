@@ -108,9 +108,11 @@ def _set_up_logging() -> None:
         sys.meta_path.insert(0, cast("importlib.abc.MetaPathFinder", _LoggingFinder()))
 
 
-def main() -> None:
-    """Play one game (or prepare) as the referee's lines say."""
-    args = json.loads(sys.argv[-1])
+def main(args: dict[str, Any] | None = None) -> None:
+    """Play one game (or prepare) as the referee's lines say; ``args`` are the runner's (by default, its last
+    command-line argument's JSON)."""
+    if args is None:
+        args = json.loads(sys.argv[-1])
     out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # the bot's prints go to stderr, never into the protocol
     sys.stdout = sys.stderr  # in order with its stderr and logging, line by line, kept if it is killed

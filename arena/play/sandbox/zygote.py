@@ -1,0 +1,329 @@
+"""The zygote: a trusted server inside a Python bot's bubblewrap sandbox that forks one confined child a game.
+
+Started once per worker and bot version (see :mod:`arena.play.sandbox.zygotes`), it imports the runner and the
+standard library pieces the runner needs, never the bot's files, and then, for each game the worker asks for
+over its control socket (the game's stdin, stdout and stderr passed with ``SCM_RIGHTS``), forks a child that
+isolates itself before any bot code runs:
+
+* new user, mount, PID, IPC, network and UTS namespaces (``unshare``), its uid and gid mapped to themselves;
+* a fresh size-capped tmpfs as its scratch folder (and as ``/dev/shm``), so nothing written in one game is
+  seen in the next; the rest of the file system stays read-only as bubblewrap left it;
+* every capability dropped (bounding set and sets), ``no_new_privs`` kept from the sandbox's start;
+* the game's first process is pid 1 of its own PID namespace (a trusted init that reaps, reports the bot's
+  exit and exits with it, taking every process the bot started with it), and the bot runs as its child, with
+  a fresh random state.
+
+The zygote is not dumpable, so a bot (the same uid) can neither trace it nor read its memory or descriptors
+through ``/proc``; the game's PID namespace leaves it no pid to signal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import gc
+import io
+import json
+import os
+import signal
+import socket
+import sys
+from typing import Any, NoReturn
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+GAME_NAMESPACES = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 1 << 14, 1 << 18
+PR_SET_DUMPABLE, PR_CAPBSET_DROP = 4, 24
+CAPSET = {"x86_64": 126, "aarch64": 91}
+"""The ``capset`` system call's number by machine."""
+SCRATCH = "/tmp"
+SHM = "/dev/shm"
+PRELOAD = ("arena.core.game", "arena.core.clock", "arena.plugins.bot_modules", "arena.play.bot_traceback",
+           "inspect", "random", "threading", "atexit")
+"""What the runner imports for nearly every game (the arena's and the standard library's, never a bot's)."""
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as out:
+        out.write(text)
+
+
+def isolate(scratch: int) -> None:
+    """Move this process into new namespaces, give it a fresh scratch folder and drop every capability (its
+    children are the game's: the first one forked is pid 1 of the new PID namespace)."""
+    uid, gid = os.getuid(), os.getgid()
+    _check(_libc.unshare(GAME_NAMESPACES), "unshare")
+    # its own /proc files are root's while it is not dumpable: dumpable just long enough to map itself (no
+    # other process of its uid runs but the zygote, and no bot code has run yet)
+    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1\n")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1\n")
+    _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
+    cwd = os.getcwd()
+    kept = _kept_under_scratch(cwd)
+    handles = [(path, os.open(path, os.O_PATH)) for path in kept]
+    options = f"size={scratch},mode=1777".encode()
+    for folder in (SCRATCH, SHM):
+        if os.path.isdir(folder):
+            _check(_libc.mount(b"tmpfs", folder.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), f"tmpfs {folder}")
+    for path, handle in handles:  # what bubblewrap bound under the scratch folder (the bot's files), as it was
+        if os.path.isdir(f"/proc/self/fd/{handle}"):
+            os.makedirs(path, 0o755, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
+        _check(_libc.mount(f"/proc/self/fd/{handle}".encode(), path.encode(), None, MS_BIND | MS_REC, None),
+               f"binding {path}")
+        os.close(handle)
+    made = {os.path.join(SCRATCH, path[len(SCRATCH) + 1:].split("/")[0]) for path, _ in handles} - set(kept)
+    for top in sorted(made):  # the folders made to hold them stay read-only, as bubblewrap's own are
+        _check(_libc.mount(top.encode(), top.encode(), None, MS_BIND | MS_REC, None), f"binding {top}")
+        _check(_libc.mount(None, top.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
+               f"making {top} read-only")
+    os.chdir(cwd)  # in the new tree: nothing of the zygote's scratch folder stays reachable
+
+
+def enter_game() -> None:
+    """As the game's pid 1, before anything of the game is known: drop every capability.
+
+    Its ``/proc`` stays the zygote's: a new one is refused under bubblewrap's read-only covers of ``/proc/sys``.
+    """
+    drop_capabilities()
+
+
+def _kept_under_scratch(cwd: str) -> list[str]:
+    """The mount points under the scratch folder (and the working directory, when it is there) that the game
+    keeps: the outermost of them, each carried over with what is mounted below it."""
+    inside = [cwd] if cwd.startswith(SCRATCH + "/") else []
+    with open("/proc/self/mountinfo") as table:
+        for row in table:
+            point = row.split()[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n")
+            point = point.replace("\\134", "\\")
+            if point.startswith(SCRATCH + "/"):
+                inside.append(point)
+    inside = sorted(set(inside), key=len)
+    outermost: list[str] = []
+    for path in inside:
+        if not any(path.startswith(top + "/") for top in outermost):
+            outermost.append(path)
+    return outermost
+
+
+def drop_capabilities() -> None:
+    """Empty the bounding set and the effective, permitted and inheritable sets (ambient ones go with them)."""
+    for cap in range(64):
+        if _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            if ctypes.get_errno() == errno.EINVAL:
+                break
+            _check(-1, "dropping the bounding set")
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+    data = (ctypes.c_uint32 * 6)()
+    number = CAPSET.get(os.uname().machine)
+    if number is None:
+        raise OSError(errno.ENOSYS, f"capset: unknown machine {os.uname().machine}")
+    _check(_libc.syscall(number, header, data), "capset")
+
+
+def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
+    """Answer the worker's requests on the ``control`` socket until it closes: one forked game each."""
+    _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
+    import importlib
+
+    from arena.play.sandbox import runner
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    sock = socket.socket(fileno=control)
+    problem = _trial(scratch)
+    sock.send(b"ready" if problem is None else b"unavailable " + problem.encode()[:400])
+    if problem is not None:
+        os._exit(0)
+    gc.freeze()  # what the zygote imported stays shared with its games' processes, never scanned nor copied
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 64, 3)
+        except OSError:
+            os._exit(0)
+        if message != b"game" or len(fds) != 3:
+            os._exit(0)
+        # forked only now, never while a game of this zygote runs: a child is dumpable for a moment as it maps
+        # its user namespace, and a game's bot, with the same uid, could reach it through /proc then
+        spare = _spare(sock, args, scratch, runner.main)
+        try:
+            socket.send_fds(spare, [b"game"], fds)
+        except OSError:  # it is gone: the worker replaces this zygote
+            sock.send(b"failed to prepare the game's child")
+        spare.close()
+        for fd in fds:
+            os.close(fd)
+
+
+def _spare(sock: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> socket.socket:
+    """Fork a game's first child, which isolates itself and forks the game's init, which waits for the game's
+    pipes; the zygote's end of the socket they go through."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:  # the first children of earlier games
+            pass
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.fork() == 0:
+        ours.close()
+        _first(sock, theirs, args, scratch, play)
+    theirs.close()
+    return ours
+
+
+def _trial(scratch: int) -> str | None:
+    """Why a game's init cannot isolate itself here (nested namespaces refused), or None when it can."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            isolate(scratch)
+            if os.fork() == 0:
+                try:
+                    enter_game()
+                except BaseException as exc:
+                    os.write(write, str(exc).encode()[:400] or b"failed")
+                os._exit(0)
+            os.wait()
+        except BaseException as exc:  # the reason goes back to the worker, which plays the old way
+            os.write(write, str(exc).encode()[:400] or b"failed")
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as reason:
+        text = reason.read()
+    os.waitpid(pid, 0)
+    return text.decode("utf-8", "replace") if text else None
+
+
+def _first(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
+    """The game's first child: isolates itself, forks the game's init (pid 1 of its own PID namespace), exits."""
+    try:
+        isolate(scratch)
+        if os.fork() == 0:
+            _init(sock, handoff, args, play)
+    except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
+        _refuse(sock, handoff, exc)
+    os._exit(0)
+
+
+def _refuse(sock: socket.socket, handoff: socket.socket, exc: BaseException) -> NoReturn:
+    """Answer the game's request, when it comes, with why its init could not be prepared."""
+    with contextlib.suppress(OSError):
+        socket.recv_fds(handoff, 64, 3)
+        sock.send(b"failed " + str(exc).encode()[:400])
+    os._exit(1)
+
+
+def _init(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], play: Any) -> NoReturn:
+    """The game's pid 1: with no capabilities, it waits for the game's pipes, hands
+    the worker a pidfd of itself, runs the bot as its child, reaps, reports and exits with the bot's status
+    (its PID namespace, with whatever the bot left running, dies with it)."""
+    try:
+        os.setsid()
+        enter_game()
+    except BaseException as exc:
+        _refuse(sock, handoff, exc)
+    try:
+        message, fds, _, _ = socket.recv_fds(handoff, 64, 3)
+    except OSError:
+        os._exit(0)
+    if message != b"game" or len(fds) != 3:
+        os._exit(0)  # the zygote is gone
+    handoff.close()
+    pidfd = os.pidfd_open(os.getpid())
+    socket.send_fds(sock, [b"started"], [pidfd])
+    os.close(pidfd)
+    bot = os.fork()
+    if bot == 0:
+        sock.close()
+        _bot(fds, args, play)
+    for fd in fds:
+        os.close(fd)
+    status = 0
+    while True:
+        try:
+            pid, waited = os.wait()
+        except ChildProcessError:
+            break
+        if pid == bot:
+            status = waited
+            break
+    while True:
+        # whatever the bot left running stops, and is gone, before the game is said to be over (its processes
+        # count against the zygote's RLIMIT_NPROC until reaped); again each time, for one forked meanwhile
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        try:
+            os.wait()
+        except ChildProcessError:
+            break
+    sock.send(b"ended %d" % status)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def _bot(fds: list[int], args: dict[str, Any], play: Any) -> NoReturn:
+    """The bot's process: the game's pipes as its standard streams and nothing else of the zygote's, a fresh
+    random state, then the runner as ``python -c`` would run it (its exit status, its atexit functions)."""
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 1024)
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True, write_through=True)
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True, write_through=True,
+                                  errors="backslashreplace")
+    sys.argv = ["-c", json.dumps(args)]
+    import random
+
+    random.seed()
+    code = 0
+    try:
+        play(args)
+    except SystemExit as exc:
+        code = _exit_code(exc)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        code = 1
+    try:
+        import atexit
+        import threading
+
+        threading._shutdown()  # type: ignore[attr-defined]  # as the interpreter waits for the bot's threads
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # a bot's exit function failing changes nothing of its game
+        code = code or 1
+    os._exit(code)
+
+
+def _exit_code(exc: SystemExit) -> int:
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def main() -> None:
+    """The zygote's entry point: ``python -I -B -c BOOT ARGS`` (``ARGS``: the control descriptor, the runner's
+    arguments, the scratch folder's size)."""
+    request = json.loads(sys.argv[-1])
+    serve(int(request["control"]), request["args"], int(request["scratch"]))
