@@ -229,7 +229,7 @@ def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdi
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["title"] == ("Playability of pawnrace n=5 a=2 pawns=1 removal=all: 400 self-play games, "
-                               "fewest moves to win 4")
+                               "fewest moves to win 4, move cap 2000, table key full (not the paper's: --key paper)")
     assert [block["block"] for block in report["blocks"]] == ["0-200", "200-400", "all"]
     whole = report["blocks"][-1]
     assert whole["games"] == 400 and whole["white"] + whole["black"] + whole["draws_by_cap"] / 400 == 1.0

@@ -170,6 +170,15 @@ def test_seeds_pool_each_seed_run_alone_and_any_worker_count_gives_the_same_tabl
     assert report["paper"] == []  # the paper gives no table for the 5 x 5 board
 
 
+def test_the_tables_key_is_flagged_where_it_is_not_the_papers():
+    runner = CliRunner()
+    ours = runner.invoke(app, ["playability", "pawnrace", "-n", "2", "--block", "2", "-f", "md"])
+    paper = runner.invoke(app, ["playability", "pawnrace", "-n", "2", "--block", "2", "--key", "paper", "-f", "json"])
+    assert ours.exit_code == 0 and paper.exit_code == 0, ours.output + paper.output
+    assert "move cap 2000, table key full (not the paper's: --key paper)" in ours.stdout
+    assert json.loads(paper.stdout)["title"].endswith("move cap 2000, table key paper (the paper's)")
+
+
 def test_the_paper_table_stands_beside_a_run_on_its_board():
     result = CliRunner().invoke(app, ["playability", "pawnrace", "--map", "pawnrace_8x8", "--learner", "nn", "-n",
                                       "2", "--block", "1", "--learning-rate", "0", "--init", "mirror", "-f", "md"])

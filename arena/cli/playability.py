@@ -147,7 +147,7 @@ def show(run: StudyRun, fmt: str, html_file: Path | None) -> None:
                               run.sides[0]: rows[-1].white, "perfect_play": run.perfect_play,
                               "paper": _published_json(run.published)}))
     else:
-        _emit_run(run, rows, fmt, run.title)
+        _emit_run(run, rows, fmt, run.title, titled=True)
         if run.perfect_play:
             out.print(run.perfect_play, highlight=False, soft_wrap=True)
         if run.published:

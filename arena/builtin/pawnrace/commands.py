@@ -32,7 +32,7 @@ from arena.engines.pawnrace.td_model import save_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
 from arena.learning.pawnrace.readings import check_resumed, td_settings
-from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy
+from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy, key_note
 from arena.learning.pawnrace.td_table import TdSettings
 from arena.stats.playability import playability
 
@@ -85,7 +85,8 @@ def train_td_command(
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)
         check_resumed(settings, readings)
-        trainer = TRAINERS[data.get("learner", "table")](settings, data)
+        learner = data.get("learner", "table")
+        trainer = TRAINERS[learner](settings, data)
     else:
         setup = setup_from(map_spec, parse_options(option))
         settings = td_settings(setup, learner, games, block, seed, readings, lam, greedy)
@@ -114,7 +115,8 @@ def train_td_command(
         typer.echo(json.dumps({"model": str(out), "played": trainer.played, "settings": asdict(settings),
                                "blocks": [row.as_json() for row in rows], "white": rows[-1].white}, indent=2))
     else:
-        out_console_print(f"{trainer.played:,} games (seed {settings.seed}); model written to {out}; play it "
+        note = "" if learner != "table" else f", {key_note(settings.key)}"
+        out_console_print(f"{trainer.played:,} games (seed {settings.seed}{note}); model written to {out}; play it "
                           f"with td:model={out}")
     if not finished:
         err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)

@@ -32,6 +32,11 @@ average number of moves, their standard deviation, white's and black's wins: no 
 74,000 games (its shares, 49.26% and 50.73%, are rounded so that they leave 0.01%)."""
 
 
+def key_note(key: str) -> str:
+    """How a table run's key stands to the paper's, for every place the run is shown."""
+    return "table key paper (the paper's)" if key == "paper" else f"table key {key} (not the paper's: --key paper)"
+
+
 class PawnRaceStudy(PlayabilityStudy):
     """Self-play by the tabular or the network TD(lambda) learner of Kalles and Kanellopoulos (2001)."""
 
@@ -71,7 +76,10 @@ class PawnRaceStudy(PlayabilityStudy):
     def _run(settings: TdSettings, blocks: list[BlockStats], learner: str) -> StudyRun:
         setup = settings.setup
         title = (f"Playability of pawnrace n={setup.n} a={setup.a} pawns={setup.pawns} removal={setup.removal}: "
-                 f"{sum(b.games for b in blocks):,} self-play games, fewest moves to win {setup.fastest_win()}")
+                 f"{sum(b.games for b in blocks):,} self-play games, fewest moves to win {setup.fastest_win()}, "
+                 f"move cap {setup.max_moves}")
+        if learner == "table":
+            title += f", {key_note(settings.key)}"
         solved = verdict(setup) if setup.pawns == 1 and setup.n <= 7 else None
         if solved is None:
             perfect = "perfect play: too large to solve here"
