@@ -4,7 +4,6 @@ pawnrace-claims`` (the paper's claims about small boards against the solver) and
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,7 +24,7 @@ from arena.cli.interrupts import stop_requests
 from arena.cli.panels import RESEARCH
 from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
-from arena.core.json_files import read_json_file
+from arena.core.json_files import json_text, read_json_file
 from arena.core.maps import resolve_map
 from arena.engines.pawnrace.solver import Verdict, verdict
 from arena.engines.pawnrace.td_model import save_model
@@ -112,8 +111,8 @@ def train_td_command(
     save(trainer)
     if fmt == "json":
         rows = playability(trainer.blocks, settings.block)
-        typer.echo(json.dumps({"model": str(out), "played": trainer.played, "settings": asdict(settings),
-                               "blocks": [row.as_json() for row in rows], "white": rows[-1].white}, indent=2))
+        typer.echo(json_text({"model": str(out), "played": trainer.played, "settings": asdict(settings),
+                              "blocks": [row.as_json() for row in rows], "white": rows[-1].white}))
     else:
         note = "" if learner != "table" else f", {key_note(settings.key)}"
         out_console_print(f"{trainer.played:,} games (seed {settings.seed}{note}); model written to {out}; play it "
