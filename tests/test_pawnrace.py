@@ -203,7 +203,8 @@ def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_pa
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("games 0-200: moves per player ") and lines[1].startswith("games 200-400: ")
-    assert lines[-1] == "400 games (seed 0); model written to a/model.json; play it with td:model=a/model.json"
+    assert lines[-1] == ("400 games (seed 0); table key full (not the paper's: --key paper); model written to "
+                         "a/model.json; play it with td:model=a/model.json")
     more = runner.invoke(app, ["train", "pawnrace-td", "-n", "600", "--block", "200", "--out", "a/model.json",
                                "--resume"])
     assert more.exit_code == 0, more.output

@@ -114,8 +114,8 @@ def train_td_command(
         typer.echo(json_text({"model": str(out), "played": trainer.played, "settings": asdict(settings),
                               "blocks": [row.as_json() for row in rows], "white": rows[-1].white}))
     else:
-        note = "" if learner != "table" else f", {key_note(settings.key)}"
-        out_console_print(f"{trainer.played:,} games (seed {settings.seed}{note}); model written to {out}; play it "
+        note = "" if learner != "table" else f"; {key_note(settings.key)}"
+        out_console_print(f"{trainer.played:,} games (seed {settings.seed}){note}; model written to {out}; play it "
                           f"with td:model={out}")
     if not finished:
         err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)
