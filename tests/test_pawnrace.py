@@ -235,6 +235,9 @@ def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdi
     whole = report["blocks"][-1]
     assert whole["games"] == 400 and whole["white"] + whole["black"] + whole["draws_by_cap"] / 400 == 1.0
     assert whole["white_95"][0] < whole["white"] < whole["white_95"][1]
+    # the new columns: on 5 x 5 no game reaches the cap or 100 moves a player, so every game is decided
+    assert whole["draws"] == 0.0 and whole["white_of_decided"] == whole["white"] and whole["longest"] < 200
+    assert whole["over_100_moves"] == 0.0 and whole["sd_moves"] > 0
     assert report["perfect_play"] == "perfect play: white wins in 4 moves"
     page = Path("p.html").read_text()
     assert page.count("<svg") == 2 and "perfect play: white wins in 4 moves" in page
