@@ -25,7 +25,7 @@ def test_every_page_inlines_the_one_stylesheet(shipped_registry):
     record = a_record(shipped_registry)
     sheet = (static_directory() / "arena.css").read_text()
     assert "svg.chart" in sheet and "ul.players" in sheet and sheet == str(asset("arena.css"))
-    row = PlayabilityRow("all", 10, 4.0, 1.0, 0.5, (0.2, 0.8), 0.5, (0.2, 0.8), 1.0, 0.1, 9, 0)
+    row = PlayabilityRow("all", 10, 4.0, 1.0, 0.5, (0.2, 0.8), 0.5, (0.2, 0.8), 1.0, 0.1, 9, 0, 0.0, 0.5, 0.0)
     pages = [build_replay_html(record, shipped_registry), build_index_html("games", [IndexEntry(1, record, "a.html")]),
              playability_page("t", [row], "none")]
     for page in pages:

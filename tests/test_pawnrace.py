@@ -203,7 +203,8 @@ def test_train_command_writes_a_model_the_td_bot_plays_and_resume_goes_on(tmp_pa
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("games 0-200: moves per player ") and lines[1].startswith("games 200-400: ")
-    assert lines[-1] == "400 games (seed 0); model written to a/model.json; play it with td:model=a/model.json"
+    assert lines[-1] == ("400 games (seed 0); table key full (not the paper's: --key paper); model written to "
+                         "a/model.json; play it with td:model=a/model.json")
     more = runner.invoke(app, ["train", "pawnrace-td", "-n", "600", "--block", "200", "--out", "a/model.json",
                                "--resume"])
     assert more.exit_code == 0, more.output
@@ -229,11 +230,14 @@ def test_playability_reports_each_block_the_whole_run_and_the_perfect_play_verdi
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["title"] == ("Playability of pawnrace n=5 a=2 pawns=1 removal=all: 400 self-play games, "
-                               "fewest moves to win 4")
+                               "fewest moves to win 4, move cap 2000, table key full (not the paper's: --key paper)")
     assert [block["block"] for block in report["blocks"]] == ["0-200", "200-400", "all"]
     whole = report["blocks"][-1]
     assert whole["games"] == 400 and whole["white"] + whole["black"] + whole["draws_by_cap"] / 400 == 1.0
     assert whole["white_95"][0] < whole["white"] < whole["white_95"][1]
+    # the new columns: on 5 x 5 no game reaches the cap or 100 moves a player, so every game is decided
+    assert whole["draws"] == 0.0 and whole["white_of_decided"] == whole["white"] and whole["longest"] < 200
+    assert whole["over_100_moves"] == 0.0 and whole["sd_moves"] > 0
     assert report["perfect_play"] == "perfect play: white wins in 4 moves"
     page = Path("p.html").read_text()
     assert page.count("<svg") == 2 and "perfect play: white wins in 4 moves" in page

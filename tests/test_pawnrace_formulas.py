@@ -92,7 +92,8 @@ def sigmoid(x):
 def test_the_network_update_and_each_weights_eligibility_match_the_papers_formulas_by_hand():
     # A network of two inputs, one hidden unit and the output: V(x) = s(w2 h + b2), h = s(w1 . x + b1), s the
     # sigmoid. gamma = 0.95, lambda = 0.5, alpha = 0.1. The paper: theta += alpha delta e, delta = r + gamma V(s')
-    # - V(s), e = gamma lambda e + grad V(s), e_0 = 0; the reward 1 for a win, 0 otherwise.
+    # - V(s), e = gamma lambda e + grad V(s), e_0 = 0. Its rewards: "+1 for victory, -1 for defeat and 0
+    # otherwise" (our default gives a defeat 0, --loss-reward -1 the paper's -1); this side wins: reward 1.
     network = Network(2, weights={"w1": [[0.5], [-0.5]], "b1": [0.0], "w2": [1.0], "b2": 0.0})
     learner = SideLearner(network, gamma=0.95, lam=0.5, alpha=0.1)
     x1, x2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])

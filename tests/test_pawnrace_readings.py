@@ -47,6 +47,17 @@ def test_mirror_gives_black_the_network_of_white_seen_from_the_other_corner(inpu
     assert not np.allclose(initial_networks(features, "random", seed=4)[1].w1, black.w1)
 
 
+def test_random_scale_draws_the_same_weights_shrunk_to_its_bound():
+    # uniform(-s, s) is s * (2u - 1) for the same draw u: random:0.05 is random (s = 0.5) times 0.1
+    features = Features(Setup(8, 2, 5), "printed")
+    small, wide = initial_networks(features, "random:0.05", seed=3), initial_networks(features, "random", seed=3)
+    for mine, theirs in zip(small, wide, strict=True):
+        for name in ("w1", "b1", "w2", "b2"):
+            np.testing.assert_allclose(mine.weights()[name], np.asarray(theirs.weights()[name]) * 0.1, atol=1e-15)
+        assert np.abs(mine.w1).max() <= 0.05 and np.abs(mine.w1).max() > 0.049
+    assert initial_networks(features, "random:0.5", seed=3)[1].b2 == wide[1].b2
+
+
 def test_the_printed_inputs_are_the_papers_count_and_zero_starts_every_position_at_one_half():
     setup = Setup(8, 2, 5)
     assert Features(setup, "printed").size == 64 - 2 * 4 + 10 == 66  # the paper's n^2 - 2a^2 + 10
@@ -115,7 +126,16 @@ def test_train_records_the_readings_and_a_resumed_run_keeps_them(tmp_path):
     (["--init", "mirror"], "--init mirror is for the network learner: a table starts at zero"),
     (["--network-inputs", "printed"], "--network-inputs is for the network learner, not the table"),
     (["--learner", "nn", "--key", "paper"], "--key is for the table learner, not the network"),
-    (["--learner", "nn", "--init", "gauss"], "--init 'gauss' is not one of: random, mirror, zero"),
+    (["--learner", "nn", "--init", "gauss"],
+     "--init 'gauss' is not one of: random, mirror, zero, random:SCALE (e.g. random:0.05)"),
+    (["--learner", "nn", "--init", "mirror:0.1"],
+     "--init 'mirror:0.1' is not one of: random, mirror, zero, random:SCALE (e.g. random:0.05)"),
+    (["--learner", "nn", "--init", "random:0"], "--init 'random:0': SCALE must be a number above 0, as in random:0.05"),
+    (["--learner", "nn", "--init", "random:x"], "--init 'random:x': SCALE must be a number above 0, as in random:0.05"),
+    (["--learner", "nn", "--init", "random:nan"],
+     "--init 'random:nan': SCALE must be a number above 0, as in random:0.05"),
+    (["--init", "random:0.05"], "--init random:0.05 is for the network learner: a table starts at zero"),
+    (["-o", "max_moves=300"], "option max_moves = '300' is not one of: 2000, 200, 500, 1000, 20000"),
     (["--key", "short"], "--key 'short' is not one of: full, paper"),
     (["--learning-rate", "-0.1"], "--learning-rate must be 0 or more, not -0.1"),
     (["--seeds", "4-2"], "--seeds '4-2' is not a list of seeds such as 0-9 or 0,3,7"),
@@ -143,11 +163,20 @@ def test_seeds_pool_each_seed_run_alone_and_any_worker_count_gives_the_same_tabl
     wins = [run["blocks"][-1]["white"] * 40 for run in alone]
     assert (whole["block"], whole["seeds"], whole["games"]) == ("all", 2, 80)
     assert whole["white"] == pytest.approx(sum(wins) / 80) and report["white"] == whole["white"]
-    assert whole["white_seed_mean"] == pytest.approx(sum(wins) / 80)
-    low, high = whole["white_seed_95"]
-    assert low < whole["white_seed_mean"] < high
+    assert whole["white_of_decided_seed_mean"] == pytest.approx(sum(wins) / 80)  # 5 x 5: no draws
+    low, high = whole["white_of_decided_seed_95"]
+    assert low < whole["white_of_decided_seed_mean"] < high
     assert report["settings"]["alpha"] == 0.01 and "seed" not in report["settings"]
     assert report["paper"] == []  # the paper gives no table for the 5 x 5 board
+
+
+def test_the_tables_key_is_flagged_where_it_is_not_the_papers():
+    runner = CliRunner()
+    ours = runner.invoke(app, ["playability", "pawnrace", "-n", "2", "--block", "2", "-f", "md"])
+    paper = runner.invoke(app, ["playability", "pawnrace", "-n", "2", "--block", "2", "--key", "paper", "-f", "json"])
+    assert ours.exit_code == 0 and paper.exit_code == 0, ours.output + paper.output
+    assert "move cap 2000, table key full (not the paper's: --key paper)" in ours.stdout
+    assert json.loads(paper.stdout)["title"].endswith("move cap 2000, table key paper (the paper's)")
 
 
 def test_the_paper_table_stands_beside_a_run_on_its_board():

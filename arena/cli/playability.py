@@ -3,7 +3,6 @@ a playability study (today: the pawn race), for one seed or several at once besi
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -28,10 +27,11 @@ from arena.cli.common import (
 from arena.cli.panels import RESEARCH
 from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
+from arena.core.json_files import json_text
 from arena.learning.playability import PlayabilityStudy, PublishedRow, StudyRun, train_seeds
 from arena.report.playability import playability_page
-from arena.stats.playability import PlayabilityRow, playability
-from arena.stats.seeds import pooled
+from arena.stats.playability import LONG_GAME, PlayabilityRow, playability
+from arena.stats.seeds import PooledRow, pooled
 
 MAX_SEEDS = 1000
 
@@ -83,6 +83,8 @@ def playability_command(
     if workers is not None and workers < 1:
         raise ArenaError("--workers must be at least 1")
     map_name, extra = map_spec or study.default_map, parse_options(option)
+    if model is None:
+        study.check_configuration(map_name, extra)
     if seeds is not None:
         if model is not None or html_file is not None:
             raise ArenaError("--seeds trains a run per seed: it takes neither --model nor --html")
@@ -140,17 +142,16 @@ def show(run: StudyRun, fmt: str, html_file: Path | None) -> None:
     its page."""
     rows = playability(run.blocks, run.block_size)
     if fmt == "json":
-        typer.echo(json.dumps({"title": run.title, "settings": run.settings,
-                               "blocks": [row.as_json(run.sides) for row in rows],
-                               run.sides[0]: rows[-1].white, "perfect_play": run.perfect_play,
-                               "paper": _published_json(run.published)}, indent=2))
+        typer.echo(json_text({"title": run.title, "settings": run.settings,
+                              "blocks": [row.as_json(run.sides) for row in rows],
+                              run.sides[0]: rows[-1].white, "perfect_play": run.perfect_play,
+                              "paper": _published_json(run.published)}))
     else:
-        _emit_run(run, rows, fmt, run.title)
+        _emit_run(run, rows, fmt, run.title, titled=True)
         if run.perfect_play:
             out.print(run.perfect_play, highlight=False, soft_wrap=True)
         if run.published:
-            _emit_beside(run.published, [(row.label, row.mean_moves, row.sd_moves, row.white) for row in rows],
-                         fmt, f"The paper beside this run: moves per player, sd, {run.sides[0]}'s share")
+            _emit_beside(run.published, rows, fmt, "The paper beside this run: shares of all games")
     if html_file is not None:
         html_file.write_text(playability_page(run.title, rows, run.perfect_play, run.sides), encoding="utf-8")
         err.print(f"playability page written to {html_file}", highlight=False)
@@ -167,25 +168,26 @@ def show_seeds(seeds: list[int], runs: list[StudyRun], fmt: str) -> None:
             per_seed.append({"seed": seed, "blocks": [row.as_json(run.sides) for row in seed_rows],
                              run.sides[0]: seed_rows[-1].white})
         settings = {k: v for k, v in first.settings.items() if k != "seed"}
-        typer.echo(json.dumps({"title": first.title, "settings": settings, "seeds": per_seed,
-                               "pooled": [row.as_json() for row in rows], run.sides[0]: rows[-1].white,
-                               "perfect_play": first.perfect_play, "paper": _published_json(first.published)},
-                              indent=2))
+        typer.echo(json_text({"title": first.title, "settings": settings, "seeds": per_seed,
+                              "pooled": [row.as_json() for row in rows], run.sides[0]: rows[-1].white,
+                              "perfect_play": first.perfect_play, "paper": _published_json(first.published)}))
         return
     for seed, run in zip(seeds, runs, strict=True):
         _emit_run(run, playability(run.blocks, run.block_size), fmt, f"Seed {seed}: {run.title}", titled=True)
-    side = first.sides[0]
-    headers = ["block", "seeds", "games", "moves/player", "sd", f"{side} (all games)", "95% (games)",
-               f"{side} (mean of seeds)", "95% (seeds)", "seeds' range", f"p(mean {side}=half)"]
+    side, other = first.sides
+    headers = ["block", "seeds", "games", "moves/player", "sd", f">{LONG_GAME} moves", side, "95% (games)", other,
+               "draws", f"{side} of decided", f"{side} of decided (mean of seeds)", "95% (seeds)", "seeds' range",
+               f"p(mean {side} of decided=half)"]
     table = [[row.label, str(row.seeds), f"{row.games:,}", f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}",
-              f"{row.white:.2%}", _interval(row.white_interval), f"{row.seed_mean:.2%}", _interval(row.seed_interval),
-              f"{row.seed_min:.1%}-{row.seed_max:.1%}", _p_value(row.p_half)] for row in rows]
-    _titled(headers, table, fmt, f"Seeds {_seeds_text(seeds)} pooled: {first.title}")
+              f"{row.long:.1%}", f"{row.white:.2%}", _interval(row.white_interval), f"{row.black:.2%}",
+              f"{row.draw:.2%}", _share(row.white_decided), _share(row.seed_mean), _interval(row.seed_interval),
+              _range(row), _p_value(row.p_half)] for row in rows]
+    _titled(headers, table, fmt, f"Seeds {_seeds_text(seeds)} pooled: {first.title} (shares of all games; the "
+                                 f"seeds test on each seed's share of its decided games, draws left out)")
     if first.perfect_play:
         out.print(first.perfect_play, highlight=False, soft_wrap=True)
     if first.published:
-        _emit_beside(first.published, [(row.label, row.mean_moves, row.sd_moves, row.white) for row in rows], fmt,
-                     f"The paper beside the seeds pooled: moves per player, sd, {side}'s share of all games")
+        _emit_beside(first.published, rows, fmt, "The paper beside the seeds pooled: shares of all games")
 
 
 def _titled(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> None:
@@ -197,33 +199,40 @@ def _titled(headers: list[str], rows: list[list[str]], fmt: str, title: str) -> 
 
 def _emit_run(run: StudyRun, rows: list[PlayabilityRow], fmt: str, title: str, titled: bool = False) -> None:
     first, second = run.sides
-    headers = ["block", "games", "moves/player", "sd", first, f"{first} 95%", second, f"{second} 95%",
-               f"p({first}=half)", "fewest-move wins", "longest", "draws"]
-    table_rows = [[row.label, f"{row.games:,}", f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}", f"{row.white:.2%}",
-                   _interval(row.white_interval), f"{row.black:.2%}", _interval(row.black_interval),
-                   _p_value(row.p_half), f"{row.fastest:.1%}", str(row.longest), str(row.draws)] for row in rows]
+    headers = ["block", "games", "moves/player", "sd", f">{LONG_GAME} moves", first, f"{first} 95%", second,
+               f"{second} 95%", "draws", f"{first} of decided", f"p({first} of decided=half)", "fewest-move wins",
+               "longest"]
+    table_rows = [[row.label, f"{row.games:,}", f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}", f"{row.long:.1%}",
+                   f"{row.white:.2%}", _interval(row.white_interval), f"{row.black:.2%}", _interval(row.black_interval),
+                   f"{row.draw:.2%} ({row.draws:,})", _share(row.white_decided), _p_value(row.p_half),
+                   f"{row.fastest:.1%}", str(row.longest)] for row in rows]
     if titled:
         _titled(headers, table_rows, fmt, title)
     else:
         emit_table(headers, table_rows, fmt, title, names=("block",))
 
 
-def _emit_beside(published: list[PublishedRow], ours: list[tuple[str, float, float, float]], fmt: str,
+def _emit_beside(published: list[PublishedRow], ours: list[PlayabilityRow] | list[PooledRow], fmt: str,
                  title: str) -> None:
     """The paper's rows beside ours, matched by block (a block only one side has leaves the other's cells blank;
-    the paper's ``all`` is its whole run of 74,000 games, beside ours whatever its length)."""
+    the paper's ``all`` is its whole run of 74,000 games, beside ours whatever its length): moves per player,
+    their sd, white's, black's and the draws' shares, and white's share of the decided games."""
     theirs = {row.label: row for row in published}
-    mine = {label: (moves, sd, white) for label, moves, sd, white in ours}
+    mine = {row.label: row for row in ours}
     labels = sorted(set(theirs) | set(mine), key=_block_order)
     table = []
     for label in labels:
         paper, row = theirs.get(label), mine.get(label)
-        cells = ["", "", ""] if paper is None else [f"{paper.mean_moves:.2f}", f"{paper.sd_moves:.2f}",
-                                                    f"{paper.white:.2%}"]
-        cells += ["", "", ""] if row is None else [f"{row[0]:.2f}", f"{row[1]:.2f}", f"{row[2]:.2%}"]
+        cells = [""] * 6 if paper is None else [
+            f"{paper.mean_moves:.2f}", f"{paper.sd_moves:.2f}", f"{paper.white:.2%}", f"{paper.black:.2%}",
+            f"{max(1 - paper.white - paper.black, 0.0):.2%}", _share(paper.white / (paper.white + paper.black))]
+        cells += [""] * 7 if row is None else [
+            f"{row.mean_moves:.2f}", f"{row.sd_moves:.2f}", f"{row.white:.2%}", f"{row.black:.2%}",
+            f"{row.draw:.2%}", _share(row.white_decided), f"{row.long:.1%}"]
         table.append([label, *cells])
-    _titled(["block", "paper moves", "paper sd", "paper white", "ours moves", "ours sd", "ours white"], table, fmt,
-            title)
+    _titled(["block", "paper moves", "paper sd", "paper white", "paper black", "paper draws", "paper white of decided",
+             "ours moves", "ours sd", "ours white", "ours black", "ours draws", "ours white of decided",
+             f"ours >{LONG_GAME} moves"], table, fmt, title)
 
 
 def _block_order(label: str) -> tuple[float, float]:
@@ -235,13 +244,22 @@ def _block_order(label: str) -> tuple[float, float]:
 
 def _published_json(published: list[PublishedRow]) -> list[dict[str, object]]:
     return [{"block": row.label, "mean_moves_per_player": row.mean_moves, "sd_moves": row.sd_moves,
-             "white": row.white} for row in published]
+             "white": row.white, "black": row.black, "white_of_decided": row.white / (row.white + row.black)}
+            for row in published]
 
 
 def _seeds_text(seeds: list[int]) -> str:
     if seeds == list(range(seeds[0], seeds[-1] + 1)) and len(seeds) > 2:
         return f"{seeds[0]}-{seeds[-1]}"
     return ",".join(map(str, seeds))
+
+
+def _share(share: float) -> str:
+    return "-" if math.isnan(share) else f"{share:.2%}"
+
+
+def _range(row: PooledRow) -> str:
+    return "-" if math.isnan(row.seed_min) else f"{row.seed_min:.1%}-{row.seed_max:.1%}"
 
 
 def _interval(interval: tuple[float, float]) -> str:

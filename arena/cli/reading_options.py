@@ -17,5 +17,5 @@ NetworkInputs = Annotated[str | None, typer.Option(
     help="parts (two inputs per free square: the sum of the paper's parts) or printed (one per free square: "
          "the paper's printed count) [default: parts].", show_default=False)]
 TableKey = Annotated[str | None, typer.Option(
-    help="The table's key: full (with the waiting pawns) or paper (without them) [default: full].",
-    show_default=False)]
+    help="The table's key: full (with the waiting pawns: a deviation from the paper) or paper (the paper's: "
+         "without them) [default: full, the deviation].", show_default=False)]

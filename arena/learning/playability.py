@@ -42,12 +42,13 @@ class StudyRun:
 @dataclass(frozen=True)
 class PublishedRow:
     """A block of a paper's table: its label, moves per player, their standard deviation, the first player's
-    share of the wins."""
+    and the second player's shares of the games (what they leave, if anything, is draws)."""
 
     label: str
     mean_moves: float
     sd_moves: float
     white: float
+    black: float
 
 
 class PlayabilityStudy(ABC):
@@ -70,6 +71,11 @@ class PlayabilityStudy(ABC):
         for name in readings:
             if name not in self.readings:
                 raise ArenaError(f"--{name.replace('_', '-')} is not a setting of the {self.game} study")
+
+    def check_configuration(self, map_spec: str, options: Mapping[str, str]) -> None:
+        """Refuse, in one line, a map or game option the study cannot train on (before any training starts);
+        by default the training itself finds out."""
+        return None
 
     def learner_named(self, text: str | None) -> str:
         """The learner ``text`` names (``None``: the first); anything else is a one-line error."""

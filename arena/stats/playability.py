@@ -2,8 +2,10 @@
 of a configuration, block by block and over the whole run.
 
 Per block: mean moves per player and their spread, each side's share of the wins with its 95% Wilson
-interval, the p-value of "the first player wins half the decided games" (exact sign test), the share of
-games won in the fewest moves possible, the longest game, and the draws by the move cap. The learners
+interval, the share of draws (by the move cap), the first player's share of the decided games (draws left
+out) and the p-value of "the first player wins half the decided games" (exact sign test), the share of games
+longer than :data:`LONG_GAME` moves per player (the paper: "almost all games last more than 100 moves"), the
+share of games won in the fewest moves possible, the longest game, and the draws by the move cap. The learners
 that play the games are in :mod:`arena.learning.playability`.
 """
 
@@ -14,6 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.stats.proportions import sign_test, wilson_interval
+
+LONG_GAME = 100
+"""A game is long when each player made more than this many moves on average (over 200 moves of both sides):
+the paper's "more than 100 moves", counted in its table's unit, moves per player."""
 
 
 @dataclass
@@ -31,6 +37,8 @@ class BlockStats:
     longest: int = 0
     fastest: int = 0
     """Games won in the fewest moves the winner could have won in, unopposed."""
+    long_games: int = 0
+    """Games of more than :data:`LONG_GAME` moves per player."""
 
     def add(self, winner: int | None, plies: int, fastest_win: int = 0) -> None:
         """Count one game of ``plies`` moves of both sides; ``fastest_win``: the fewest moves a side can win in."""
@@ -41,6 +49,8 @@ class BlockStats:
         self.moves += per_player
         self.moves_squared += per_player * per_player
         self.longest = max(self.longest, plies)
+        if per_player > LONG_GAME:
+            self.long_games += 1
         if winner is None:
             self.draws += 1
         elif winner == 0:
@@ -64,7 +74,8 @@ class BlockStats:
 
 @dataclass(frozen=True)
 class PlayabilityRow:
-    """One block of games (or the whole run), summarised."""
+    """One block of games (or the whole run), summarised. Shares are of all the block's games unless named
+    otherwise: ``white + black + draw`` is 1."""
 
     label: str
     games: int
@@ -75,17 +86,33 @@ class PlayabilityRow:
     black: float
     black_interval: tuple[float, float]
     p_half: float
+    """Two-sided p of the sign test that the first player wins half the decided games."""
     fastest: float
     longest: int
     draws: int
+    """Games drawn (by the move cap), a count."""
+    draw: float
+    """Their share of the games."""
+    white_decided: float
+    """The first player's share of the decided games, ``white / (white + black)`` (NaN if none was decided)."""
+    long: float
+    """The share of games of more than :data:`LONG_GAME` moves per player."""
 
     def as_json(self, sides: tuple[str, str] = ("white", "black")) -> dict[str, object]:
         """The row as JSON-ready data, the players named ``sides`` (first, second)."""
         first, second = sides
         return {"block": self.label, "games": self.games, "mean_moves_per_player": self.mean_moves,
                 "sd_moves": self.sd_moves, first: self.white, f"{first}_95": list(self.white_interval),
-                second: self.black, f"{second}_95": list(self.black_interval), f"p_{first}_wins_half": self.p_half,
-                "won_in_fewest_moves": self.fastest, "longest": self.longest, "draws_by_cap": self.draws}
+                second: self.black, f"{second}_95": list(self.black_interval), "draws": self.draw,
+                f"{first}_of_decided": self.white_decided, f"p_{first}_wins_half": self.p_half,
+                f"over_{LONG_GAME}_moves": self.long, "won_in_fewest_moves": self.fastest, "longest": self.longest,
+                "draws_by_cap": self.draws}
+
+
+def decided_share(stats: BlockStats) -> float:
+    """The first player's share of the decided games (draws left out), NaN if none was decided."""
+    decided = stats.white + stats.black
+    return stats.white / decided if decided else math.nan
 
 
 def summarise(stats: BlockStats, label: str) -> PlayabilityRow:
@@ -96,7 +123,8 @@ def summarise(stats: BlockStats, label: str) -> PlayabilityRow:
                           stats.black / games,
                           wilson_interval(stats.black, stats.games) if stats.games else (math.nan, math.nan),
                           sign_test(stats.white, stats.black),
-                          stats.fastest / games, stats.longest, stats.draws)
+                          stats.fastest / games, stats.longest, stats.draws, stats.draws / games,
+                          decided_share(stats), stats.long_games / games)
 
 
 def merged(blocks: Sequence[BlockStats]) -> BlockStats:
@@ -111,6 +139,7 @@ def merged(blocks: Sequence[BlockStats]) -> BlockStats:
         total.draws += block.draws
         total.longest = max(total.longest, block.longest)
         total.fastest += block.fastest
+        total.long_games += block.long_games
     return total
 
 

@@ -1,7 +1,9 @@
-"""Self-play runs of several seeds, pooled block by block: the share of the first player's wins over all the
-games (with its Wilson interval, which treats games as independent) and across seeds (the mean of the seeds'
-shares with a Student t interval, which treats each seed as one observation: the honest interval when seeds
-disagree more than their games do), with the one-sample t test of "the mean share is one half"."""
+"""Self-play runs of several seeds, pooled block by block: each side's and the draws' share of all the games, the
+first player's share of the decided games (draws, games cut by the move cap, left out), and the seeds test on
+that decided share: the mean over seeds of each seed's share of its decided games with a Student t interval,
+which treats each seed as one observation (the honest interval when seeds disagree more than their games do),
+and the one-sample t test of "the mean share of decided games is one half". The Wilson interval over the
+pooled games treats the games as independent; it is of the first player's share of all the games."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.stats.playability import BlockStats, merged, summarise
+from arena.stats.playability import LONG_GAME, BlockStats, decided_share, merged, summarise
 from arena.stats.welch import student_two_sided
 
 
@@ -20,6 +22,7 @@ class PooledRow:
 
     label: str
     seeds: int
+    """Seeds with a decided game in the block: the observations of the seeds test."""
     games: int
     mean_moves: float
     sd_moves: float
@@ -28,21 +31,31 @@ class PooledRow:
     white_interval: tuple[float, float]
     """Its 95% Wilson interval over the games."""
     seed_mean: float
-    """The mean over seeds of each seed's share."""
+    """The mean over seeds of each seed's share of its decided games (draws left out)."""
     seed_interval: tuple[float, float]
     """Its 95% Student t interval over seeds."""
     seed_min: float
     seed_max: float
     p_half: float
-    """Two-sided p of the t test that the seeds' mean share is one half."""
+    """Two-sided p of the t test that the seeds' mean share of decided games is one half."""
+    black: float
+    """The second player's share of all the block's games."""
+    draw: float
+    """The draws' (by the move cap) share of all the block's games."""
+    white_decided: float
+    """The first player's share of the pooled decided games."""
+    long: float
+    """The share of games of more than :data:`LONG_GAME` moves per player."""
 
     def as_json(self) -> dict[str, object]:
         """The row as JSON-ready data."""
         return {"block": self.label, "seeds": self.seeds, "games": self.games,
                 "mean_moves_per_player": self.mean_moves, "sd_moves": self.sd_moves, "white": self.white,
-                "white_95": list(self.white_interval), "white_seed_mean": self.seed_mean,
-                "white_seed_95": list(self.seed_interval), "white_seed_min": self.seed_min,
-                "white_seed_max": self.seed_max, "p_seed_mean_half": self.p_half}
+                "white_95": list(self.white_interval), "black": self.black, "draws": self.draw,
+                "white_of_decided": self.white_decided, f"over_{LONG_GAME}_moves": self.long,
+                "white_of_decided_seed_mean": self.seed_mean, "white_of_decided_seed_95": list(self.seed_interval),
+                "white_of_decided_seed_min": self.seed_min, "white_of_decided_seed_max": self.seed_max,
+                "p_seed_mean_of_decided_half": self.p_half}
 
 
 def t_quantile(confidence: float, df: int) -> float:
@@ -58,8 +71,9 @@ def t_quantile(confidence: float, df: int) -> float:
 
 
 def pooled_row(label: str, blocks: Sequence[BlockStats]) -> PooledRow:
-    """The row of the same block of each seed's run."""
-    shares = [block.white / block.games for block in blocks if block.games]
+    """The row of the same block of each seed's run; the seeds test is on each seed's share of its decided
+    games (a seed that decided none in the block is left out of it)."""
+    shares = [decided_share(block) for block in blocks if block.white + block.black]
     whole = summarise(merged(blocks), label)
     mean = statistics.fmean(shares) if shares else math.nan
     if len(shares) > 1:
@@ -72,7 +86,7 @@ def pooled_row(label: str, blocks: Sequence[BlockStats]) -> PooledRow:
         interval, p_half = (math.nan, math.nan), math.nan
     return PooledRow(label, len(shares), whole.games, whole.mean_moves, whole.sd_moves, whole.white,
                      whole.white_interval, mean, interval, min(shares, default=math.nan),
-                     max(shares, default=math.nan), p_half)
+                     max(shares, default=math.nan), p_half, whole.black, whole.draw, whole.white_decided, whole.long)
 
 
 def pooled(runs: Sequence[Sequence[BlockStats]], block_size: int) -> list[PooledRow]:

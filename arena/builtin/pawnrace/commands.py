@@ -4,7 +4,6 @@ pawnrace-claims`` (the paper's claims about small boards against the solver) and
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,14 +24,14 @@ from arena.cli.interrupts import stop_requests
 from arena.cli.panels import RESEARCH
 from arena.cli.reading_options import Init, LossReward, NetworkInputs, TableKey
 from arena.core.errors import ArenaError
-from arena.core.json_files import read_json_file
+from arena.core.json_files import json_text, read_json_file
 from arena.core.maps import resolve_map
 from arena.engines.pawnrace.solver import Verdict, verdict
 from arena.engines.pawnrace.td_model import save_model
 from arena.games.pawnrace.game import PawnRaceGame, setup_from
 from arena.games.pawnrace.rules import Setup
 from arena.learning.pawnrace.readings import check_resumed, td_settings
-from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy
+from arena.learning.pawnrace.study import TRAINERS, PawnRaceStudy, key_note
 from arena.learning.pawnrace.td_table import TdSettings
 from arena.stats.playability import playability
 
@@ -85,7 +84,8 @@ def train_td_command(
         data = load_model_checkpoint(checkpoint)
         settings = replace(TdSettings(**data["settings"]), games=games)
         check_resumed(settings, readings)
-        trainer = TRAINERS[data.get("learner", "table")](settings, data)
+        learner = data.get("learner", "table")
+        trainer = TRAINERS[learner](settings, data)
     else:
         setup = setup_from(map_spec, parse_options(option))
         settings = td_settings(setup, learner, games, block, seed, readings, lam, greedy)
@@ -111,10 +111,11 @@ def train_td_command(
     save(trainer)
     if fmt == "json":
         rows = playability(trainer.blocks, settings.block)
-        typer.echo(json.dumps({"model": str(out), "played": trainer.played, "settings": asdict(settings),
-                               "blocks": [row.as_json() for row in rows], "white": rows[-1].white}, indent=2))
+        typer.echo(json_text({"model": str(out), "played": trainer.played, "settings": asdict(settings),
+                              "blocks": [row.as_json() for row in rows], "white": rows[-1].white}))
     else:
-        out_console_print(f"{trainer.played:,} games (seed {settings.seed}); model written to {out}; play it "
+        note = "" if learner != "table" else f"; {key_note(settings.key)}"
+        out_console_print(f"{trainer.played:,} games (seed {settings.seed}){note}; model written to {out}; play it "
                           f"with td:model={out}")
     if not finished:
         err.print(f"stopped after {trainer.played:,} games; continue with --resume", highlight=False)

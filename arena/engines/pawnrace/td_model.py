@@ -124,17 +124,19 @@ class Features:
 class Network:
     """One hidden layer of sigmoid units and a sigmoid output: the chance its side wins."""
 
-    def __init__(self, inputs: int, rng: np.random.Generator | None = None, weights: dict[str, Any] | None = None):
+    def __init__(self, inputs: int, rng: np.random.Generator | None = None, weights: dict[str, Any] | None = None,
+                 scale: float = 0.5):
+        """Weights given, or each drawn by ``rng`` uniform in [-``scale``, ``scale``]."""
         hidden = max(inputs // 2, 1)
         if weights is not None:
             self.w1, self.b1 = np.array(weights["w1"], dtype=float), np.array(weights["b1"], dtype=float)
             self.w2, self.b2 = np.array(weights["w2"], dtype=float), float(weights["b2"])
         else:
             assert rng is not None
-            self.w1 = rng.uniform(-0.5, 0.5, (inputs, hidden))
-            self.b1 = rng.uniform(-0.5, 0.5, hidden)
-            self.w2 = rng.uniform(-0.5, 0.5, hidden)
-            self.b2 = float(rng.uniform(-0.5, 0.5))
+            self.w1 = rng.uniform(-scale, scale, (inputs, hidden))
+            self.b1 = rng.uniform(-scale, scale, hidden)
+            self.w2 = rng.uniform(-scale, scale, hidden)
+            self.b2 = float(rng.uniform(-scale, scale))
 
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The network's output for each row of ``rows``."""

@@ -146,7 +146,8 @@ class PawnRaceGame(Game):
         "pawns": Option("1", tuple(str(p) for p in range(1, 13)), "pawns per side (the paper's beta)"),
         "removal": Option("all", ("all", "mover"),
                           "after a move, remove stuck pawns of both sides (all) or of the side to move (mover)"),
-        "max_moves": Option("2000", ("2000", "200", "20000"), "moves (of both sides) after which the game is a draw"),
+        "max_moves": Option("2000", ("2000", "200", "500", "1000", "20000"),
+                            "the move cap: moves (of both sides) after which the game is a draw"),
     }
     default_maps = ("pawnrace_5x5",)
 

@@ -1,7 +1,8 @@
 """The network learner's initial weights, a reading the paper leaves open: ``random`` (each weight uniform in
-[-0.5, 0.5], white's network drawn first), ``mirror`` (white's drawn so, black's the same network seen from
-the other corner: the board turned 180 degrees and the colours swapped) or ``zero`` (every weight 0, so every
-position is worth 0.5 at first; the hidden units stay identical to one another as they learn).
+[-0.5, 0.5], white's network drawn first; ``random:SCALE``: uniform in [-SCALE, SCALE], the same draws scaled),
+``mirror`` (white's drawn as by ``random``, black's the same network seen from the other corner: the board
+turned 180 degrees and the colours swapped) or ``zero`` (every weight 0, so every position is worth 0.5 at
+first; the hidden units stay identical to one another as they learn).
 
 With ``mirror`` neither side starts with an advantage its weights give it: black's network values a position
 exactly as white's values the same position turned round with the colours swapped.
@@ -9,25 +10,46 @@ exactly as white's values the same position turned round with the colours swappe
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.engines.pawnrace.td_model import Features, Network
 
 INITS = ("random", "mirror", "zero")
+RANDOM_SCALE = 0.5
+"""The bound of ``random``'s uniform weights."""
+
+
+def parse_init(init: str) -> tuple[str, float]:
+    """``init``'s kind (one of :data:`INITS`) and the bound of its random weights: ``random:0.05`` is
+    ``("random", 0.05)``; anything else than :data:`INITS` or ``random:SCALE`` (SCALE a number above 0) is a
+    one-line error."""
+    kind, colon, scale_text = init.partition(":")
+    if kind not in INITS or (colon and kind != "random"):
+        raise ArenaError(f"--init {init!r} is not one of: {', '.join(INITS)}, random:SCALE (e.g. random:0.05)")
+    if not colon:
+        return kind, RANDOM_SCALE
+    try:
+        scale = float(scale_text)
+    except ValueError:
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise ArenaError(f"--init {init!r}: SCALE must be a number above 0, as in random:0.05")
+    return kind, scale
 
 
 def initial_networks(features: Features, init: str, seed: int) -> list[Network]:
     """White's and black's networks before any learning, for the inputs ``features`` gives."""
-    if init not in INITS:
-        raise ArenaError(f"--init {init!r} is not one of: {', '.join(INITS)}")
-    if init == "zero":
+    kind, scale = parse_init(init)
+    if kind == "zero":
         hidden = max(features.size // 2, 1)
         zero = {"w1": np.zeros((features.size, hidden)), "b1": np.zeros(hidden), "w2": np.zeros(hidden), "b2": 0.0}
         return [Network(features.size, weights=zero), Network(features.size, weights=zero)]
     rng = np.random.default_rng(seed)
-    white = Network(features.size, rng)
-    black = mirrored(white, features) if init == "mirror" else Network(features.size, rng)
+    white = Network(features.size, rng, scale=scale)
+    black = mirrored(white, features) if kind == "mirror" else Network(features.size, rng, scale=scale)
     return [white, black]
 
 

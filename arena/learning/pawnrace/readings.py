@@ -14,7 +14,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.engines.pawnrace.td_model import INPUTS, KEYS
 from arena.games.pawnrace.rules import Setup
-from arena.learning.pawnrace.initial_weights import INITS
+from arena.learning.pawnrace.initial_weights import parse_init
 from arena.learning.pawnrace.td_network import network_settings
 from arena.learning.pawnrace.td_table import TdSettings
 
@@ -55,8 +55,8 @@ def check_readings(learner: str, readings: Mapping[str, Any]) -> None:
         if name not in READINGS:
             raise ArenaError(f"{name!r} is not a setting of the pawn race's learners: {', '.join(READINGS)}")
     init, inputs, key = readings.get("init"), readings.get("network_inputs"), readings.get("key")
-    if init is not None and init not in INITS:
-        raise ArenaError(f"--init {init!r} is not one of: {', '.join(INITS)}")
+    if init is not None:
+        parse_init(init)
     if inputs is not None and inputs not in INPUTS:
         raise ArenaError(f"--network-inputs {inputs!r} is not one of: {', '.join(INPUTS)}")
     if key is not None and key not in KEYS:

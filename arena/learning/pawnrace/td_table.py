@@ -6,8 +6,9 @@ most (a move that ends the game is worth its reward), or, one move in ten, a ran
 of its moves it learns on-line: ``delta = r + gamma V(s') - V(s)`` moves every state on its replacing
 eligibility trace (decaying by ``gamma * lambda``) by ``alpha * delta * e``. Rewards: ``-1`` a move that does
 not end the game, ``+50`` to the winner's last move and ``-50`` to the loser's (``loss_reward`` sets it).
-The paper's settings are the defaults; ``key="paper"`` keys positions without the waiting pawns, as the
-paper's key does.
+The paper's settings are the defaults but for the key, a deviation: ``key="full"`` (the default) keys a
+position exactly, where the paper's key (``key="paper"``) leaves out the waiting pawns, so that positions
+differing only in them share one value. (With one pawn a side the two keys name the same positions.)
 
 The whole run is reproducible from its seed: one ``random.Random`` drives every choice, and a checkpoint
 holds its state, so a resumed run ends exactly as an uninterrupted one.
