@@ -13,7 +13,7 @@ from arena.engines.tron.snafu.strategy import parse_strategy
 from arena.engines.tron.snafu.table import Table
 from arena.games.tron.rules import padded_grid
 from arena.learning.tron.snafu.automaton import Automaton
-from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, run_experiment
+from arena.learning.tron.snafu.experiment import ResultsFile, ScalingSettings, repetition_seeds, run_experiment
 from arena.learning.tron.snafu.summary import summarise, table_growth
 from tests.cli_runner import CliRunner
 
@@ -72,14 +72,49 @@ def right_table():
     return table
 
 
+def right_games(reading, games, seed=3, size=9):
+    """Play ``games`` games of the always-right table on a ``size`` x ``size`` board: (outcome, rounds, start, moves)
+    each, the start being the automaton's cell (x, y) and heading (0 north, clockwise)."""
+    from arena.engines.tron.snafu.features import parse_feature_set
+    from arena.learning.tron.snafu.simulate import play_read_game, seed_games
+
+    table, cells = right_table(), size * size
+    states, actions, kept = np.zeros((cells, 1)), np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+    record = np.zeros(4 + cells, dtype=np.int64)
+    seed_games(seed)
+    found = []
+    for _ in range(games):
+        outcome, rounds = play_read_game(size, size, parse_feature_set("R"), reading.codes(), table.units,
+                                         table.scores, table.size, 0.5, 3.0, states, actions, kept, record)
+        start = (int(record[0]) % size, int(record[0]) // size, int(record[2]))
+        found.append((int(outcome), int(rounds), start, actions[:rounds].tolist()))
+    return found
+
+
+def spin_crash_round(x, y, heading, size=9):
+    """By hand: turning right every round walks a 2x2 square (heading + 1, + 2, + 3 quarter turns), so the k-th
+    move lands off the board for the first k whose cell is outside, else the 4th move returns onto the start."""
+    forward = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+    for k in range(1, 4):
+        dx, dy = forward[(heading + k) % 4]
+        x, y = x + dx, y + dy
+        if not (0 <= x < size and 0 <= y < size):
+            return k
+    return 4
+
+
 def test_safe_dictation_refuses_a_decision_onto_an_occupied_cell():
-    strategy = parse_strategy("R:t=3")
-    spinning = Automaton(strategy, right_table()).play(9, 9, 12, seed=3, learn=False)
-    assert spinning.outcomes == [-1] * 12  # it turns right into its own trail (or off the board) every game
-    assert spinning.rounds == [4, 4, 4, 4, 4, 2, 4, 1, 4, 4, 4, 2]
-    safe = Automaton(strategy, right_table(), Reading(dictation="safe")).play(9, 9, 12, seed=3, learn=False)
-    assert safe.outcomes == [-1, 0, -1, 1, 1, 1, -1, -1, -1, -1, 0, -1]
-    assert safe.rounds == [25, 26, 9, 40, 36, 18, 16, 30, 10, 4, 14, 9]
+    spinning = right_games(PAPER, 12)
+    # Every move is the table's "right" (1), and the game ends, lost, on the round the square walk says.
+    for outcome, rounds, start, moves in spinning:
+        assert (outcome, rounds, moves) == (-1, spin_crash_round(*start), [1] * rounds)
+    for _, _, start, moves in right_games(Reading(dictation="safe"), 12):
+        # Safe dictation plays "right" while the cell there is empty and refuses it at the latest on the move that
+        # would have crashed the spinner (earlier if the opponent's trail is there): the opponent's rule plays
+        # then.
+        crash = spin_crash_round(*start)
+        refused = moves.index(next(move for move in moves if move != 1))
+        assert refused <= crash - 1 and moves[:refused] == [1] * refused
 
 
 @pytest.mark.parametrize(("reading", "entries", "score_sum"), [
@@ -99,14 +134,21 @@ def test_growth_and_credit_choose_the_rounds_that_enter_the_table(reading, entri
 
 
 def test_matched_growth_updates_the_matched_entries_instead_of_adding_states():
-    every = Automaton(parse_strategy("PR:t=3"))
-    every.play(9, 9, 30, seed=3)
-    matched = Automaton(parse_strategy("PR:t=3"), reading=Reading(growth="matched"))
+    strategy = parse_strategy("PR:t=3")
+    every = Automaton(strategy)
+    every_games = every.play(9, 9, 30, seed=3)
+    matched = Automaton(strategy, reading=Reading(growth="matched"))
     session = matched.play(9, 9, 30, seed=3)
-    assert len(every.table) == 429
-    assert len(matched.table) == 24  # after the first game every state matches one of its 24 entries
-    assert sum(session.rounds) == 458 and sum(session.outcomes) == -11
-    assert matched.table.scores[:24].sum() == -422
+    # By the update rule, every round adds the game's reward (3 win, -3 loss, 1 tie) once to one entry, so the
+    # scores sum to the sum over games of reward x rounds, whichever entries the rounds went to.
+    for automaton, games in ((every, every_games), (matched, session)):
+        expected = sum(automaton.reward(o) * r for o, r in zip(games.outcomes, games.rounds, strict=True))
+        assert automaton.table.scores[: len(automaton.table)].sum() == expected
+    # The empty table matches nothing in the first game, so each of its rounds becomes an entry; PR's vectors
+    # (two shares and a round number, none negative) here all lie within c = 0.5 of one of those, so no entry
+    # is added after it, where every-round growth keeps adding new exact states.
+    assert session.table_sizes == [session.rounds[0]] * 30
+    assert every_games.table_sizes[-1] > every_games.table_sizes[0] == every_games.rounds[0]  # R: all distinct
 
 
 def test_table_update_into_given_entries():
@@ -144,7 +186,14 @@ def test_the_reading_is_part_of_the_results_files_settings(tmp_path):
         ResultsFile(path, ScalingSettings(seed=7, train_games=20, test_games=10, train_size=(9, 9),
                                           test_size=(13, 13)))
     repetition = ResultsFile(path, SMALL).done[("WR:t=12", 0)]
-    assert (repetition.decisive, repetition.train_table[-1], repetition.train) == (1, 13, "LTWTWLWLWTTWTLWLLTWT")
+    # Training is the file's reading played on the repetition's training seed; a decisive entry is one whose best
+    # decision beats both others by more than t = 12, counted here from the table's scores.
+    again = Automaton(parse_strategy("WR"), reading=SMALL.reading)
+    games = again.play(9, 9, 20, repetition_seeds(7, parse_strategy("WR"), 0)[0])
+    assert repetition.train == "".join({1: "W", -1: "L", 0: "T"}[o] for o in games.outcomes)
+    scores = sorted(map(sorted, again.table.scores[: len(again.table)].tolist()))
+    assert repetition.decisive == sum(1 for low, middle, best in scores if best - middle > 12)
+    assert repetition.train_table == games.table_sizes == [games.rounds[0]] * 20  # matched: the first game's states
     old = tmp_path / "old.jsonl"  # a file written before the switches existed reads as the paper's reading
     plain = ScalingSettings(seed=7, train_games=20, test_games=10, train_size=(9, 9), test_size=(13, 13))
     header = {key: value for key, value in plain.header().items() if key not in PAPER.settings()}
@@ -230,11 +279,19 @@ def test_a_learning_cla_bot_adds_games_to_the_entries_its_states_matched():
         match = run_match("snafu", [spec, "mindless"], options={"size": "9x9"}, seed=seed)
         module = next(m for m in sys.modules.values() if hasattr(m, "_TABLES") and hasattr(m, "Cla"))
         table = module._TABLES[key]
-        found.append((len(match.actions), match.ranks, len(table), table.scores[: len(table)].tolist()))
-    # A 5-round tie makes the five entries; then every state matches one of them: a 7-round tie adds 1 to each
-    # of its 7 moves there, a 24-round win 3 to each of its 24.
-    assert found == [
-        (5, (1, 1), 5, [[1, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]]),
-        (7, (1, 1), 5, [[2, 0, 0], [0, 1, 1], [2, 0, 0], [1, 0, 0], [4, 0, 1]]),
-        (24, (1, 2), 5, [[2, 0, 3], [0, 1, 1], [2, 0, 0], [1, 0, 0], [58, 0, 16]]),
-    ]
+        found.append((len(match.actions), match.ranks, table.scores[: len(table)].copy(), match.actions))
+    # Each round adds the game's reward (3 win, -3 loss, 1 tie) once, to the entry its state matched. The first game
+    # starts from an empty table: each of its rounds becomes an entry holding the reward on the move it played.
+    # After it no entry is added (every later state matches one of its entries), and the scores' sum grows by
+    # reward x rounds per game.
+    reward = {(1, 1): 1, (1, 2): 3, (2, 1): -3}
+    first_rounds, first_ranks, first_scores, first_moves = found[0]
+    column = {"straight": 0, "right": 1, "left": 2}
+    expected = np.zeros((first_rounds, 3), dtype=np.int64)
+    for row, turn in enumerate(first_moves):
+        expected[row, column[turn[0]]] = reward[first_ranks]
+    assert first_scores.tolist() == expected.tolist()
+    total = 0
+    for rounds, ranks, scores, _ in found:
+        total += reward[ranks] * rounds
+        assert len(scores) == first_rounds and scores.sum() == total

@@ -1,12 +1,14 @@
 """The scaling experiment (Cloppert 2007, section 4.3): train on 15x15, then play 30x30 trained and untrained.
 
-Per strategy and repetition: an empty automaton plays ``train_games`` games on the small board, learning; a
-copy of its table then plays ``test_games`` on the large board, and so does an automaton with an empty
-table, both still learning. Each of the three runs has its own seed, drawn from the experiment's seed, the
-strategy and the repetition's number only, so any repetition comes out the same whichever process runs
-it and in whatever order. Results go to a JSON-lines file, one line per finished repetition after a header of
-settings, so a stopped experiment resumes where it stopped.
-"""
+Per strategy and repetition: an empty automaton plays ``train_games`` games on the small board, learning; a copy of
+its table then plays ``test_games`` on the large board, and so does an automaton with an empty table, both still
+learning. With ``frozen`` neither learns on the large board: the trained table is played as it left training (a
+control that separates what transfers from learning that continues on the large board) against an empty table that
+never learns, which never dictates a move and so plays exactly as the pseudo-random opponent (the untrained,
+non-learning baseline). Each of the three runs has its own seed, drawn from the experiment's seed, the strategy and the
+repetition's number only, so any repetition comes out the same whichever process runs it and in whatever order.
+Results go to a JSON-lines file, one line per finished repetition after a header of settings, so a stopped
+experiment resumes where it stopped."""
 
 from __future__ import annotations
 
@@ -42,12 +44,14 @@ class ScalingSettings:
     train_size: tuple[int, int] = (15, 15)
     test_size: tuple[int, int] = (30, 30)
     reading: Reading = PAPER
+    frozen: bool = False
+    """Whether the large-board games are played without learning (see the module's docstring)."""
 
     def header(self) -> dict[str, Any]:
         """The results file's first line (the reading's switches included)."""
         return {"format": RESULTS_FORMAT, "seed": self.seed, "train_games": self.train_games,
                 "test_games": self.test_games, "train_size": list(self.train_size),
-                "test_size": list(self.test_size), **self.reading.settings()}
+                "test_size": list(self.test_size), **self.reading.settings(), "frozen": self.frozen}
 
 
 @dataclass
@@ -83,9 +87,11 @@ def run_repetition(settings: ScalingSettings, strategy: Strategy, rep: int) -> R
     train = learner.play(*settings.train_size, settings.train_games, train_seed)
     table = learner.table
     decisive = len(decisive_entries(table.scores, table.size, float(strategy.t)))
+    learn = not settings.frozen
     trained = Automaton(strategy, table.copy(), reading).play(*settings.test_size, settings.test_games,
-                                                               trained_seed)
-    untrained = Automaton(strategy, reading=reading).play(*settings.test_size, settings.test_games, untrained_seed)
+                                                               trained_seed, learn=learn)
+    untrained = Automaton(strategy, reading=reading).play(*settings.test_size, settings.test_games, untrained_seed,
+                                                          learn=learn)
     return Repetition(strategy.label, rep, _letters(train.outcomes), _letters(trained.outcomes),
                       _letters(untrained.outcomes), train.table_sizes, decisive)
 
@@ -123,8 +129,8 @@ class ResultsFile:
             header = None
         if not isinstance(header, dict) or header.get("format") != RESULTS_FORMAT:
             raise ArenaError(f"{self.path}: not a snafu-scaling results file")
-        if isinstance(header, dict):  # a file from before the switches: the paper's literal reading
-            header = {**PAPER.settings(), **header}
+        if isinstance(header, dict):  # a file from before the switches (or --frozen): the paper's reading, learning
+            header = {**PAPER.settings(), "frozen": False, **header}
         if header != self.settings.header():
             raise ArenaError(f"{self.path} holds an experiment with other settings ({_differences(header, self)}); "
                              "give another --results file")
