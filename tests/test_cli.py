@@ -144,7 +144,7 @@ def test_user_errors_are_one_line_and_exit_2(tmp_path):
         ("tournament", "empty_room", "--bots-dir", str(tmp_path / "none")): "error: --bots-dir",
         ("play", "random"): "error: maps/empty_room.txt has 2 seats: give 2 bots, not 1",
         ("play", "random", "chaser:speed=2"): "error: bot spec 'chaser:speed=2': bot 'chaser' has no parameter",
-        ("bots", "--game", "chess"): "error: unknown game 'chess'",
+        ("bots", "--game", "checkers"): "error: unknown game 'checkers'",
     }
     for args, expected in cases.items():
         result = invoke(*args)

@@ -25,7 +25,7 @@ runner = CliRunner()
 
 
 def test_every_registered_game_played_on_maps_has_a_shipped_map():
-    assert set(MAPS_BY_GAME) == set(MAP_GAMES)
+    assert set(MAP_GAMES) <= set(MAPS_BY_GAME) <= set(REGISTRY.games)
 
 
 @pytest.mark.parametrize("game_name", [pytest.param(name, marks=pytest.mark.slow) if name == "pawnrace" else name

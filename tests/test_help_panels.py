@@ -17,7 +17,7 @@ PANELS = {
     "Results": ["runs", "show", "ratings", "compare", "report", "export", "replay"],
     "League": ["serve", "submit", "league"],
     "Research": ["playability", "train", "experiment", "solve"],
-    "Tools": ["games", "maps", "bots", "plugins", "import-aic", "check"],
+    "Tools": ["games", "maps", "bots", "plugins", "import-aic", "check", "openspiel"],
 }
 
 

@@ -116,7 +116,7 @@ def test_tryfirst_trylast_and_wrappers_order_the_calls(ordered_plugins):
     assert CALLS == ["wrapper before", "first", "plain", "broken", "last", "wrapper after"]
     assert registry.bot("duel").plugin == "arena_order_first"
     built_in = ["arena.play.executor_plugin", "arena.builtin.tron.plugin", "arena.builtin.catmouse.plugin",
-                "arena.builtin.pawnrace.plugin"]
+                "arena.builtin.pawnrace.plugin", "arena.builtin.chess.plugin", "arena.builtin.openspiel.plugin"]
     assert [p.name for p in registry.plugins][:len(built_in) + len(PLUGINS)] == [*built_in, *PLUGINS]
 
 

@@ -265,7 +265,8 @@ def test_a_plugin_game_gets_the_playability_verdict_from_its_own_study(entry_poi
     assert whole["north"] + whole["south"] + whole["draws_by_cap"] / 4 == pytest.approx(1.0)
     assert json.loads(CliRunner().invoke(app, command).stdout) == report  # seeded: the same games again
     table = CliRunner().invoke(app, ["playability", "slowtron", "-n", "2", "--block", "2", "-f", "csv"])
-    assert table.stdout.splitlines()[0].startswith("block,games,moves/player,sd,north,north 95%,south,south 95%,")
+    header = "block,games,moves/player,sd,>100 moves,north,north 95%,south,south 95%,draws,"
+    assert table.stdout.splitlines()[0].startswith(header)
     missing = CliRunner().invoke(app, ["playability", "slowtron", "--model", "m.json"])
     assert missing.exit_code == 2 and missing.stderr.endswith("\nerror: random play keeps no model\n")
 

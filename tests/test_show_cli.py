@@ -51,10 +51,10 @@ def test_show_takes_a_game_of_the_run_by_its_number_after_the_run():
 def test_every_command_s_game_option_names_a_game():
     options = options_named("--game")
     assert {path for path, param in options.items() if not param.hidden} == {"maps", "bots", "ratings", "check bot",
-                                                                                "league new"}
+                                                                                "league new", "play", "tournament"}
     assert options["show"].hidden  # kept only to say what to write instead
-    unknown = "unknown game 'chess'; known: catmouse, pawnrace, snafu, tron"
+    unknown = "unknown game 'checkers'; known: catmouse, chess, openspiel:* (108 games), pawnrace, snafu, tron"
     for command in (["maps"], ["bots"], ["check", "bot", "random"], ["league", "new", "somewhere", "--map", "x"]):
-        result = runner.invoke(app, [*command, "--game", "chess"])
+        result = runner.invoke(app, [*command, "--game", "checkers"])
         assert result.exit_code != 0 and unknown in result.output, command
-    assert runner.invoke(app, ["ratings", "--game", "chess", "-f", "json"]).stdout == "[]\n"  # a filter: none
+    assert runner.invoke(app, ["ratings", "--game", "checkers", "-f", "json"]).stdout == "[]\n"  # a filter: none

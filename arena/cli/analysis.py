@@ -137,7 +137,7 @@ def compare_command(
             show(escape(line(state)))
             printed.append(state.pairs)
 
-    given = len(maps or [])  # the maps given come first, then the openings
+    given = len(maps or []) if openings is not None else len(plan.game_maps)  # maps first, then the openings
     map_names = ", ".join(game_map.name for game_map in plan.game_maps[:given])
     if openings is not None:
         book_text = f"{len(plan.game_maps) - given} openings of {Path(openings).name}"

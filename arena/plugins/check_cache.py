@@ -14,20 +14,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from arena.core.paths import CACHE_VARIABLE, arena_cache_dir
 from arena.core.version import VERSION
 
-CACHE_VARIABLE = "ARENA_CACHE"
+__all__ = ["CACHE_VARIABLE", "arena_cache_dir"]
+
 FORMAT = "bot-modules-2"
 """Changes when the cached records change shape, so that old records are never misread."""
-
-
-def arena_cache_dir() -> Path:
-    """The arena's cache: ``$ARENA_CACHE``, else ``$XDG_CACHE_HOME/arena``, else ``~/.cache/arena``."""
-    base = os.environ.get(CACHE_VARIABLE)
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "arena"
 
 
 def module_key(content: bytes) -> str:

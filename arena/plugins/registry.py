@@ -8,7 +8,7 @@ import importlib
 import importlib.metadata
 import inspect
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,7 +168,7 @@ class Registry:
         if family is not None:
             raise UnknownGameError(f"game {name!r}: {family.description}")
         close = close_names(name, self.games)
-        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(sorted(self.games))}"
+        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(_game_names(self.games))}"
         raise UnknownGameError(f"unknown game {name!r}; {hint}")
 
     def bot(self, name: str) -> BotEntry:
@@ -495,3 +495,14 @@ def _source_file(obj: object) -> str | None:
         return inspect.getsourcefile(obj)  # type: ignore[arg-type]
     except (TypeError, OSError):
         return None
+
+
+def _game_names(games: Mapping[str, type[Game]]) -> list[str]:
+    """The games' names for a message: each game alone, a family's (``openspiel:...``) as one entry with its count."""
+    families: dict[str, int] = {}
+    for name in games:
+        if ":" in name and not name.endswith(":*"):
+            family = name.partition(":")[0]
+            families[family] = families.get(family, 0) + 1
+    alone = [name for name in games if name.partition(":")[0] not in families]
+    return sorted([*alone, *(f"{family}:* ({count} games)" for family, count in families.items())])

@@ -4,7 +4,7 @@ registry does not import pyspiel.
 Registering ``openspiel:NAME`` for every game needs each game's names, parameter defaults, player counts and a
 few flags of its ``pyspiel.GameType``; reading them means importing pyspiel and walking its 100-odd game types,
 which would cost every ``arena`` command and every worker process a tenth of a second. They are read once and
-kept in ``$ARENA_CACHE/openspiel-games.json`` (see :func:`arena.plugins.check_cache.arena_cache_dir`), keyed by
+kept in ``$ARENA_CACHE/openspiel-games.json`` (see :func:`arena.core.paths.arena_cache_dir`), keyed by
 the installed OpenSpiel (its version and its ``pyspiel`` library's path, size and time) and this module's
 :data:`FORMAT`. A file that is missing, unreadable, corrupt or made for another OpenSpiel is built again (pyspiel
 imported once) and replaced atomically; a cache that cannot be written leaves the facts read in memory.
@@ -24,8 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from arena.core.paths import arena_cache_dir
 from arena.games.openspiel.loading import pyspiel_module
-from arena.plugins.check_cache import arena_cache_dir
 
 FORMAT = "openspiel-games-1"
 """Changes when the cached facts change shape, so that an old file is never misread."""
