@@ -34,11 +34,15 @@ def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(handle, "w") as file:
-            json.dump(data, file, separators=(",", ":"))
-            file.write("\n")
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
+        try:
+            with os.fdopen(handle, "w") as file:
+                json.dump(data, file, separators=(",", ":"))
+                file.write("\n")
+            os.chmod(temporary, 0o666 & ~_umask())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
     except OSError as exc:
         raise ArenaError(f"{path}: cannot write ({exc.strerror or exc})") from None
 

@@ -8,7 +8,7 @@ import importlib
 import importlib.metadata
 import inspect
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from arena.plugins.bot_modules import (
     import_bot_module,
 )
 from arena.plugins.calling import HookCall, call_hook, calling_plugin, guard_plugin
+from arena.plugins.game_names import names_with_families
 from arena.plugins.hookspecs import hookimpl
 from arena.plugins.module_check import check_modules, import_time_limit
 from arena.plugins.module_probe import ProbeStarter
@@ -168,7 +169,7 @@ class Registry:
         if family is not None:
             raise UnknownGameError(f"game {name!r}: {family.description}")
         close = close_names(name, self.games)
-        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(_game_names(self.games))}"
+        hint = f"did you mean: {', '.join(close)}?" if close else f"known: {', '.join(names_with_families(self.games))}"
         raise UnknownGameError(f"unknown game {name!r}; {hint}")
 
     def bot(self, name: str) -> BotEntry:
@@ -496,13 +497,3 @@ def _source_file(obj: object) -> str | None:
     except (TypeError, OSError):
         return None
 
-
-def _game_names(games: Mapping[str, type[Game]]) -> list[str]:
-    """The games' names for a message: each game alone, a family's (``openspiel:...``) as one entry with its count."""
-    families: dict[str, int] = {}
-    for name in games:
-        if ":" in name and not name.endswith(":*"):
-            family = name.partition(":")[0]
-            families[family] = families.get(family, 0) + 1
-    alone = [name for name in games if name.partition(":")[0] not in families]
-    return sorted([*alone, *(f"{family}:* ({count} games)" for family, count in families.items())])

@@ -12,18 +12,20 @@ imported once) and replaced atomically; a cache that cannot be written leaves th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import importlib.util
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from arena.core.errors import ArenaError
+from arena.core.json_files import write_json_atomically
 from arena.core.paths import arena_cache_dir
 from arena.games.openspiel.loading import pyspiel_module
 
@@ -148,21 +150,10 @@ def read_cache(path: Path, key: dict[str, Any]) -> tuple[GameFacts, ...] | None:
 
 
 def write_cache(path: Path, key: dict[str, Any], games: tuple[GameFacts, ...]) -> None:
-    """Store the facts under ``key``: a temporary file renamed over the old one, so that a reader never sees half
-    a file. A cache that cannot be written is left as it is."""
-    record = {"key": key, "games": [asdict(game) for game in games]}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".openspiel-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(record, file)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except (OSError, TypeError, ValueError):
-        pass
+    """Store the facts under ``key`` (a reader never sees half a file); a cache that cannot be written is left as
+    it is."""
+    with contextlib.suppress(ArenaError):
+        write_json_atomically(path, {"key": key, "games": [asdict(game) for game in games]})
 
 
 @functools.cache
