@@ -91,3 +91,38 @@ def test_a_game_never_runs_in_a_zygote_of_another_thread_whose_end_kills_it(boxe
         thread.join()
         confined.close()
     assert zygote_sandboxes() == []
+
+
+NOTER = '''
+import sys
+from arena import Bot
+
+SEEN = "arena.games.tron.observation" in sys.modules
+
+
+class Noter(Bot):
+    name = "noter"
+    games = ("tron",)
+
+    def act(self, obs):
+        if not getattr(self, "told", False):
+            self.told = True
+            print("imported before the game" if SEEN else "imported by the game", file=sys.stderr)
+        return obs.legal_moves()[0]
+'''
+
+
+def test_a_zygote_imports_the_games_observation_module_after_its_first_game(tmp_path):
+    write_module(tmp_path, "noter.py", NOTER)
+    config = PluginConfig(bot_dirs=(str(tmp_path),), use_cwd_bots=False, use_env_path=False,
+                          confined=SandboxProbe(SandboxLimits()))
+    registry = load_registry(config)
+    confined = SandboxedBots(config, SandboxLimits(), registry)
+    try:
+        told = [run_match("tron", ["noter", "wallhugger"], game_map="empty_room", seed=3, time_limit=5,
+                          registry=registry, make_bot=confined).stderr[0].strip() for _ in range(3)]
+    finally:
+        confined.close()
+    # the first game's bot unpickles its first observation into a zygote that never saw one; the zygote is then
+    # asked to import its module, and every later game of it starts with the module there
+    assert told == ["imported by the game", "imported before the game", "imported before the game"]

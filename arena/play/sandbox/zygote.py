@@ -153,9 +153,12 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
     gc.freeze()  # what the zygote imported stays shared with its games' processes, never scanned nor copied
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 64, 3)
+            message, fds, _, _ = socket.recv_fds(sock, 512, 3)
         except OSError:
             os._exit(0)
+        if message.startswith(b"import ") and not fds:
+            _preload(message[7:].decode("ascii", "replace"))
+            continue
         if message != b"game" or len(fds) != 3:
             os._exit(0)
         # forked only now, never while a game of this zygote runs: a child is dumpable for a moment as it maps
@@ -168,6 +171,16 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
         spare.close()
         for fd in fds:
             os.close(fd)
+
+
+def _preload(module: str) -> None:
+    """Import one of the game's modules the worker named (the arena's or a game plugin's, never a bot's), so its
+    games' bots find it imported; one that fails to import is left for the bots to import as before."""
+    import importlib
+
+    with contextlib.suppress(Exception):
+        importlib.import_module(module)
+    gc.freeze()
 
 
 def _spare(sock: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> socket.socket:

@@ -63,6 +63,8 @@ class Zygote:
     def __init__(self, confinement: Confinement, args: dict[str, Any], slot: int):
         self.slot = slot
         self.busy = False
+        self.imported: set[str] = set()
+        """The modules this zygote was asked to import (see :meth:`preload`)."""
         self.thread = threading.current_thread()
         """The thread that started it: it dies when that thread ends (``--die-with-parent``)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -112,6 +114,15 @@ class Zygote:
             raise ZygoteUnavailable(message.decode("utf-8", "replace") or "its zygote did not fork the game")
         self.busy = True
         return ZygoteGame(self, fds[0])
+
+    def preload(self, module: str) -> None:
+        """Have the zygote import ``module`` (one of the game's, which its games' bots would each import again,
+        such as the module of the game's observations) for its next games; asked once."""
+        if module in self.imported or not all(part.isidentifier() for part in module.split(".")):
+            return
+        self.imported.add(module)
+        with contextlib.suppress(OSError):
+            self.sock.send(b"import " + module.encode())
 
     def stop(self) -> None:
         """Stop the zygote and everything in its sandbox."""
