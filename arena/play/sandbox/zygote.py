@@ -9,12 +9,14 @@ isolates itself before any bot code runs:
 * a fresh size-capped tmpfs as its scratch folder (and as ``/dev/shm``), so nothing written in one game is
   seen in the next; the rest of the file system stays read-only as bubblewrap left it;
 * every capability dropped (bounding set and sets), ``no_new_privs`` kept from the sandbox's start;
-* the game's first process is pid 1 of its own PID namespace (a trusted init that reaps, reports the bot's
-  exit and exits with it, taking every process the bot started with it), and the bot runs as its child, with
-  a fresh random state.
+* the bot's process is pid 1 of a PID namespace of its own: when it exits, the kernel kills every process it
+  started and waits for them to be gone, so nothing it did outlives its game. The child that isolated
+  itself (the game's keeper, trusted, outside that PID namespace) hands the worker a pidfd of the bot, waits
+  for it and reports its exit status.
 
-The zygote is not dumpable, so a bot (the same uid) can neither trace it nor read its memory or descriptors
-through ``/proc``; the game's PID namespace leaves it no pid to signal.
+The bot starts with a fresh random state and the game's pipes as its standard streams, and nothing else of
+the zygote's. The zygote and the keeper are not dumpable, so a bot (the same uid) can neither trace them nor
+read their memory or descriptors through ``/proc``; its PID namespace leaves it no pid of theirs to signal.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import gc
 import io
 import json
 import os
-import signal
 import socket
 import sys
 from typing import Any, NoReturn
@@ -59,8 +60,8 @@ def _write(path: str, text: str) -> None:
 
 
 def isolate(scratch: int) -> None:
-    """Move this process into new namespaces, give it a fresh scratch folder and drop every capability (its
-    children are the game's: the first one forked is pid 1 of the new PID namespace)."""
+    """Move this process into new namespaces and give it a fresh scratch folder (its children are the game's:
+    the first one forked is pid 1 of the new PID namespace)."""
     uid, gid = os.getuid(), os.getgid()
     _check(_libc.unshare(GAME_NAMESPACES), "unshare")
     # its own /proc files are root's while it is not dumpable: dumpable just long enough to map itself (no
@@ -93,14 +94,6 @@ def isolate(scratch: int) -> None:
         _check(_libc.mount(None, top.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
                f"making {top} read-only")
     os.chdir(cwd)  # in the new tree: nothing of the zygote's scratch folder stays reachable
-
-
-def enter_game() -> None:
-    """As the game's pid 1, before anything of the game is known: drop every capability.
-
-    Its ``/proc`` stays the zygote's: a new one is refused under bubblewrap's read-only covers of ``/proc/sys``.
-    """
-    drop_capabilities()
 
 
 def _kept_under_scratch(cwd: str) -> list[str]:
@@ -161,14 +154,13 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
             continue
         if message != b"game" or len(fds) != 3:
             os._exit(0)
-        # forked only now, never while a game of this zygote runs: a child is dumpable for a moment as it maps
-        # its user namespace, and a game's bot, with the same uid, could reach it through /proc then
-        spare = _spare(sock, args, scratch, runner.main)
-        try:
-            socket.send_fds(spare, [b"game"], fds)
-        except OSError:  # it is gone: the worker replaces this zygote
-            sock.send(b"failed to prepare the game's child")
-        spare.close()
+        # forked only now, never while a game of this zygote runs: the keeper is dumpable for a moment as it
+        # maps its user namespace, and a game's bot, with the same uid, could reach it through /proc then
+        _reap()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if os.fork() == 0:
+            _keep(sock, fds, args, scratch, runner.main)
         for fd in fds:
             os.close(fd)
 
@@ -183,33 +175,25 @@ def _preload(module: str) -> None:
     gc.freeze()
 
 
-def _spare(sock: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> socket.socket:
-    """Fork a game's first child, which isolates itself and forks the game's init, which waits for the game's
-    pipes; the zygote's end of the socket they go through."""
+def _reap() -> None:
+    """Collect the keepers of earlier games."""
     with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0]:  # the first children of earlier games
+        while os.waitpid(-1, os.WNOHANG)[0]:
             pass
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if os.fork() == 0:
-        ours.close()
-        _first(sock, theirs, args, scratch, play)
-    theirs.close()
-    return ours
 
 
 def _trial(scratch: int) -> str | None:
-    """Why a game's init cannot isolate itself here (nested namespaces refused), or None when it can."""
+    """Why a game's keeper cannot isolate itself here (nested namespaces refused), or None when it can."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
         try:
             isolate(scratch)
+            drop_capabilities()
             if os.fork() == 0:
                 try:
-                    enter_game()
+                    os.setsid()
                 except BaseException as exc:
                     os.write(write, str(exc).encode()[:400] or b"failed")
                 os._exit(0)
@@ -224,71 +208,30 @@ def _trial(scratch: int) -> str | None:
     return text.decode("utf-8", "replace") if text else None
 
 
-def _first(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
-    """The game's first child: isolates itself, forks the game's init (pid 1 of its own PID namespace), exits."""
+def _keep(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
+    """The game's keeper: isolates itself, drops every capability, forks the bot (pid 1 of its own PID
+    namespace), hands the worker a pidfd of it, waits for it and reports its exit status."""
     try:
         isolate(scratch)
-        if os.fork() == 0:
-            _init(sock, handoff, args, play)
+        drop_capabilities()
+        bot = os.fork()
+        if bot == 0:
+            os.setsid()
+            sock.close()
+            _bot(fds, args, play)
+        pidfd = os.pidfd_open(bot)
     except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
-        _refuse(sock, handoff, exc)
-    os._exit(0)
-
-
-def _refuse(sock: socket.socket, handoff: socket.socket, exc: BaseException) -> NoReturn:
-    """Answer the game's request, when it comes, with why its init could not be prepared."""
-    with contextlib.suppress(OSError):
-        socket.recv_fds(handoff, 64, 3)
-        sock.send(b"failed " + str(exc).encode()[:400])
-    os._exit(1)
-
-
-def _init(sock: socket.socket, handoff: socket.socket, args: dict[str, Any], play: Any) -> NoReturn:
-    """The game's pid 1: with no capabilities, it waits for the game's pipes, hands
-    the worker a pidfd of itself, runs the bot as its child, reaps, reports and exits with the bot's status
-    (its PID namespace, with whatever the bot left running, dies with it)."""
-    try:
-        os.setsid()
-        enter_game()
-    except BaseException as exc:
-        _refuse(sock, handoff, exc)
-    try:
-        message, fds, _, _ = socket.recv_fds(handoff, 64, 3)
-    except OSError:
-        os._exit(0)
-    if message != b"game" or len(fds) != 3:
-        os._exit(0)  # the zygote is gone
-    handoff.close()
-    pidfd = os.pidfd_open(os.getpid())
-    socket.send_fds(sock, [b"started"], [pidfd])
-    os.close(pidfd)
-    bot = os.fork()
-    if bot == 0:
-        sock.close()
-        _bot(fds, args, play)
+        with contextlib.suppress(OSError):
+            sock.send(b"failed " + str(exc).encode()[:400])
+        os._exit(1)
     for fd in fds:
         os.close(fd)
-    status = 0
-    while True:
-        try:
-            pid, waited = os.wait()
-        except ChildProcessError:
-            break
-        if pid == bot:
-            status = waited
-            break
-    while True:
-        # whatever the bot left running stops, and is gone, before the game is said to be over (its processes
-        # count against the zygote's RLIMIT_NPROC until reaped); again each time, for one forked meanwhile
-        with contextlib.suppress(OSError):
-            os.kill(-1, signal.SIGKILL)
-        try:
-            os.wait()
-        except ChildProcessError:
-            break
+    socket.send_fds(sock, [b"started"], [pidfd])
+    os.close(pidfd)
+    # the bot's exit, as its PID namespace's init, comes only once every process it started is gone
+    _, status = os.waitpid(bot, 0)
     sock.send(b"ended %d" % status)
-    code = os.waitstatus_to_exitcode(status)
-    os._exit(code if code >= 0 else 128 - code)
+    os._exit(0)
 
 
 def _bot(fds: list[int], args: dict[str, Any], play: Any) -> NoReturn:

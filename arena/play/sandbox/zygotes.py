@@ -41,7 +41,7 @@ HELLO_WAIT = 30.0
 START_WAIT = 10.0
 """At most how long a zygote may take to fork a game's child."""
 END_WAIT = 5.0
-"""At most how long a killed game's init may take to be gone."""
+"""At most how long a killed game's keeper may take to report the bot gone."""
 
 log = logging.getLogger(__name__)
 _BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
@@ -131,8 +131,9 @@ class Zygote:
 
 
 class ZygoteGame:
-    """A game's init in its zygote, as much of :class:`subprocess.Popen` as :class:`ProgramProcess` uses: its
-    pid (the game's pid 1, as this process sees it), its pipes, ``poll`` and ``wait``; killed through a pidfd."""
+    """A game's bot in its zygote, as much of :class:`subprocess.Popen` as :class:`ProgramProcess` uses: its pid
+    (pid 1 of the game's PID namespace, as this process sees it), its pipes, ``poll`` and ``wait`` (its keeper
+    reports its exit); killed through a pidfd."""
 
     def __init__(self, zygote: Zygote, pidfd: int):
         self.zygote, self.pidfd = zygote, pidfd
@@ -144,7 +145,7 @@ class ZygoteGame:
         self.stderr: Any = None
 
     def send_signal(self, number: int) -> None:
-        """Signal the game's init (SIGKILL takes its whole PID namespace)."""
+        """Signal the bot (SIGKILL takes its whole PID namespace)."""
         if self.returncode is None:
             with contextlib.suppress(ProcessLookupError, OSError):
                 signal.pidfd_send_signal(self.pidfd, number)
@@ -154,16 +155,16 @@ class ZygoteGame:
         self.send_signal(signal.SIGKILL)
 
     def poll(self) -> int | None:
-        """The bot's exit code once the game's init is gone, else None."""
+        """The bot's exit code once its keeper reported it, else None."""
         return self.wait(0.0, raising=False)
 
     def waitables(self) -> list[int]:
-        """What :func:`select.select` finds readable when the game may have ended (its report, its init gone)."""
-        return [] if self.returncode is not None else [self.zygote.sock.fileno(), self.pidfd]
+        """What :func:`select.select` finds readable when the game may have ended (its keeper's report)."""
+        return [] if self.returncode is not None else [self.zygote.sock.fileno()]
 
     def wait(self, timeout: float | None = None, raising: bool = True) -> int | None:
-        """Wait for the game's end: its init's report that the bot exited (everything else it left running
-        killed first), or the init gone (killed); the bot's exit code (``-signal`` when killed)."""
+        """Wait for the game's end: its keeper's report that the bot exited, which comes only once every process
+        the bot started is gone; the bot's exit code (``-signal`` when killed)."""
         if self.returncode is not None:
             return self.returncode
         readable, _, _ = select.select(self.waitables(), [], [], timeout)
@@ -174,22 +175,12 @@ class ZygoteGame:
         message, fds = self.zygote._receive(0.0)
         for fd in fds:
             os.close(fd)
-        if not message and self.pidfd not in readable:  # the zygote is gone: its games' inits go with it
-            readable, _, _ = select.select([self.pidfd], [], [], END_WAIT if timeout is None else timeout)
-            if not readable:
-                if raising:
-                    raise subprocess.TimeoutExpired(self.args, timeout or 0.0)
-                return None
         status = None
         if message.startswith(b"ended "):
             with contextlib.suppress(ValueError):
                 status = os.waitstatus_to_exitcode(int(message[6:]))
-        elif message:
-            self.zygote.stop()  # it said something it should not have: it is not reused
-        if status is None:
-            # killed: whatever it sent before it died is read now, so the zygote's next game hears only its own
-            while self.zygote.alive() and self.zygote._receive(0.0)[0]:
-                pass
+        if status is None:  # its zygote is gone (and the game with its sandbox), or said what it should not
+            self.zygote.stop()
         self.returncode = -signal.SIGKILL if status is None else status
         os.close(self.pidfd)
         self.zygote.busy = False
@@ -343,11 +334,11 @@ class ZygoteProcess(ProgramProcess):
 
     @property
     def game(self) -> ZygoteGame:
-        """The game's init in its zygote (what :class:`ProgramProcess` holds as its process)."""
+        """The game's bot in its zygote (what :class:`ProgramProcess` holds as its process)."""
         return cast("ZygoteGame", self.process)
 
     def close(self, wait: float = EXIT_WAIT) -> str:
-        """Close the bot's stdin and give it ``wait`` seconds to end (woken by its init's report), then kill it."""
+        """Close the bot's stdin and give it ``wait`` seconds to end (woken by its keeper's report), then kill it."""
         if not self.killed:
             with contextlib.suppress(OSError):
                 self.game.stdin.close()
@@ -360,14 +351,14 @@ class ZygoteProcess(ProgramProcess):
         return super().close(0.0)
 
     def kill(self) -> None:
-        """Kill the game's init through its pidfd (its PID namespace goes with it) unless it ended, wait for
-        it, and close the pipes (no process group to kill: the game has none of its own outside)."""
+        """Kill the bot through its pidfd (its PID namespace goes with it) unless it ended, wait for its keeper's
+        report, and close the pipes (no process group to kill: the game has none of its own outside)."""
         if self.killed:
             return
         self.killed = True
         self.game.kill()
         if self.game.wait(END_WAIT, raising=False) is None:
-            self.game.zygote.stop()  # its init would not die: nothing of this zygote is trusted again
+            self.game.zygote.stop()  # no report of its end: nothing of this zygote is trusted again
         self._drain_stderr()
         for stream in (self.game.stdin, self.game.stdout, self.game.stderr):
             with contextlib.suppress(OSError):
