@@ -169,3 +169,25 @@ def test_a_league_made_before_the_waiting_and_played_tables_gets_them_filled_whe
     assert after == before
     assert before[0] == list(range(18, 34))
     assert before[3] == {("alice", "wallhugger", 1): {"timeout": 1}, ("bob", "random", 1): {"timeout": 1}}
+
+
+def test_opening_a_league_to_read_writes_nothing_and_checks_the_whole_file_only_before_a_write(tmp_path_factory,
+                                                                                               monkeypatch):
+    folder = copy_of(built_leagues(tmp_path_factory).played, tmp_path_factory.mktemp("opened") / "league")
+    statements: list[str] = []
+    connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.set_trace_callback(statements.append)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    with League.open(folder) as league:  # as each of the web server's threads opens it
+        read_every_page(league)
+        read = list(statements)
+        ladder_turn(league)  # the ladder's first write
+    whole_file = [sql for sql in statements if re.fullmatch(r"PRAGMA quick_check", sql.strip())]
+    # the whole file's check (seconds at a million games) runs once, before the first write, never for a reader
+    assert [sql for sql in read if sql.startswith("BEGIN") or sql in whole_file] == []
+    assert len(whole_file) == 1 and statements.index(whole_file[0]) < statements.index("BEGIN IMMEDIATE")

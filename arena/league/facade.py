@@ -151,8 +151,9 @@ class League:
         if not league_schema.has_tables(store.conn):
             store.close()
             raise ArenaError(f"{folder / DATABASE_FILE}: holds no league")
-        with store.transaction():
-            league_schema.upgrade(store.conn)  # the tables a newer arena added, for a league made before it
+        if league_schema.needs_upgrade(store.conn):
+            with store.transaction():
+                league_schema.upgrade(store.conn)  # the tables a newer arena added, for a league made before it
         game, maps = load_maps([str(folder / MAPS_FOLDER / name) for name in settings.maps], registry(),
                                settings.game)
         return cls(folder, settings, store, game, maps)

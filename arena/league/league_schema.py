@@ -36,6 +36,7 @@ games, when it is opened (:func:`upgrade`).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from arena.storage.store import Store
@@ -180,6 +181,18 @@ def schema_version(conn: sqlite3.Connection) -> int:
     """The version of the league's tables in this database (1: made before the tables kept it)."""
     row = conn.execute("SELECT value FROM league_meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else 1
+
+
+_NAMED = re.compile(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)")
+
+
+def needs_upgrade(conn: sqlite3.Connection) -> bool:
+    """Whether :func:`upgrade` has anything to do: an older version, or a table or index of this version missing.
+
+    Read only, so opening a league to read it (each of the web server's threads does) never writes, nor pays
+    for the whole-file check that comes before a connection's first write."""
+    present = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'league%'")}
+    return schema_version(conn) < LEAGUE_SCHEMA_VERSION or not set(_NAMED.findall(_TABLES)) <= present
 
 
 def upgrade(conn: sqlite3.Connection) -> None:

@@ -204,6 +204,14 @@ class StoreConnection:
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
 
+    def _current(self) -> bool:
+        """Whether the database is an arena database of this arena's schema, read without a lock."""
+        try:
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.OperationalError:  # no meta table: empty, or not an arena database
+            return False
+        return row is not None and row[0] == str(migrations.SCHEMA_VERSION)
+
     def _open_read_only(self) -> None:
         if self._checked:  # no database yet: an empty one in memory reads the same, and nothing is created
             self.conn = sqlite3.connect(":memory:", isolation_level=None)
@@ -219,6 +227,8 @@ class StoreConnection:
         self.conn.execute("PRAGMA query_only = ON")
 
     def _migrate(self) -> None:
+        if self._current():  # nothing to do: no write lock taken (a reader opening beside a busy writer waits not)
+            return
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             has_meta = self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
