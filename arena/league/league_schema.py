@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from arena.storage.connection import register_growing_tables
 from arena.storage.store import Store
 
 LEAGUE_SCHEMA_VERSION = 3
@@ -182,6 +183,8 @@ def schema_version(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT value FROM league_meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else 1
 
+
+register_growing_tables("league_queue", "league_queue_players", "league_played", "league_history")
 
 _NAMED = re.compile(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)")
 

@@ -41,8 +41,14 @@ def default_db_path() -> Path:
 
 
 
-_GROWING_TABLES = frozenset({"games", "rating_snapshots", "summary_history"})
+_GROWING_TABLES = {"games", "rating_snapshots", "summary_history"}
 """Tables that grow with every stored game: checked before this process first writes, not when it opens."""
+
+
+def register_growing_tables(*names: str) -> None:
+    """Add tables of a package built on the store (the league's queue and histories) to those that grow with
+    every stored game, so opening a database does not check them (at a million games, seconds an opening)."""
+    _GROWING_TABLES.update(names)
 
 
 def _integrity_problem(conn: sqlite3.Connection, tables: Iterable[str] | None = None) -> str | None:
