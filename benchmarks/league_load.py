@@ -217,7 +217,7 @@ def main() -> None:
                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
             line = server.stderr.readline() if server.stderr else ""
-            found = re.search(r"at http://(127\.0\.0\.1):(\d+)", line)
+            found = re.match(r"serving .* at http://(127\.0\.0\.1):(\d+)", line)
             if found is None:
                 raise SystemExit(f"the server did not start: {line}")
             host, port = found.group(1), int(found.group(2))
