@@ -50,13 +50,6 @@ def pytest_configure(config):
             config.stash[_warm_up] = warm_kernels.start()
 
 
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: one worker more than the CPUs this process may use. About a third of the tests' time is spent
-    waiting on the programs they start (commands, servers, browsers, Ray nodes, sandboxes), and the extra worker
-    runs tests meanwhile: 4 min 30 s instead of 5 min 2 s for the whole run on a quiet 2-core machine."""
-    return len(os.sched_getaffinity(0)) + 1
-
-
 def pytest_unconfigure(config):
     """Give the user's environment back and remove the temporary directory."""
     if _warm_up in config.stash:
