@@ -28,6 +28,7 @@ import gc
 import io
 import json
 import os
+import signal
 import socket
 import sys
 from typing import Any, NoReturn
@@ -211,6 +212,7 @@ def _trial(scratch: int) -> str | None:
 def _keep(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
     """The game's keeper: isolates itself, drops every capability, forks the bot (pid 1 of its own PID
     namespace), hands the worker a pidfd of it, waits for it and reports its exit status."""
+    bot = 0
     try:
         isolate(scratch)
         drop_capabilities()
@@ -221,6 +223,9 @@ def _keep(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: in
             _bot(fds, args, play)
         pidfd = os.pidfd_open(bot)
     except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
+        if bot > 0:  # forked, but the worker could not be handed it: it plays no game
+            os.kill(bot, signal.SIGKILL)
+            os.waitpid(bot, 0)
         with contextlib.suppress(OSError):
             sock.send(b"failed " + str(exc).encode()[:400])
         os._exit(1)
