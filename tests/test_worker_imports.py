@@ -44,10 +44,13 @@ def run(command, cwd):
 
 @pytest.mark.slow
 def test_spawned_processes_ignore_an_org_py_beside_the_command(tmp_path):
-    # Started as the `arena` script is: sys.path[0] is the script's folder, so only what the workers do counts.
+    # Started as the `arena` script is (guarded as the installed script is, so a spawned process that runs it
+    # again as __mp_main__ does not start the command again): sys.path[0] is the script's folder, so only what
+    # the workers do counts.
     launcher = tmp_path / "bin" / "arena_script.py"
     launcher.parent.mkdir()
-    launcher.write_text("import sys\nfrom arena.__main__ import main\nsys.exit(main())\n")
+    launcher.write_text("import sys\nfrom arena.__main__ import main\n"
+                        "if __name__ == '__main__':\n    sys.exit(main())\n")
     here = shadowed_folder(tmp_path, "org")
     done = run([sys.executable, str(launcher), "tournament", "empty_room", "-b", "random,wallhugger", "-n", "2",
                 "-w", "2", "--isolate", "--db", str(tmp_path / "arena.db"), "-f", "json"], here)

@@ -1,4 +1,4 @@
-"""Takes a second to start, then plays: the first legal move onto a free cell."""
+"""Takes 0.7 s to start, then plays: the first legal move onto a free cell."""
 import json
 import sys
 import time
@@ -7,7 +7,7 @@ DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "start":
-        time.sleep(1.0)
+        time.sleep(0.7)  # past every budget the tests expect it to miss (0.3, 0.4 and 0.5 s)
         answer = {"type": "ready"}
     elif message["type"] == "turn":
         obs = message["observation"]
