@@ -193,7 +193,7 @@ def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path
     # every default bot, search bots too: a long time limit keeps their node budgets, not the guard, in charge
     ladder = ["ladder", "small_room", "--rounds", "2", "--seed", "3", "--time-limit", "5", "-f", "json"]
     on_ray = arena_here(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
-    assert on_ray == arena_here(*ladder, "--db", "here.db")
+    assert on_ray == arena_here(*ladder, "--db", "here.db", "-w", "1")  # one worker here: no pool to start
     assert [len(json.loads(on_ray)), stored_count("ray.db")] == [7, 12]  # 7 bots, 3 pairings twice (2 games each)
     sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "3", "--seed", "4"]
     on_ray = arena_here(*sprt, "--executor", "ray", "--address", cluster)
@@ -244,7 +244,7 @@ def test_an_experiments_repetitions_come_out_the_same_on_ray(cluster, tmp_path):
         return json.loads(done), lines[0], sorted(lines[1:])
 
     on_ray = experiment("ray", "--executor", "ray", "--address", cluster)
-    assert on_ray == experiment("local", "--workers", "2")
+    assert on_ray == experiment("local")  # one repetition at a time here, two at once on the cluster
     assert len(on_ray[2]) == 6 and len(on_ray[0]) == 2
 
 
