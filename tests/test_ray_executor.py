@@ -8,10 +8,9 @@ The cluster and everything that joins it run with HOME at a temp dir that holds 
 stopped by what identifies it alone (see tests/ray_cluster.py).
 
 One cluster, a head of two CPUs, serves the module's tests (each process running them starts its own); commands
-whose environment is the module's run in this process against it, and the games they are compared with too. What
-needs a node of its own starts one: a cluster of one node without bubblewrap; and a node without it joins the
-module's cluster for its last two tests, a sandboxed command it refuses and a tournament during which it dies
-(last, as the cluster counts a dead node's CPUs for a while)."""
+whose environment is the module's run in this process against it, and the games they are compared with too. A
+node without bubblewrap joins the module's cluster for its last two tests, a sandboxed command it refuses and a
+tournament during which it dies (last, as the cluster counts a dead node's CPUs for a while)."""
 
 import json
 import os
@@ -194,7 +193,7 @@ def test_a_ladder_round_and_an_sprt_match_play_the_same_on_ray(cluster, tmp_path
     # every default bot, search bots too: a long time limit keeps their node budgets, not the guard, in charge
     ladder = ["ladder", "small_room", "--rounds", "2", "--seed", "3", "--time-limit", "5", "-f", "json"]
     on_ray = arena_here(*ladder, "--db", "ray.db", "--executor", "ray", "--address", cluster)
-    assert on_ray == arena_here(*ladder, "--db", "here.db")
+    assert on_ray == arena_here(*ladder, "--db", "here.db", "-w", "1")  # one worker here: no pool to start
     assert [len(json.loads(on_ray)), stored_count("ray.db")] == [7, 12]  # 7 bots, 3 pairings twice (2 games each)
     sprt = ["compare", "floodfill", "random", "--sprt", "0,200", "--max-pairs", "3", "--seed", "4"]
     on_ray = arena_here(*sprt, "--executor", "ray", "--address", cluster)
@@ -245,7 +244,7 @@ def test_an_experiments_repetitions_come_out_the_same_on_ray(cluster, tmp_path):
         return json.loads(done), lines[0], sorted(lines[1:])
 
     on_ray = experiment("ray", "--executor", "ray", "--address", cluster)
-    assert on_ray == experiment("local", "--workers", "2")
+    assert on_ray == experiment("local")  # one repetition at a time here, two at once on the cluster
     assert len(on_ray[2]) == 6 and len(on_ray[0]) == 2
 
 
@@ -304,12 +303,11 @@ def refused_for_bubblewrap(tmp_path, db, cluster):
 
 
 @pytest.mark.needs("bwrap")  # this machine has it: the refusal comes from the node
-def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(ray_head, bare_path, bare_node, tmp_path):
-    """A cluster of one node, without bubblewrap, then the module's cluster, whose head has it and a node
-    without it has joined: both times the command stops in one line naming the node and the package."""
+def test_a_node_without_bubblewrap_refuses_sandboxed_games_in_one_line(ray_head, bare_node, tmp_path):
+    """The module's cluster, whose head has bubblewrap and a node without it has joined: the command stops in
+    one line naming the node and the package, though the head's two actors could play (a cluster whose every
+    node lacks it refuses by the same check, on each of them)."""
     drop_in_bot(tmp_path)
-    with ray_cluster(num_cpus=1, env={"PATH": bare_path}) as bare:
-        refused_for_bubblewrap(tmp_path, tmp_path / "bare.db", bare)
     refused_for_bubblewrap(tmp_path, tmp_path / "mixed.db", ray_head)  # three actors: one on the bare node
 
 
@@ -340,11 +338,13 @@ def test_the_same_seed_gives_the_same_games_on_ray_as_locally_though_a_node_dies
                     pass
     assert running.poll() is None  # still playing
     assert stop_processes_under(node, at_once=True) == 1  # its raylet, with what it started
+    # the same tournament here, on one worker (a CPU for it; the head's two play on), while the cluster finds the
+    # node gone and plays its games again
+    local = json.loads(arena_here(*TOURNAMENT, "--bots-dir", str(tmp_path / "bots"), "-n", "4", "--db",
+                                  str(tmp_path / "local.db"), "-w", "1"))
     stdout, stderr = running.communicate(timeout=300)
     assert running.returncode == 0, stderr
     stored = stored_games(db)
     assert [row[0] for row in stored] == list(range(40))  # every game, once
-    local = json.loads(arena_here(*TOURNAMENT, "--bots-dir", str(tmp_path / "bots"), "-n", "4", "--db",
-                                  str(tmp_path / "local.db"), "-w", "2"))
     assert stored == stored_games(tmp_path / "local.db")  # first: a game that differs says how
     assert json.loads(stdout) == local
