@@ -136,9 +136,7 @@ class SandboxedPython(SandboxedProgram):
         """The move; on the first, the zygote is asked to import the observation's module for its next games
         (unpickling the observation imports it in each game's bot otherwise: milliseconds of every game)."""
         if self.moves == 0 and isinstance(self.process, zygotes.ZygoteProcess):
-            module = type(obs).__module__
-            if module in sys.modules and module != "__main__" and not module.startswith("arena_bots_"):
-                self.process.game.zygote.preload(module)
+            self.process.game.zygote.preload(type(obs).__module__)
         return super().act(obs)
 
 

@@ -117,8 +117,10 @@ class Zygote:
 
     def preload(self, module: str) -> None:
         """Have the zygote import ``module`` (one of the game's, which its games' bots would each import again,
-        such as the module of the game's observations) for its next games; asked once."""
-        if module in self.imported or not all(part.isidentifier() for part in module.split(".")):
+        such as the module of the game's observations) for its next games; asked once. Only a module this process
+        imported itself, never a bot's (``arena_bots_*``) nor a script's ``__main__``: the zygote runs no bot code."""
+        if (module in self.imported or module not in sys.modules or module == "__main__"
+                or module.startswith("arena_bots_") or not all(part.isidentifier() for part in module.split("."))):
             return
         self.imported.add(module)
         with contextlib.suppress(OSError):
