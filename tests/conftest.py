@@ -20,6 +20,8 @@ from tests.needs import (
 )
 from tests.strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
+pytest_plugins = ["tests.time_limit"]
+
 _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
 _warm_up = pytest.StashKey[subprocess.Popen[bytes]]()
 
