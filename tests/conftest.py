@@ -20,6 +20,8 @@ from tests.needs import (
 )
 from tests.strict_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401
 
+pytest_plugins = ["tests.time_limit"]
+
 _home = pytest.StashKey[tuple[pytest.MonkeyPatch, Path]]()
 _warm_up = pytest.StashKey[subprocess.Popen[bytes]]()
 
@@ -138,10 +140,12 @@ def _launch_browser(playwright):
               "--disable-component-update", "--disable-sync"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _browser():
-    """One headless Chromium (Debian's, through Playwright) per test process, started when a test first needs it:
-    starting it costs seconds, a fresh context per test costs milliseconds."""
+    """One headless Chromium (Debian's, through Playwright) per test module, started when a test first needs it:
+    starting it costs a second or two, a fresh context per test milliseconds. Not one per test process: while
+    Playwright runs, its driver's threads would make every tournament the process's later tests play spawn its
+    workers rather than fork them (:func:`arena.play.executors.start_method`)."""
     need_chromium()  # skips, saying how to install it, when there is none
     from playwright.sync_api import sync_playwright
 

@@ -135,6 +135,15 @@ def test_a_built_in_command_runs_without_the_others_or_any_plugin_command(tmp_pa
     assert "arena.builtin.tron.commands" not in loaded  # the plugin commands were not asked for
 
 
+def test_a_tournament_of_another_game_registers_chess_without_importing_python_chess(tmp_path):
+    db = tmp_path / "t.db"
+    code, _, err, loaded = run_script(tmp_path, "tournament", "empty_room", "-b", "random,wallhugger", "--games",
+                                      "2", "--db", str(db))
+    assert code == 0, err
+    assert "arena.games.chess.game" in loaded  # the game is registered, as every command's registry has it
+    assert sorted(name for name in loaded if name.partition(".")[0] == "chess") == []
+
+
 def test_anything_but_a_built_in_command_loads_the_whole_command_line(tmp_path):
     code, out, err, loaded = run_script(tmp_path, "--version")
     assert (code, err) == (0, "") and out.startswith("arena ")

@@ -210,9 +210,12 @@ def listener():
             conn.sendall(SECRET.encode())
             conn.close()
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     yield server.getsockname()[1], connections
+    server.shutdown(socket.SHUT_RDWR)  # wakes the accept() (closing alone does not): the thread ends with the test
     server.close()
+    thread.join()
 
 
 def make_field(tmp_path: Path, port: int) -> tuple[Path, Path, Path]:

@@ -84,9 +84,12 @@ def listener():
                 except OSError:
                     received.append(b"")
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     yield server.getsockname()[1], received
+    server.shutdown(socket.SHUT_RDWR)  # wakes the accept() (closing alone does not): the thread ends with the test
     server.close()
+    thread.join()
 
 
 def attacker(folder: Path, port: int) -> Path:

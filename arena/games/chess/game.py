@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import chess
 import numpy as np
 
 from arena.core.errors import ArenaError
@@ -26,14 +25,13 @@ from arena.core.maps import GameMap, parse_map
 from arena.core.view import BoardView
 from arena.games.chess.adjudication import Adjudication, Score, split_action
 from arena.games.chess.observation import COLORS, ChessObservation
-from arena.games.chess.openings import FORMATS, read_openings
-from arena.games.chess.position import position_of
-from arena.games.chess.view import board_view
+from arena.games.chess.position import OPENINGS_FORMATS, position_of
 
 NUMBER_LIMIT = 1_000_000
 _ANY = "; any whole number from 0"
 
-_RULE_ENDS = ((chess.Board.is_stalemate, "stalemate"), (chess.Board.is_insufficient_material, "insufficient material"))
+_RULE_ENDS = (("is_stalemate", "stalemate"), ("is_insufficient_material", "insufficient material"))
+"""The draws the rules declare as soon as they arise, by the python-chess board's test of each."""
 
 
 class ChessGame(Game):
@@ -53,7 +51,7 @@ class ChessGame(Game):
         "resign_score": Option("600", ("600",), "resign adjudication's bound, in centipawns" + _ANY),
     }
     default_maps = ("chess_start",)
-    openings_formats = FORMATS
+    openings_formats = OPENINGS_FORMATS
 
     @classmethod
     def check_map(cls, game_map: GameMap) -> None:
@@ -68,6 +66,8 @@ class ChessGame(Game):
     @classmethod
     def read_openings(cls, path: Path, plies: int | None) -> list[GameMap]:
         """The openings of an EPD or PGN file (:mod:`~arena.games.chess.openings`), each a start position."""
+        from arena.games.chess.openings import read_openings
+
         return read_openings(path, plies)
 
     @classmethod
@@ -106,7 +106,7 @@ class ChessGame(Game):
 
     def to_act(self) -> Sequence[int]:
         """The side to move (white is seat 0), nobody once the game is over."""
-        return () if self._result else (0 if self.board.turn == chess.WHITE else 1,)
+        return () if self._result else (0 if self.board.turn else 1,)  # python-chess: white's turn is True
 
     def legal_actions(self, seat: int) -> Sequence[str]:
         """The legal moves in UCI notation, sorted, for the side to move."""
@@ -131,7 +131,7 @@ class ChessGame(Game):
     def _judge(self, adjudicated: str | None) -> None:
         board = self.board
         if not self.san and self.book:  # the book moves' SAN, once
-            replay = chess.Board(self.start_fen)
+            replay = type(board)(self.start_fen)
             for move in board.move_stack:
                 self.san.append(replay.san(move))
                 replay.push(move)
@@ -141,7 +141,7 @@ class ChessGame(Game):
             result = self._win(winner, "checkmate")
         else:
             for test, reason in _RULE_ENDS:
-                if test(board):
+                if getattr(board, test)():
                     result = Result((1, 1), reason)
                     break
             else:
@@ -189,6 +189,8 @@ class ChessGame(Game):
     def view(self) -> BoardView:
         """The board for the replay viewer (:mod:`arena.games.chess.view`): squares named a-h and 8-1, each piece
         as its glyph, the last move's squares marked, and the move in SAN with its evaluation."""
+        from arena.games.chess.view import board_view
+
         return board_view(self.board, self.san, self.scores, self.book, self._result)
 
     def render(self, color: bool = False) -> str:

@@ -19,9 +19,9 @@ import chess.pgn
 
 from arena.core.errors import ArenaError
 from arena.core.maps import GameMap, parse_map
+from arena.games.chess.position import OPENINGS_FORMATS as FORMATS
 from arena.games.chess.position import STANDARD_FEN
 
-FORMATS = ("epd", "pgn")
 MAX_BYTES = 64 * 1024 * 1024
 """The largest openings file read (a large PGN book is a few megabytes)."""
 

@@ -8,12 +8,18 @@ before the bots' first move (an opening's book moves). A game without a map star
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import chess
+from typing import TYPE_CHECKING
 
 from arena.core.maps import GameMap
 
-STANDARD_FEN = chess.STARTING_FEN
+if TYPE_CHECKING:
+    import chess
+
+# python-chess is imported where a position is read, not with this module: registering the game (every command
+# that loads the arena's games) then costs no import of it
+STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+OPENINGS_FORMATS = ("epd", "pgn")
+"""The files of openings (start positions) a chess tournament reads (:mod:`~arena.games.chess.openings`)."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +31,8 @@ class StartPosition:
 
     def board(self) -> chess.Board:
         """The board after the book moves, its move stack holding them (so repetitions count from the FEN)."""
+        import chess
+
         board = chess.Board(self.fen)
         for move in self.book:
             board.push(chess.Move.from_uci(move))
@@ -33,6 +41,8 @@ class StartPosition:
 
 def parse_position(text: str) -> StartPosition:
     """Read ``startpos [moves ...]`` or ``[fen] FEN [moves ...]``; raise ``ValueError`` naming what is wrong."""
+    import chess
+
     words = text.split()
     if not words:
         raise ValueError("no position: expected 'startpos' or 'fen FEN', optionally followed by 'moves ...'")
@@ -78,5 +88,7 @@ def position_of(game_map: GameMap | None) -> StartPosition:
 
 
 def _status_text(status: chess.Status) -> str:
+    import chess
+
     names = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status and flag.name]
     return ", ".join(names) or "invalid"
