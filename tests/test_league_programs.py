@@ -67,7 +67,7 @@ def manifest(folder, name, command):
 def played(tmp_path_factory):
     """A league of four teams' program bots and a Python module after its ladder (two worker processes)
     played GAMES games, all under a umask that lets no one else read what is made; the root the versions were
-    unpacked in, as the ladder used it."""
+    unpacked in, as the ladder left it after its last game."""
     tmp = tmp_path_factory.mktemp("programs")
     umask = os.umask(0o077)
     try:
@@ -100,7 +100,7 @@ def play_league(tmp):
 
     def seen(_index):
         roots.update(path.parent for path in base_folder().glob("run-*/alice_aic2010-c-*"))
-        if len(roots) == 1 and "modes" not in state:
+        if len(roots) == 1:  # after every game: a version is unpacked when a game first needs it
             root = next(iter(roots))
             state["modes"] = {path.relative_to(root).as_posix(): stat.S_IMODE(path.stat().st_mode)
                               for path in (root, *root.glob("*_*-*"), *root.glob("*_*-*/*"))}
