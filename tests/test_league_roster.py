@@ -133,6 +133,21 @@ def test_an_existing_tokens_file_is_kept_unless_forced(tmp_path):
     assert team_names(setup.folder) == ["bob"]
 
 
+@pytest.mark.parametrize(("roster_name", "tokens_name"), [("arena.db", None), (None, "arena.db"),
+                                                          (None, "arena.db-wal"), ("arena.db-shm", None)])
+def test_the_leagues_own_database_is_neither_read_as_a_roster_nor_replaced_by_the_tokens(tmp_path, roster_name,
+                                                                                          tokens_name):
+    setup = new_league(tmp_path, teams=("alice",))
+    roster = setup.folder / roster_name if roster_name else roster_file(tmp_path / "roster.csv", ["name"], [["bob"]])
+    tokens = setup.folder / tokens_name if tokens_name else tmp_path / "tokens.csv"
+    before = (setup.folder / "arena.db").read_bytes()
+    result = runner.invoke(app, ["league", "add-teams", str(setup.folder), str(roster), "--tokens", str(tokens),
+                                 "--force"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and "is the league's database" in result.stderr, result.stderr
+    assert (setup.folder / "arena.db").read_bytes() == before and team_names(setup.folder) == ["alice"]
+
+
 def test_hostile_cells_round_trip_through_csv_and_markdown_keeps_one_row_a_line():
     rows = [[i, value, -0.5] for i, value in enumerate(HOSTILE)]
     read = list(csv.reader(io.StringIO(csv_text(["n", "text", "x"], rows), newline="")))

@@ -191,6 +191,9 @@ class League:
         with each team) and write their tokens, beside each row's name and columns, to a new CSV
         ``tokens_path`` only its owner may read (``force``: it may replace one). All of them or none: a bad
         roster is an :class:`ArenaError` and adds nothing. Returns how many teams were added."""
+        for given, what in ((Path(roster_path), "roster"), (Path(tokens_path), "tokens file")):
+            if self.ctx.store.holds(given):
+                raise ArenaError(f"{given}: is the league's database, not a {what}; name a CSV file")
         entries = roster.read_roster(Path(roster_path))
         return roster.add_teams(self.ctx, entries, Path(tokens_path), force)
 

@@ -259,6 +259,18 @@ class StoreConnection:
         """Close the connection."""
         self.conn.close()
 
+    def holds(self, path: Path) -> bool:
+        """Whether ``path`` is this database's file or one SQLite keeps beside it (its journals): a file this
+        process must neither open nor replace, as closing any handle of its own on it drops SQLite's locks."""
+        for name in (self.path, *(Path(f"{self.path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+            try:
+                if os.path.samefile(path, name):
+                    return True
+            except OSError:  # one of them does not exist
+                if path.absolute() == name.absolute():
+                    return True
+        return False
+
     def __enter__(self) -> Self:
         return self
 
