@@ -62,11 +62,14 @@ VERSIONED_HUGGER = """
 """A hugger bot whose source (and so its version) changes with ``.format(version=N)``."""
 
 
-def games_stored(db) -> int:
-    """How many games database ``db`` holds, read without writing (0 while it does not exist yet)."""
+def games_stored(db, below=None) -> int:
+    """How many games database ``db`` holds (only those placed before ``below`` in their schedule, if given),
+    read without writing (0 while it does not exist yet)."""
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         try:
+            if below is not None:
+                return conn.execute("SELECT count(*) FROM games WHERE idx < ?", (below,)).fetchone()[0]
             return conn.execute("SELECT count(*) FROM games").fetchone()[0]
         finally:
             conn.close()

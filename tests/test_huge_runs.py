@@ -5,7 +5,6 @@ import itertools
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -219,18 +218,6 @@ def resident_kib(pid):
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 
-def stored_below(db, stop) -> int:
-    """How many of the games placed before ``stop`` in the schedule ``db`` holds, read without writing."""
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            return conn.execute("SELECT count(*) FROM games WHERE idx < ?", (stop,)).fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return 0
-
-
 def interrupt_after(command, db, games, cwd, first=0):
     """Run ``command`` until ``db`` holds ``games`` games, and every game placed before ``first``, then press
     Ctrl-C; its stderr and resident memory."""
@@ -239,7 +226,7 @@ def interrupt_after(command, db, games, cwd, first=0):
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
-        while games_stored(db) < games or stored_below(db, first) < first:
+        while games_stored(db) < games or games_stored(db, below=first) < first:
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "no games stored"
             time.sleep(0.05)
