@@ -190,3 +190,11 @@ def test_stockfish_plays_a_stored_rated_tournament(tmp_path, monkeypatch):
     assert "run 1 stored in c.db" in result.output
     rated = runner.invoke(app, ["ratings", "--db", "c.db", "-f", "csv"])
     assert rated.exit_code == 0 and "sf" in rated.output and "chess_random" in rated.output
+
+
+def test_the_start_position_written_out_is_python_chess_own():
+    import chess
+
+    from arena.games.chess.position import STANDARD_FEN
+
+    assert STANDARD_FEN == chess.STARTING_FEN
