@@ -14,6 +14,7 @@ from arena.cli.main import app
 from arena.core.clock import time_control
 from arena.core.maps import parse_map
 from arena.games.chess.game import ChessGame
+from arena.games.chess.position import STANDARD_FEN
 from arena.play.referee import run_match
 from arena.plugins.registry import PluginConfig, load_registry
 from arena.testing.game_checks import check_game
@@ -193,8 +194,4 @@ def test_stockfish_plays_a_stored_rated_tournament(tmp_path, monkeypatch):
 
 
 def test_the_start_position_written_out_is_python_chess_own():
-    import chess
-
-    from arena.games.chess.position import STANDARD_FEN
-
     assert STANDARD_FEN == chess.STARTING_FEN
