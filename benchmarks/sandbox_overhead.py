@@ -9,8 +9,9 @@ Run: python benchmarks/sandbox_overhead.py [--quick] [--part game|ladder]   (nee
   a game over ``--isolate`` (the command's own start-up, the same for all, divided among the games);
 * a league ladder: a tron league of 8 teams, each with one Python bot that thinks about 1 ms a move, played
   by the league's own ladder (:class:`~arena.league.ladder_loop.LeagueLadder`) on 2 workers for a fixed
-  number of games, from copies of the same league: sandboxed (as every league plays) and unconfined (the same
-  ladder, its workers playing the bots in their own process): games per second, and sandboxed / unconfined.
+  number of games, from copies of the same league: sandboxed (as every league plays), unconfined (the same
+  ladder, its workers playing the bots in their own process) and ``--isolate``d (unconfined, each bot in a
+  process of its own kept from game to game): games per second, and sandboxed against each.
 """
 
 from __future__ import annotations
@@ -142,6 +143,19 @@ class Unconfined(ExecutorChoice):
         return super().start(workers, config, dataclasses.replace(limits, sandbox=None), load_registry(config), games)
 
 
+@dataclasses.dataclass(frozen=True)
+class Isolated(ExecutorChoice):
+    """The local executor, its workers playing each of the league's bots in an unconfined process of its own
+    (``--isolate``), without the sandbox."""
+
+    def start(self, workers: int | None, config: PluginConfig, limits: Limits, registry: Registry,
+              games: int | None = None) -> Executor:
+        """The league's executor with ``--isolate`` in place of the sandbox."""
+        config = dataclasses.replace(config, confined=None)
+        limits = dataclasses.replace(limits, sandbox=None, isolate=True)
+        return super().start(workers, config, limits, load_registry(config), games)
+
+
 def make_league(folder: Path, bots: int) -> None:
     """A tron league of ``bots`` teams, one thinker each, submitted (every submission checked in the sandbox)."""
     league, _ = League.create(folder, "tron", ["empty_room", "center_block"], seed=5)
@@ -185,6 +199,7 @@ def ladder_figures(figures: Figures, games: int, rounds: int, old: bool) -> None
         scratch = Path(folder)
         make_league(scratch / "league", 8)
         modes: dict[str, tuple[ExecutorChoice, str]] = {"unconfined": (Unconfined(), "1"),
+                                                        "--isolate": (Isolated(), "1"),
                                                         "sandboxed (zygote)": (ExecutorChoice(), "1")}
         if old:
             modes["sandboxed (old: a sandbox a game)"] = (ExecutorChoice(), "0")
@@ -198,9 +213,12 @@ def ladder_figures(figures: Figures, games: int, rounds: int, old: bool) -> None
           f"median of {rounds} interleaved rounds:")
     for mode, value in rate.items():
         ratio = "" if mode == "unconfined" else f"  ({value / base:.2f} of unconfined)"
+        if mode.startswith("sandboxed"):
+            ratio += f" ({value / rate['--isolate']:.2f} of --isolate)"
         print(f"  {mode:34s} {value:7.1f} games/s{ratio}")
         figures.add(f"ladder, {mode}", value, "games/s")
     figures.add("ladder, sandboxed (zygote) / unconfined", rate["sandboxed (zygote)"] / base, "ratio")
+    figures.add("ladder, sandboxed (zygote) / --isolate", rate["sandboxed (zygote)"] / rate["--isolate"], "ratio")
 
 
 def main() -> None:

@@ -113,8 +113,8 @@ def zygote_sandboxes() -> list[int]:
 
 def zygote_processes() -> list[str]:
     """The processes (zombies too) that run as this process's zygotes' outside uids, each as its pids from the
-    outermost PID namespace in: the zygotes and their games' keepers at depth 2, a game's bot (pid 1 of its
-    namespace) and every process it started at depth 3 or more."""
+    outermost PID namespace in: the zygotes at depth 2, a game's bot (pid 1 of its namespace) and every process
+    it started at depth 3 or more."""
     low = zygote_uid(0)
     found = []
     for name in os.listdir("/proc"):

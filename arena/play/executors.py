@@ -6,7 +6,8 @@ a game plays identically in any process. A worker dies with the process that sta
 files (the database included) and imports nothing from the current directory
 (:mod:`arena.play.worker_start`). Each worker caps its own memory,
 sends bot output to ``/dev/null`` (a bot's prints never corrupt the arena's output), and interrupts
-overrunning bots with :class:`arena.play.limits.MoveGuard`. The parent watches every worker: one that is
+overrunning bots with :class:`arena.play.limits.MoveGuard`, and, with one worker a CPU, keeps to its own CPU
+(:mod:`arena.play.worker_cpus`). The parent watches every worker: one that is
 stuck past the kill deadline (a bot blocked inside C code) is killed, one that dies (a bot called
 ``os._exit``, aborted or crashed the interpreter) is noticed; either way the game in progress is lost
 by the bot that was moving, the worker's other games (played or not; games are deterministic) go
@@ -41,6 +42,7 @@ from arena.play.referee import MatchOutcome, MatchSetup, forfeit_outcome, play
 from arena.play.sandbox.confine import require_sandbox
 from arena.play.setup_queue import SetupQueue
 from arena.play.strays import swept
+from arena.play.worker_cpus import keep_to, worker_cpus
 from arena.play.worker_start import open_descriptors, spawn_safely, worker_started
 from arena.plugins.registry import PluginConfig, Registry, load_registry
 
@@ -101,8 +103,9 @@ def _silence_output() -> None:
 
 
 def _worker_main(conn: Connection, config: PluginConfig, limits: Limits, slots: Any, slot: int, parent: int,
-                 inherited: frozenset[int] = frozenset()) -> None:
+                 inherited: frozenset[int] = frozenset(), cpu: int | None = None) -> None:
     worker_started(parent, inherited)  # dies with the command, holds none of its files, imports nothing from "."
+    keep_to(cpu)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _silence_output()
     apply_memory_limit(limits.memory_limit)
@@ -196,6 +199,7 @@ class WorkerPool:
             require_sandbox()  # on this machine (a Ray node's, too), before any worker starts
         self.registry = registry or load_registry(config)
         self._slots = multiprocessing.get_context("spawn").RawArray("d", SLOT_FIELDS * workers)
+        self._cpus = worker_cpus(workers)
         self._pool = [self._start(slot) for slot in range(workers)]
         self.replaced = 0
         self._interrupted = False
@@ -210,9 +214,10 @@ class WorkerPool:
         # A forked worker inherits every descriptor of this process (fork ignores close-on-exec): it lets go of
         # all it had before the fork but its own end of the pipe. A spawned one inherits none.
         inherited = open_descriptors() - {child.fileno()} if forked else frozenset()
+        cpu = None if self._cpus is None else self._cpus[slot]
         process = context.Process(target=_worker_main, name=f"arena-worker-{slot}",
-                                  args=(child, self.config, self.limits, self._slots, slot, os.getpid(), inherited),
-                                  daemon=False)
+                                  args=(child, self.config, self.limits, self._slots, slot, os.getpid(), inherited,
+                                        cpu), daemon=False)
         process.start()
         child.close()
         return _Worker(slot, process, parent)

@@ -2,21 +2,22 @@
 
 Started once per worker and bot version (see :mod:`arena.play.sandbox.zygotes`), it imports the runner and the
 standard library pieces the runner needs, never the bot's files, and then, for each game the worker asks for
-over its control socket (the game's stdin, stdout and stderr passed with ``SCM_RIGHTS``), forks a child that
-isolates itself before any bot code runs:
+over its control socket (the game's stdin, stdout and stderr passed with ``SCM_RIGHTS``), forks the game's bot
+straight into new namespaces (``clone``), where it isolates itself before any bot code runs:
 
-* new user, mount, PID, IPC, network and UTS namespaces (``unshare``), its uid and gid mapped to themselves;
+* new user, mount, PID, IPC, network and UTS namespaces, its uid and gid mapped to themselves;
 * a fresh size-capped tmpfs as its scratch folder (and as ``/dev/shm``), so nothing written in one game is
   seen in the next; the rest of the file system stays read-only as bubblewrap left it;
 * every capability dropped (bounding set and sets), ``no_new_privs`` kept from the sandbox's start;
-* the bot's process is pid 1 of a PID namespace of its own: when it exits, the kernel kills every process it
-  started and waits for them to be gone, so nothing it did outlives its game. The child that isolated
-  itself (the game's keeper, trusted, outside that PID namespace) hands the worker a pidfd of the bot, waits
-  for it and reports its exit status.
+* the bot's process is pid 1 of its PID namespace: when it exits, the kernel kills every process it started
+  and waits for them to be gone, so nothing it did outlives its game.
 
-The bot starts with a fresh random state and the game's pipes as its standard streams, and nothing else of
-the zygote's. The zygote and the keeper are not dumpable, so a bot (the same uid) can neither trace them nor
-read their memory or descriptors through ``/proc``; its PID namespace leaves it no pid of theirs to signal.
+Isolated, the child hands the worker a pidfd of itself, closes the control socket and plays. The zygote waits
+for it and reports its exit status, which comes only once its whole PID namespace is gone; it forks the next
+game only then, so no bot ever runs beside a child still setting itself up. The bot starts with a fresh random
+state and the game's pipes as its standard streams, and nothing else of the zygote's. The zygote is not
+dumpable, so a bot (the same uid) can neither trace it nor read its memory or descriptors through ``/proc``;
+its PID namespace leaves it no pid of the zygote's to signal.
 """
 
 from __future__ import annotations
@@ -37,9 +38,12 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 GAME_NAMESPACES = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 1 << 14, 1 << 18
-PR_SET_DUMPABLE, PR_CAPBSET_DROP = 4, 24
+PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_GET_TID_ADDRESS = 4, 24, 40
+CLONE_CHILD_CLEARTID, CLONE_CHILD_SETTID = 0x00200000, 0x01000000
 CAPSET = {"x86_64": 126, "aarch64": 91}
 """The ``capset`` system call's number by machine."""
+CLONE = {"x86_64": 56, "aarch64": 220}
+"""The ``clone`` system call's number by machine."""
 SCRATCH = "/tmp"
 SHM = "/dev/shm"
 PRELOAD = ("arena.core.game", "arena.core.clock", "arena.plugins.bot_modules", "arena.play.bot_traceback",
@@ -47,6 +51,7 @@ PRELOAD = ("arena.core.game", "arena.core.clock", "arena.plugins.bot_modules", "
 """What the runner imports for nearly every game (the arena's and the standard library's, never a bot's)."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
+_libc_holding_gil = ctypes.PyDLL(None, use_errno=True)
 
 
 def _check(result: int, what: str) -> None:
@@ -60,13 +65,40 @@ def _write(path: str, text: str) -> None:
         out.write(text)
 
 
-def isolate(scratch: int) -> None:
-    """Move this process into new namespaces and give it a fresh scratch folder (its children are the game's:
-    the first one forked is pid 1 of the new PID namespace)."""
+def clone_into_namespaces(flags: int = GAME_NAMESPACES) -> int:
+    """Fork this process as :func:`os.fork` does, the child in new namespaces (``flags``): 0 in the child (pid 1
+    of its PID namespace if ``flags`` has one), the child's pid in the parent.
+
+    Python's own fork cannot take namespaces, and a process that unshares a PID namespace must fork again to
+    enter it: one process a game instead of two. The child's thread id is set where the C library keeps it
+    (``CLONE_CHILD_SETTID``), as the C library's own fork does, so ``raise()`` and its kind signal the child.
+    """
+    number = CLONE.get(os.uname().machine)
+    if number is None:
+        raise OSError(errno.ENOSYS, f"clone: unknown machine {os.uname().machine}")
+    tid = ctypes.c_void_p()
+    _check(_libc.prctl(PR_GET_TID_ADDRESS, ctypes.byref(tid), 0, 0, 0), "finding the thread id's address")
+    flags |= CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | signal.SIGCHLD
+    ctypes.pythonapi.PyOS_BeforeFork()
+    # the child's tid pointer is the 4th argument on x86_64 and the 5th on most others; what is not it there is
+    # the TLS, read only with CLONE_SETTLS
+    pid = _libc_holding_gil.syscall(ctypes.c_long(number), ctypes.c_ulong(flags), None, None, tid, tid)
+    if pid == 0:
+        ctypes.pythonapi.PyOS_AfterFork_Child()
+        return 0
+    code = ctypes.get_errno()
+    ctypes.pythonapi.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(code, f"clone: {os.strerror(code)}")
+    return int(pid)
+
+
+def isolate(scratch: int, kept: list[str]) -> None:
+    """Settle this process, just cloned into new namespaces, in them: its uid and gid mapped, a fresh scratch
+    folder and ``/dev/shm``, and ``kept`` (what bubblewrap bound under the scratch folder) bound again."""
     uid, gid = os.getuid(), os.getgid()
-    _check(_libc.unshare(GAME_NAMESPACES), "unshare")
-    # its own /proc files are root's while it is not dumpable: dumpable just long enough to map itself (no
-    # other process of its uid runs but the zygote, and no bot code has run yet)
+    # its own /proc files are root's while it is not dumpable: dumpable just long enough to map itself (the
+    # zygote's earlier games are over, whole, and no bot code has run yet)
     _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1\n")
@@ -74,7 +106,6 @@ def isolate(scratch: int) -> None:
     _check(_libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
     cwd = os.getcwd()
-    kept = _kept_under_scratch(cwd)
     handles = [(path, os.open(path, os.O_PATH)) for path in kept]
     options = f"size={scratch},mode=1777".encode()
     for folder in (SCRATCH, SHM):
@@ -97,7 +128,7 @@ def isolate(scratch: int) -> None:
     os.chdir(cwd)  # in the new tree: nothing of the zygote's scratch folder stays reachable
 
 
-def _kept_under_scratch(cwd: str) -> list[str]:
+def kept_under_scratch(cwd: str) -> list[str]:
     """The mount points under the scratch folder (and the working directory, when it is there) that the game
     keeps: the outermost of them, each carried over with what is mounted below it."""
     inside = [cwd] if cwd.startswith(SCRATCH + "/") else []
@@ -140,7 +171,8 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
     for name in PRELOAD:
         importlib.import_module(name)
     sock = socket.socket(fileno=control)
-    problem = _trial(scratch)
+    kept = kept_under_scratch(os.getcwd())
+    problem = _trial(scratch, kept)
     sock.send(b"ready" if problem is None else b"unavailable " + problem.encode()[:400])
     if problem is not None:
         os._exit(0)
@@ -155,15 +187,30 @@ def serve(control: int, args: dict[str, Any], scratch: int) -> NoReturn:
             continue
         if message != b"game" or len(fds) != 3:
             os._exit(0)
-        # forked only now, never while a game of this zygote runs: the keeper is dumpable for a moment as it
-        # maps its user namespace, and a game's bot, with the same uid, could reach it through /proc then
-        _reap()
         sys.stdout.flush()
         sys.stderr.flush()
-        if os.fork() == 0:
-            _keep(sock, fds, args, scratch, runner.main)
+        try:
+            bot = clone_into_namespaces()
+        except OSError as exc:  # the worker replaces this zygote, and plays the game the old way
+            with contextlib.suppress(OSError):
+                sock.send(b"failed " + str(exc).encode()[:400])
+            os._exit(0)
+        if bot == 0:
+            _start_game(sock, fds, args, scratch, kept, runner.main)
         for fd in fds:
             os.close(fd)
+        sock.send(b"ended %d" % _wait_for_the_end(bot))
+
+
+def _wait_for_the_end(bot: int) -> int:
+    """The wait status of the game's bot once it has exited (which, as its PID namespace's init, it does only
+    once every process it started is gone). A bot that stops itself to be traced by the zygote (``PTRACE_TRACEME``)
+    is killed: a stopped child is not an ended game."""
+    while True:
+        _, status = os.waitpid(bot, 0)
+        if os.WIFEXITED(status) or os.WIFSIGNALED(status):
+            return status
+        os.kill(bot, signal.SIGKILL)
 
 
 def _preload(module: str) -> None:
@@ -176,72 +223,55 @@ def _preload(module: str) -> None:
     gc.freeze()
 
 
-def _reap() -> None:
-    """Collect the keepers of earlier games."""
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
-
-
-def _trial(scratch: int) -> str | None:
-    """Why a game's keeper cannot isolate itself here (nested namespaces refused), or None when it can."""
+def _trial(scratch: int, kept: list[str]) -> str | None:
+    """Why a game's child cannot isolate itself here (nested namespaces refused), or None when it can."""
     read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+    try:
+        child = clone_into_namespaces()
+    except OSError as exc:
+        os.close(read)
+        os.close(write)
+        return str(exc)
+    if child == 0:
         os.close(read)
         try:
-            isolate(scratch)
+            isolate(scratch, kept)
             drop_capabilities()
-            if os.fork() == 0:
-                try:
-                    os.setsid()
-                except BaseException as exc:
-                    os.write(write, str(exc).encode()[:400] or b"failed")
-                os._exit(0)
-            os.wait()
+            os.setsid()
+            os.pidfd_open(os.getpid())
         except BaseException as exc:  # the reason goes back to the worker, which plays the old way
             os.write(write, str(exc).encode()[:400] or b"failed")
         os._exit(0)
     os.close(write)
     with os.fdopen(read, "rb") as reason:
         text = reason.read()
-    os.waitpid(pid, 0)
+    _wait_for_the_end(child)
     return text.decode("utf-8", "replace") if text else None
 
 
-def _keep(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, play: Any) -> NoReturn:
-    """The game's keeper: isolates itself, drops every capability, forks the bot (pid 1 of its own PID
-    namespace), hands the worker a pidfd of it, waits for it and reports its exit status."""
-    bot = 0
+def _start_game(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, kept: list[str],
+                play: Any) -> NoReturn:
+    """The game's bot, just cloned into its namespaces: isolates itself, drops every capability, hands the worker
+    a pidfd of itself, and only then, holding nothing of the zygote's, plays."""
     try:
-        isolate(scratch)
+        isolate(scratch, kept)
         drop_capabilities()
-        bot = os.fork()
-        if bot == 0:
-            os.setsid()
-            sock.close()
-            _bot(fds, args, play)
-        pidfd = os.pidfd_open(bot)
+        os.setsid()
+        pidfd = os.pidfd_open(os.getpid())
+        socket.send_fds(sock, [b"started"], [pidfd])
+        os.close(pidfd)
     except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
-        if bot > 0:  # forked, but the worker could not be handed it: it plays no game
-            os.kill(bot, signal.SIGKILL)
-            os.waitpid(bot, 0)
         with contextlib.suppress(OSError):
             sock.send(b"failed " + str(exc).encode()[:400])
         os._exit(1)
-    for fd in fds:
-        os.close(fd)
-    socket.send_fds(sock, [b"started"], [pidfd])
-    os.close(pidfd)
-    # the bot's exit, as its PID namespace's init, comes only once every process it started is gone
-    _, status = os.waitpid(bot, 0)
-    sock.send(b"ended %d" % status)
-    os._exit(0)
+    sock.close()
+    _bot(fds, args, play)
 
 
 def _bot(fds: list[int], args: dict[str, Any], play: Any) -> NoReturn:
     """The bot's process: the game's pipes as its standard streams and nothing else of the zygote's, a fresh
-    random state, then the runner as ``python -c`` would run it (its exit status, its atexit functions)."""
+    random state (``random`` reseeds itself in a forked child), then the runner as ``python -c`` would run it
+    (its exit status, its atexit functions)."""
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     os.closerange(3, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 1024)
@@ -250,9 +280,6 @@ def _bot(fds: list[int], args: dict[str, Any], play: Any) -> NoReturn:
     sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True, write_through=True,
                                   errors="backslashreplace")
     sys.argv = ["-c", json.dumps(args)]
-    import random
-
-    random.seed()
     code = 0
     try:
         play(args)

@@ -41,7 +41,7 @@ HELLO_WAIT = 30.0
 START_WAIT = 10.0
 """At most how long a zygote may take to fork a game's child."""
 END_WAIT = 5.0
-"""At most how long a killed game's keeper may take to report the bot gone."""
+"""At most how long a zygote may take to report a killed game's bot gone."""
 
 log = logging.getLogger(__name__)
 _BOOT = ("import sys; sys.path.insert(0, {parent!r}); "
@@ -134,7 +134,7 @@ class Zygote:
 
 class ZygoteGame:
     """A game's bot in its zygote, as much of :class:`subprocess.Popen` as :class:`ProgramProcess` uses: its pid
-    (pid 1 of the game's PID namespace, as this process sees it), its pipes, ``poll`` and ``wait`` (its keeper
+    (pid 1 of the game's PID namespace, as this process sees it), its pipes, ``poll`` and ``wait`` (its zygote
     reports its exit); killed through a pidfd."""
 
     def __init__(self, zygote: Zygote, pidfd: int):
@@ -157,15 +157,15 @@ class ZygoteGame:
         self.send_signal(signal.SIGKILL)
 
     def poll(self) -> int | None:
-        """The bot's exit code once its keeper reported it, else None."""
+        """The bot's exit code once its zygote reported it, else None."""
         return self.wait(0.0, raising=False)
 
     def waitables(self) -> list[int]:
-        """What :func:`select.select` finds readable when the game may have ended (its keeper's report)."""
+        """What :func:`select.select` finds readable when the game may have ended (its zygote's report)."""
         return [] if self.returncode is not None else [self.zygote.sock.fileno()]
 
     def wait(self, timeout: float | None = None, raising: bool = True) -> int | None:
-        """Wait for the game's end: its keeper's report that the bot exited, which comes only once every process
+        """Wait for the game's end: its zygote's report that the bot exited, which comes only once every process
         the bot started is gone; the bot's exit code (``-signal`` when killed)."""
         if self.returncode is not None:
             return self.returncode
@@ -340,7 +340,7 @@ class ZygoteProcess(ProgramProcess):
         return cast("ZygoteGame", self.process)
 
     def close(self, wait: float = EXIT_WAIT) -> str:
-        """Close the bot's stdin and give it ``wait`` seconds to end (woken by its keeper's report), then kill it."""
+        """Close the bot's stdin and give it ``wait`` seconds to end (woken by its zygote's report), then kill it."""
         if not self.killed:
             with contextlib.suppress(OSError):
                 self.game.stdin.close()
@@ -353,7 +353,7 @@ class ZygoteProcess(ProgramProcess):
         return super().close(0.0)
 
     def kill(self) -> None:
-        """Kill the bot through its pidfd (its PID namespace goes with it) unless it ended, wait for its keeper's
+        """Kill the bot through its pidfd (its PID namespace goes with it) unless it ended, wait for its zygote's
         report, and close the pipes (no process group to kill: the game has none of its own outside)."""
         if self.killed:
             return
