@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any
 
 from arena.core.bot import Bot, bot_description
@@ -139,16 +140,18 @@ def bot_module_name(path: Path) -> str:
     return f"arena_bots_{digest}_{path.stem}"
 
 
-def import_bot_module(path: Path) -> ModuleType:
+def import_bot_module(path: Path, code_for: Callable[[Path, bytes], CodeType] | None = None) -> ModuleType:
     """Import the bot module at ``path`` (once per process and source), or raise :class:`BotModuleError` saying
     why not. A module whose file has changed since this process imported it is imported again.
 
     Anything the module raises while it runs, ``SystemExit`` included, is the module's failure; only a
-    ``KeyboardInterrupt`` (Ctrl-C) goes through as itself.
+    ``KeyboardInterrupt`` (Ctrl-C) goes through as itself. ``code_for(path, source)``, if given, makes the
+    module's code from its source's bytes (a sandboxed bot's reads it from its compile cache).
     """
     module_name = bot_module_name(path)
     try:
-        source = hashlib.sha256(path.read_bytes()).hexdigest()
+        text = path.read_bytes()
+        source = hashlib.sha256(text).hexdigest()
     except OSError as exc:
         raise BotModuleError(ImportProblem(f"cannot be read ({exc.strerror or exc})")) from None
     known = sys.modules.get(module_name)
@@ -161,7 +164,10 @@ def import_bot_module(path: Path) -> ModuleType:
     setattr(module, SOURCE_DIGEST, source)
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
+        if code_for is None:
+            spec.loader.exec_module(module)
+        else:
+            exec(code_for(path, text), module.__dict__)  # what exec_module does, with this code
     except SyntaxError as exc:
         del sys.modules[module_name]
         raise BotModuleError(ImportProblem(f"syntax error: {exc.msg}", exc.lineno)) from None

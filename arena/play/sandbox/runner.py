@@ -22,8 +22,9 @@ from arena.play.sandbox.wire_format import crash_message, line, unpack
 if TYPE_CHECKING:
     import importlib.abc
 
-PREPARED = "prepared"
-"""The file a successful ``prepare`` run leaves in the compile cache."""
+PREPARED = "prepared-with-bytecode"
+"""The file a successful ``prepare`` run leaves in the compile cache (named anew when a run leaves more there,
+so the caches that earlier versions of the arena prepared are prepared again)."""
 
 
 def runner_command(python: str, package_parent: str, args: dict[str, Any]) -> list[str]:
@@ -39,7 +40,15 @@ def load_bot(args: dict[str, Any]) -> type[Bot]:
     if args.get("path"):
         from arena.plugins.bot_modules import bots_defined_in, import_bot_module
 
-        classes = bots_defined_in(import_bot_module(Path(args["path"])))
+        cache = os.environ.get("ARENA_COMPILE_CACHE")
+        code_for = None
+        if cache:  # the bytecode its prepare run kept, which only that run writes
+            from arena.play.sandbox.bytecode import cached_code
+
+            def code_for(source: Path, text: bytes) -> Any:
+                return cached_code(source, text, cache, write=args.get("mode") == "prepare")
+
+        classes = bots_defined_in(import_bot_module(Path(args["path"]), code_for))
     else:
         import inspect
 

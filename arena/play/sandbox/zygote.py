@@ -47,7 +47,7 @@ CLONE = {"x86_64": 56, "aarch64": 220}
 SCRATCH = "/tmp"
 SHM = "/dev/shm"
 PRELOAD = ("arena.core.game", "arena.core.clock", "arena.plugins.bot_modules", "arena.play.bot_traceback",
-           "inspect", "random", "threading", "atexit")
+           "arena.play.sandbox.bytecode", "inspect", "random", "threading", "atexit")
 """What the runner imports for nearly every game (the arena's and the standard library's, never a bot's)."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
