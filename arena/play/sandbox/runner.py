@@ -43,11 +43,11 @@ def load_bot(args: dict[str, Any]) -> type[Bot]:
         cache = os.environ.get("ARENA_COMPILE_CACHE")
         code_for = None
         if cache:  # the bytecode its prepare run kept, which only that run writes
+            from functools import partial
+
             from arena.play.sandbox.bytecode import cached_code
 
-            def code_for(source: Path, text: bytes) -> Any:
-                return cached_code(source, text, cache, write=args.get("mode") == "prepare")
-
+            code_for = partial(cached_code, cache=cache, write=args.get("mode") == "prepare")
         classes = bots_defined_in(import_bot_module(Path(args["path"]), code_for))
     else:
         import inspect

@@ -71,7 +71,8 @@ def clone_into_namespaces(flags: int = GAME_NAMESPACES) -> int:
 
     Python's own fork cannot take namespaces, and a process that unshares a PID namespace must fork again to
     enter it: one process a game instead of two. The child's thread id is set where the C library keeps it
-    (``CLONE_CHILD_SETTID``), as the C library's own fork does, so ``raise()`` and its kind signal the child.
+    (``CLONE_CHILD_SETTID``), as the C library's own fork does, so what the library records of its thread (a
+    mutex's owner, say) is the child's own.
     """
     number = CLONE.get(os.uname().machine)
     if number is None:
@@ -235,10 +236,7 @@ def _trial(scratch: int, kept: list[str]) -> str | None:
     if child == 0:
         os.close(read)
         try:
-            isolate(scratch, kept)
-            drop_capabilities()
-            os.setsid()
-            os.pidfd_open(os.getpid())
+            os.close(_settle(scratch, kept))
         except BaseException as exc:  # the reason goes back to the worker, which plays the old way
             os.write(write, str(exc).encode()[:400] or b"failed")
         os._exit(0)
@@ -249,15 +247,21 @@ def _trial(scratch: int, kept: list[str]) -> str | None:
     return text.decode("utf-8", "replace") if text else None
 
 
+def _settle(scratch: int, kept: list[str]) -> int:
+    """A child just cloned into a game's namespaces isolated in them, no capability left, in a session of its
+    own: a pidfd of itself, for the worker."""
+    isolate(scratch, kept)
+    drop_capabilities()
+    os.setsid()
+    return os.pidfd_open(os.getpid())
+
+
 def _start_game(sock: socket.socket, fds: list[int], args: dict[str, Any], scratch: int, kept: list[str],
                 play: Any) -> NoReturn:
     """The game's bot, just cloned into its namespaces: isolates itself, drops every capability, hands the worker
     a pidfd of itself, and only then, holding nothing of the zygote's, plays."""
     try:
-        isolate(scratch, kept)
-        drop_capabilities()
-        os.setsid()
-        pidfd = os.pidfd_open(os.getpid())
+        pidfd = _settle(scratch, kept)
         socket.send_fds(sock, [b"started"], [pidfd])
         os.close(pidfd)
     except BaseException as exc:  # the worker replaces this zygote, and plays the game the old way
